@@ -1,0 +1,212 @@
+// swift-tools-version: 6.1
+//
+// Moa — the one manifest of the monorepo.
+//
+// Read it top to bottom:
+//   1. the external packages we depend on;
+//   2. Shared and Core modules, one line each;
+//   3. the features, one line each (`feature(...)` expands into seven targets);
+//   4. the App and the cross-cutting test targets;
+//   5. the `MOA_ONLY` switch, which keeps only one feature's closure (see Scripts/test-feature).
+//
+// The dependency rules of DESIGN.md are checked by Scripts/check-architecture, not here.
+
+import PackageDescription
+import class Foundation.ProcessInfo
+
+// MARK: - 1. External packages
+
+let externalPackages: [String: Package.Dependency] = [
+    "swift-argument-parser": .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    "GRDB.swift": .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    "swift-log": .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+]
+
+let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
+let grdb = Dep.product("GRDB", package: "GRDB.swift")
+let logging = Dep.product("Logging", package: "swift-log")
+
+// MARK: - 2. Shared and Core
+
+/// Small value types with no dependencies at all.
+let shared: [Module] = [
+    .library("Money", path: "Shared/Money"),
+    .library("SharedKit", path: "Shared/SharedKit"),
+]
+
+/// Infrastructure every feature may use (which layer may use which module: Scripts/check-architecture).
+let core: [Module] = [
+    .library("Registry", path: "Core/Registry", deps: ["SharedKit"]),
+    .library("ViewModelKit", path: "Core/ViewModelKit"),
+    .library("DesignSystem", path: "Core/DesignSystem", deps: ["Money", "SharedKit"]),
+    .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", "Registry", argumentParser]),
+    .library("Storage", path: "Core/Storage", deps: ["SharedKit", "Registry", grdb]),
+    .library("Network", path: "Core/Network", deps: ["SharedKit", "Registry", logging]),
+]
+
+// MARK: - 3. Features
+
+/// One line per feature. `uses`: the other features whose `Interface` this feature's Domain
+/// and Feature targets import (its Example and tests then get those features' `Testing`).
+/// `data`: the Core infrastructure its Data target needs.
+let features: [FeatureSpec] = [
+    // Scripts/new-feature inserts new features above this line.
+]
+
+// MARK: - 4. App and cross-cutting tests
+
+let app: [Module] = [
+    .library("MoaApp", path: "App/MoaApp",
+             deps: ["Registry", "CommandKit", "DesignSystem", "Storage", "Network", "SharedKit", "Money", argumentParser]
+                 + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
+    .executable("moa", path: "App/moa", deps: ["MoaApp"]),
+]
+
+let crossCuttingTests: [Module] = [
+    .test("CoreTests", path: "Tests/CoreTests",
+          deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Storage", "Network", grdb, logging]),
+    .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
+    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
+]
+
+// MARK: - Helpers (the only place that knows how a feature becomes targets)
+
+enum Dep {
+    case module(String)
+    case product(String, package: String)
+
+
+    var targetDependency: Target.Dependency {
+        switch self {
+        case .module(let name): return .target(name: name)
+        case .product(let name, let package): return .product(name: name, package: package)
+        }
+    }
+
+    var moduleName: String? {
+        if case .module(let name) = self { return name }
+        return nil
+    }
+
+    var packageName: String? {
+        if case .product(_, let package) = self { return package }
+        return nil
+    }
+}
+
+extension Dep: ExpressibleByStringLiteral {
+    init(stringLiteral value: String) { self = .module(value) }
+}
+
+struct Module {
+    enum Kind { case library, executable, test }
+    let name: String
+    let kind: Kind
+    let path: String
+    let deps: [Dep]
+    /// Executables a test runs as a process: built before the test, not linked into it.
+    let alsoBuilds: [String]
+
+    static func library(_ name: String, path: String, deps: [Dep] = []) -> Module {
+        Module(name: name, kind: .library, path: path, deps: deps, alsoBuilds: [])
+    }
+    static func executable(_ name: String, path: String, deps: [Dep] = []) -> Module {
+        Module(name: name, kind: .executable, path: path, deps: deps, alsoBuilds: [])
+    }
+    static func test(_ name: String, path: String, deps: [Dep] = [], alsoBuilds: [String] = []) -> Module {
+        Module(name: name, kind: .test, path: path, deps: deps, alsoBuilds: alsoBuilds)
+    }
+
+    var target: Target {
+        let dependencies = deps.map(\.targetDependency)
+        switch kind {
+        case .library: return .target(name: name, dependencies: dependencies, path: path)
+        case .executable: return .executableTarget(name: name, dependencies: dependencies, path: path)
+        case .test: return .testTarget(name: name, dependencies: dependencies, path: path)
+        }
+    }
+}
+
+struct FeatureSpec {
+    let name: String
+    let uses: [String]
+    let infrastructure: [Dep]
+
+    /// A feature: its name, the features whose Interface it uses, and the Core modules its Data layer needs.
+    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage"]) -> FeatureSpec {
+        FeatureSpec(name: name, uses: uses, infrastructure: data)
+    }
+
+    var interface: String { name + "Interface" }
+    var domain: String { name + "Domain" }
+    var data: String { name + "Data" }
+    var feature: String { name + "Feature" }
+    var testing: String { name + "Testing" }
+    var example: String { name + "Example" }
+    var tests: String { name + "Tests" }
+
+    private var usedInterfaces: [Dep] { uses.map { .module($0 + "Interface") } }
+    private var usedTestings: [Dep] { uses.map { .module($0 + "Testing") } }
+    private var sharedModules: [Dep] { ["Money", "SharedKit"] }
+
+    var modules: [Module] {
+        let root = "Features/\(name)"
+        return [
+            .library(interface, path: "\(root)/Interface", deps: sharedModules + ["Registry"]),
+            .library(domain, path: "\(root)/Domain", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry"]),
+            .library(data, path: "\(root)/Data", deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry"]),
+            .library(feature, path: "\(root)/Feature",
+                     deps: [.module(domain), .module(interface)] + usedInterfaces + sharedModules
+                         + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser]),
+            .library(testing, path: "\(root)/Testing", deps: [.module(interface)] + sharedModules),
+            .executable(example, path: "\(root)/Example",
+                        deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedTestings
+                            + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser]),
+            .test(tests, path: "Tests/\(tests)",
+                  deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
+                      + usedTestings + sharedModules + ["Registry", "Storage", "ViewModelKit"]),
+        ]
+    }
+}
+
+// MARK: - 5. Assemble (and the MOA_ONLY switch)
+
+let allModules = shared + core + features.flatMap(\.modules) + app + crossCuttingTests
+let byName = Dictionary(uniqueKeysWithValues: allModules.map { ($0.name, $0) })
+
+/// `MOA_ONLY=<Feature>` keeps that feature's tests and Example with their dependency closure;
+/// `MOA_ONLY=Core` keeps Shared, Core and their tests. Unset: everything.
+func selectedModules() -> [Module] {
+    guard let only = ProcessInfo.processInfo.environment["MOA_ONLY"], !only.isEmpty else { return allModules }
+    let roots: [String]
+    if only == "Core" {
+        roots = ["CoreTests"]
+    } else if let spec = features.first(where: { $0.name == only }) {
+        roots = [spec.tests, spec.example]
+    } else {
+        roots = [only] // any single target name, e.g. MOA_ONLY=MoaApp
+    }
+    var keep = Set<String>()
+    var stack = roots
+    while let name = stack.popLast() {
+        guard let module = byName[name], keep.insert(name).inserted else { continue }
+        stack += module.deps.compactMap(\.moduleName) + module.alsoBuilds
+    }
+    return allModules.filter { keep.contains($0.name) }
+}
+
+let selected = selectedModules()
+let usedPackages = Set(selected.flatMap { $0.deps.compactMap(\.packageName) })
+
+let package = Package(
+    name: "Moa",
+    platforms: [.macOS(.v15)],
+    products: selected.compactMap { module -> Product? in
+        switch module.kind {
+        case .executable: return .executable(name: module.name, targets: [module.name])
+        case .library, .test: return nil
+        }
+    },
+    dependencies: externalPackages.filter { usedPackages.contains($0.key) }.sorted { $0.key < $1.key }.map(\.value),
+    targets: selected.map(\.target)
+)
