@@ -1,0 +1,139 @@
+import Foundation
+import GRDB
+import Registry
+
+/// The app's SQLite database: WAL, foreign keys on, a busy timeout, migrations applied on open.
+///
+/// Write transactions start IMMEDIATE (GRDB's default for `write`), so two `moa` processes that
+/// write at once queue on the busy timeout instead of failing with "database is locked".
+public final class AppDatabase: Sendable {
+    /// Use for reads and writes (`reader.read { … }`, `writer.write { … }`).
+    public let writer: any DatabaseWriter
+    public let path: String
+    private let cleanup: TemporaryDirectory?
+
+    /// How long a writer waits for another process's lock before giving up.
+    public static let busyTimeout: TimeInterval = 10
+
+    private init(writer: any DatabaseWriter, path: String, cleanup: TemporaryDirectory?) {
+        self.writer = writer
+        self.path = path
+        self.cleanup = cleanup
+    }
+
+    /// Opens (creating if needed) the database at `url` and applies every pending migration.
+    public static func open(at url: URL, migrations: [MigrationSet]) throws(StorageError) -> AppDatabase {
+        try open(at: url, migrations: migrations, cleanup: nil)
+    }
+
+    /// A fresh database in its own temporary folder, removed when the database is released. For tests.
+    public static func temporary(migrations: [MigrationSet]) throws(StorageError) -> AppDatabase {
+        let directory: TemporaryDirectory
+        do {
+            directory = try TemporaryDirectory()
+        } catch {
+            throw .cannotCreateHome(path: NSTemporaryDirectory(), reason: MoaHome.reason(error))
+        }
+        return try open(at: directory.url.appendingPathComponent("moa.sqlite"), migrations: migrations, cleanup: directory)
+    }
+
+    private static func open(at url: URL, migrations: [MigrationSet], cleanup: TemporaryDirectory?) throws(StorageError) -> AppDatabase {
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(busyTimeout)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool: DatabasePool
+        do {
+            pool = try DatabasePool(path: url.path, configuration: configuration)
+        } catch {
+            throw .cannotOpen(path: url.path, reason: describe(error))
+        }
+        let database = AppDatabase(writer: pool, path: url.path, cleanup: cleanup)
+        try database.migrate(migrations)
+        return database
+    }
+
+    private func migrate(_ sets: [MigrationSet]) throws(StorageError) {
+        var migrator = DatabaseMigrator()
+        for set in sets {
+            for step in set.steps {
+                migrator.registerMigration("\(set.feature)/\(step.name)", migrate: step.migrate)
+            }
+        }
+        let known = Set(sets.flatMap(\.identifiers))
+        do {
+            let applied = try writer.read { try migrator.appliedIdentifiers($0) }
+            let unknown = applied.subtracting(known).sorted()
+            if !unknown.isEmpty { throw StorageError.newerSchema(unknown: unknown) }
+            try migrator.migrate(writer)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            let pending = (try? writer.read { try migrator.appliedIdentifiers($0) }).map { known.subtracting($0).sorted().first } ?? nil
+            throw .migrationFailed(id: pending ?? "unknown", reason: Self.describe(error))
+        }
+    }
+
+    /// The migration identifiers applied to this database, in the order they were applied.
+    public func appliedMigrations() throws(StorageError) -> [String] {
+        do {
+            return try writer.read { db in
+                guard try db.tableExists("grdb_migrations") else { return [] }
+                return try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid")
+            }
+        } catch {
+            throw .failed(reason: Self.describe(error))
+        }
+    }
+
+    /// Runs a write transaction, retrying a bounded number of times if SQLite still reports busy
+    /// after the busy timeout (for example under heavy contention from other processes).
+    public func write<T: Sendable>(retries: Int = 3, _ updates: @Sendable (Database) throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try writer.write(updates)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < retries {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Runs a read.
+    public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
+        try writer.read(value)
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return error.message ?? "SQLite error \(error.resultCode.rawValue)"
+        }
+        return MoaHome.reason(error)
+    }
+}
+
+/// The database of this run of the app.
+public enum DatabaseKey: ServiceKey {
+    public typealias Service = AppDatabase
+}
+
+/// The home folder of this run of the app.
+public enum MoaHomeKey: ServiceKey {
+    public typealias Service = MoaHome
+}
+
+/// A uniquely named folder under the system's temporary directory, deleted on release.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("moa-\(UUID().uuidString.lowercased())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import Storage
+import Testing
+
+private let notes = MigrationSet(feature: "Notes", steps: [
+    .init("v1-create-notes") { db in
+        try db.create(table: "note") { table in
+            table.autoIncrementedPrimaryKey("id")
+            table.column("text", .text).notNull()
+        }
+    },
+    .init("v2-create-tags") { db in
+        try db.create(table: "tag") { table in
+            table.column("noteId", .integer).notNull().references("note", onDelete: .cascade)
+            table.column("name", .text).notNull()
+        }
+    },
+])
+
+@Suite("Storage")
+struct StorageTests {
+    @Test func aNewDatabaseIsWALWithForeignKeysAndAllMigrations() throws {
+        let database = try AppDatabase.temporary(migrations: [notes])
+        let (journal, foreignKeys) = try database.read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA foreign_keys"))
+        }
+        #expect(journal == "wal")
+        #expect(foreignKeys == 1)
+        #expect(try database.appliedMigrations() == ["Notes/v1-create-notes", "Notes/v2-create-tags"])
+        #expect(throws: DatabaseError.self) {
+            try database.write { db in try db.execute(sql: "INSERT INTO tag (noteId, name) VALUES (42, 'orphan')") }
+        }
+    }
+
+    @Test func reopeningAppliesOnlyNewStepsAndKeepsData() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moa-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("moa.sqlite")
+        let first = MigrationSet(feature: "Notes", steps: [notes.steps[0]])
+        do {
+            let database = try AppDatabase.open(at: url, migrations: [first])
+            try database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('kept')") }
+        }
+        let reopened = try AppDatabase.open(at: url, migrations: [notes])
+        #expect(try reopened.appliedMigrations() == notes.identifiers)
+        #expect(try reopened.read { try String.fetchOne($0, sql: "SELECT text FROM note") } == "kept")
+    }
+
+    @Test func aDatabaseFromANewerMoaIsRefusedByName() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moa-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("moa.sqlite")
+        _ = try AppDatabase.open(at: url, migrations: [notes])
+        let older = MigrationSet(feature: "Notes", steps: [notes.steps[0]])
+        #expect(throws: StorageError.newerSchema(unknown: ["Notes/v2-create-tags"])) {
+            try AppDatabase.open(at: url, migrations: [older])
+        }
+    }
+
+    @Test func aFailingStepIsNamedAndNothingOfItStays() throws {
+        let broken = MigrationSet(feature: "Broken", steps: [
+            .init("v1-half") { db in
+                try db.execute(sql: "CREATE TABLE half (id INTEGER)")
+                try db.execute(sql: "THIS IS NOT SQL")
+            },
+        ])
+        #expect {
+            try AppDatabase.temporary(migrations: [broken])
+        } throws: { error in
+            guard case .migrationFailed(let id, _) = error as? StorageError else { return false }
+            return id == "Broken/v1-half"
+        }
+    }
+
+    @Test func anUnopenableDatabaseSaysWhere() {
+        #expect {
+            try AppDatabase.open(at: URL(fileURLWithPath: "/proc/definitely/not/here/moa.sqlite"), migrations: [])
+        } throws: { error in
+            guard let error = error as? StorageError, case .cannotOpen(let path, _) = error else { return false }
+            return path == "/proc/definitely/not/here/moa.sqlite" && error.exitStatus == .ioError
+        }
+    }
+
+    @Test func theTemporaryDatabaseFolderIsRemovedOnRelease() throws {
+        var database: AppDatabase? = try AppDatabase.temporary(migrations: [notes])
+        let folder = URL(fileURLWithPath: database?.path ?? "").deletingLastPathComponent().path
+        #expect(FileManager.default.fileExists(atPath: folder))
+        database = nil
+        #expect(!FileManager.default.fileExists(atPath: folder))
+    }
+
+    @Test func twoConnectionsWritingAtOnceNeverFailWithLocked() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("moa-test-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent("moa.sqlite")
+        // Two pools on one file behave like two moa processes.
+        let one = try AppDatabase.open(at: url, migrations: [notes])
+        let two = try AppDatabase.open(at: url, migrations: [notes])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for database in [one, two] {
+                group.addTask {
+                    for index in 0..<200 {
+                        try database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: ["n\(index)"]) }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try one.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") } == 400)
+    }
+
+    @Test func homeComesFromTheOptionThenTheEnvironmentThenTheUsersHome() {
+        #expect(MoaHome.resolve(option: "/tmp/a", environment: ["MOA_HOME": "/tmp/b", "HOME": "/home/x"]).root.path == "/tmp/a")
+        #expect(MoaHome.resolve(option: nil, environment: ["MOA_HOME": "/tmp/b", "HOME": "/home/x"]).root.path == "/tmp/b")
+        #expect(MoaHome.resolve(option: nil, environment: ["HOME": "/home/x"]).root.path == "/home/x/.moa")
+        #expect(MoaHome.resolve(option: "~/moa", environment: ["HOME": "/home/x"]).root.path == "/home/x/moa")
+    }
+}
