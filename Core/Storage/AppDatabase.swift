@@ -117,11 +117,13 @@ public final class AppDatabase: Sendable {
 /// The database of this run of the app.
 public enum DatabaseKey: ServiceKey {
     public typealias Service = AppDatabase
+    public static var expectedProvider: String { "Core" }
 }
 
 /// The home folder of this run of the app.
 public enum MoaHomeKey: ServiceKey {
     public typealias Service = MoaHome
+    public static var expectedProvider: String { "Core" }
 }
 
 /// A uniquely named folder under the system's temporary directory, deleted on release.

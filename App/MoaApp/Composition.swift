@@ -1,0 +1,53 @@
+import CommandKit
+import Foundation
+import Registry
+import SharedKit
+import Storage
+
+/// What the composed app resolves: everything the root command dispatches to.
+public struct AppRoot: Sendable {
+    public let commandGroups: [CommandGroup]
+}
+
+public enum AppRootKey: ServiceKey {
+    public typealias Service = AppRoot
+    public static var expectedProvider: String { "App" }
+}
+
+/// The composition root: the only place where features' implementations meet.
+///
+/// Adding a feature means adding its modules, its migrations and its command key here; the
+/// registry then proves, at start-up and in `AppTests`, that everything it requires is provided.
+public enum Composition {
+    /// Every feature's schema steps, in the order they are applied.
+    public static let migrations: [MigrationSet] = []
+
+    /// All modules of the app, given the infrastructure opened before composition.
+    public static func modules(home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock()) -> [any FeatureModule] {
+        [
+            ModuleOf("Core", [
+                .instance(MoaHomeKey.self, home),
+                .instance(DatabaseKey.self, database),
+                .instance(WallClockKey.self, clock),
+            ]),
+            ModuleOf("App", [appRoot()]),
+        ]
+    }
+
+    /// The root requires every feature's command group (one key each, in menu order), so a feature
+    /// whose commands are listed but not provided is a validation problem, not a crash.
+    static func appRoot() -> Provider {
+        .singleton(AppRootKey.self) { AppRoot(commandGroups: []) }
+    }
+
+    /// Validates `modules` (all problems at once) into the registry the app runs on.
+    public static func validate(_ modules: [any FeatureModule]) throws(RegistryProblems) -> ValidatedRegistry<AppRootKey> {
+        try RegistryBuilder(modules: modules).validate(root: AppRootKey.self)
+    }
+
+    /// Opens `$MOA_HOME` and its database (applying migrations).
+    public static func openInfrastructure(home: MoaHome) throws(StorageError) -> AppDatabase {
+        try home.prepare()
+        return try AppDatabase.open(at: home.databaseURL, migrations: migrations)
+    }
+}

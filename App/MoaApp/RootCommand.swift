@@ -1,0 +1,20 @@
+import ArgumentParser
+import CommandKit
+
+/// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
+/// dispatched through the command groups of the validated registry (see ``MoaMain``).
+struct MoaCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "moa",
+        abstract: "Moa (모아): your bank accounts, transfers, settings, user search and cultural-event archive.",
+        discussion: """
+        Data lives in $MOA_HOME (default ~/.moa): one SQLite database and the session file.
+        Exit statuses: 0 ok, 1 refused by a business rule, 64 usage, 65 bad data, 66 no input,
+        69 not found or unavailable, 70 internal error, 74 I/O error, 75 try again, 77 not logged in.
+        """,
+        version: MoaVersion.current,
+        subcommands: [DoctorCommand.self]
+    )
+
+    @OptionGroup var global: GlobalOptions
+}

@@ -1,0 +1,130 @@
+import DesignSystem
+import Foundation
+import SharedKit
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Everything a command needs to talk to the person at the terminal (or to a script).
+public struct CommandContext: Sendable {
+    /// `--json`: print JSON on standard output, nothing decorative.
+    public let json: Bool
+    /// `--verbose`.
+    public let verbose: Bool
+    /// The look of standard output (colour only on a TTY, never with NO_COLOR / --no-color).
+    public let theme: Theme
+    /// The look of standard error.
+    public let errorTheme: Theme
+    public let out: any TextOutput
+    public let err: any TextOutput
+    public let environment: [String: String]
+    /// Whether standard input is a terminal (prompts are allowed).
+    public let isInteractive: Bool
+
+    public init(
+        json: Bool = false,
+        verbose: Bool = false,
+        theme: Theme = .plain,
+        errorTheme: Theme = .plain,
+        out: any TextOutput,
+        err: any TextOutput,
+        environment: [String: String] = [:],
+        isInteractive: Bool = false
+    ) {
+        self.json = json
+        self.verbose = verbose
+        self.theme = theme
+        self.errorTheme = errorTheme
+        self.out = out
+        self.err = err
+        self.environment = environment
+        self.isInteractive = isInteractive
+    }
+
+    /// The context of this process: real streams, colour decided per stream.
+    public static func live(options: GlobalOptions, colorMode: ColorMode = .auto) -> CommandContext {
+        let environment = ProcessInfo.processInfo.environment
+        func theme(_ stream: StandardStream) -> Theme {
+            Theme.resolve(mode: colorMode, noColorFlag: options.noColor,
+                          terminal: TerminalEnvironment(environment: environment, isTerminal: stream.isTerminal))
+        }
+        return CommandContext(
+            json: options.json, verbose: options.verbose,
+            theme: options.json ? .plain : theme(.output), errorTheme: theme(.error),
+            out: StreamOutput.standardOutput, err: StreamOutput.standardError,
+            environment: environment, isInteractive: isatty(STDIN_FILENO) == 1
+        )
+    }
+
+    /// Writes a line to standard output.
+    public func print(_ text: String = "") {
+        out.write(text.hasSuffix("\n") ? text : text + "\n")
+    }
+
+    /// Writes `value` as JSON to standard output (the `--json` contract: snake_case keys, sorted,
+    /// ISO 8601 dates, money as `{"minor_units": …, "currency": …}`).
+    public func printJSON<T: Encodable>(_ value: T) throws(CommandError) {
+        out.write(try JSONOutput.encode(value) + "\n")
+    }
+
+    /// Reports an error on standard error, human or JSON, and returns its exit status.
+    @discardableResult
+    public func report(_ error: any UserFacingError) -> ExitStatus {
+        if json {
+            let body = JSONOutput.ErrorBody(error: .init(message: error.message, hint: error.hint, exitStatus: error.exitStatus.rawValue))
+            err.write(((try? JSONOutput.encode(body)) ?? #"{"error":{"message":"unreportable error"}}"#) + "\n")
+        } else {
+            err.write(ErrorText(error).render(theme: errorTheme) + "\n")
+        }
+        return error.exitStatus
+    }
+}
+
+/// The one JSON encoder of `--json` output.
+public enum JSONOutput {
+    public static func encode<T: Encodable>(_ value: T) throws(CommandError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        encoder.dateEncodingStrategy = .iso8601
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw .internalFailure("Could not encode the JSON output: \(error)")
+        }
+    }
+
+    struct ErrorBody: Encodable {
+        struct Detail: Encodable {
+            let message: String
+            let hint: String?
+            let exitStatus: Int32
+        }
+        let error: Detail
+    }
+}
+
+/// Failures of the command layer itself.
+public enum CommandError: Error, UserFacingError, Equatable {
+    /// The input from the user was not acceptable (a usage mistake).
+    case usage(String)
+    /// A bug: should never happen.
+    case internalFailure(String)
+
+    public var message: String {
+        switch self {
+        case .usage(let message), .internalFailure(let message): message
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .usage: .usage
+        case .internalFailure: .software
+        }
+    }
+}

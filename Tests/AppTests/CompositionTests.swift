@@ -1,0 +1,38 @@
+import Foundation
+@testable import MoaApp
+import Registry
+import Storage
+import Testing
+
+@Suite("Composition")
+struct CompositionTests {
+    private func modules() throws -> (modules: [any FeatureModule], database: AppDatabase, home: MoaHome) {
+        let database = try AppDatabase.temporary(migrations: Composition.migrations)
+        let home = MoaHome(root: URL(fileURLWithPath: database.path).deletingLastPathComponent())
+        return (Composition.modules(home: home, database: database), database, home)
+    }
+
+    @Test func theAppsCompositionIsCompleteAndValid() throws {
+        let (modules, _, _) = try modules()
+        let registry = try Composition.validate(modules)
+        #expect(registry.catalogue.map(\.key.name).contains("DatabaseKey"))
+        #expect(registry.resolve().commandGroups.count == MoaCommand.configuration.subcommands.count - 1) // all but doctor
+    }
+
+    @Test func everyRootSubcommandIsRunByAComposedGroup() throws {
+        let (modules, _, _) = try modules()
+        let groups = try Composition.validate(modules).resolve().commandGroups
+        let grouped = Set(groups.map { ObjectIdentifier($0.command) })
+        for command in MoaCommand.configuration.subcommands where command != DoctorCommand.self {
+            #expect(grouped.contains(ObjectIdentifier(command)), "\(command) has no command group in the composition")
+        }
+    }
+
+    @Test func removingAProviderIsReportedByNameAndTheDoctorFails() throws {
+        let (modules, database, home) = try modules()
+        let report = Doctor.report(modules: modules, without: ["AppRootKey"], home: home, database: database)
+        #expect(!report.ok)
+        #expect(report.problems == ["missing AppRootKey (AppRoot): required by the composition root, expected from App, which does not provide it"])
+        #expect(!report.providers.contains { $0.key == "AppRootKey" })
+    }
+}
