@@ -133,7 +133,7 @@ struct FeatureSpec {
     let infrastructure: [Dep]
 
     /// A feature: its name, the features whose Interface it uses, and the Core modules its Data layer needs.
-    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage"]) -> FeatureSpec {
+    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb]) -> FeatureSpec {
         FeatureSpec(name: name, uses: uses, infrastructure: data)
     }
 

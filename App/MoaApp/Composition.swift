@@ -3,10 +3,11 @@ import Foundation
 import Registry
 import SharedKit
 import Storage
+// new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
 public struct AppRoot: Sendable {
-    public let commandGroups: [CommandGroup]
+    public let commandGroups: [FeatureCommands]
 }
 
 public enum AppRootKey: ServiceKey {
@@ -20,7 +21,14 @@ public enum AppRootKey: ServiceKey {
 /// registry then proves, at start-up and in `AppTests`, that everything it requires is provided.
 public enum Composition {
     /// Every feature's schema steps, in the order they are applied.
-    public static let migrations: [MigrationSet] = []
+    public static let migrations: [MigrationSet] = [
+        // new-feature: migrations
+    ]
+
+    /// Every feature's command group, in menu order; the root requires each of them.
+    static let commandKeys: [any ServiceKey<FeatureCommands>.Type] = [
+        // new-feature: command keys
+    ]
 
     /// All modules of the app, given the infrastructure opened before composition.
     public static func modules(home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock()) -> [any FeatureModule] {
@@ -30,6 +38,7 @@ public enum Composition {
                 .instance(DatabaseKey.self, database),
                 .instance(WallClockKey.self, clock),
             ]),
+            // new-feature: modules
             ModuleOf("App", [appRoot()]),
         ]
     }
@@ -37,7 +46,7 @@ public enum Composition {
     /// The root requires every feature's command group (one key each, in menu order), so a feature
     /// whose commands are listed but not provided is a validation problem, not a crash.
     static func appRoot() -> Provider {
-        .singleton(AppRootKey.self) { AppRoot(commandGroups: []) }
+        .singleton(AppRootKey.self, requiresEach: commandKeys) { AppRoot(commandGroups: $0) }
     }
 
     /// Validates `modules` (all problems at once) into the registry the app runs on.

@@ -6,7 +6,7 @@ import SharedKit
 import Storage
 
 /// `moa doctor`: who provides what, where the data lives, and whether the composition is sound.
-struct DoctorCommand: AsyncParsableCommand, GlobalOptionsCommand {
+struct DoctorCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the installation: providers, database, schema.",
@@ -17,6 +17,35 @@ struct DoctorCommand: AsyncParsableCommand, GlobalOptionsCommand {
 
     @Option(name: .customLong("without"), help: ArgumentHelp("Check the composition as if this key had no provider (e.g. DatabaseKey): what would break.", valueName: "key"))
     var without: [String] = []
+
+    func run(in environment: DoctorEnvironment, context: CommandContext) async throws {
+        let report = Doctor.report(modules: environment.modules, without: without, home: environment.home, database: environment.database)
+        if context.json {
+            try context.printJSON(report)
+        } else {
+            context.out.write(Doctor.render(report, theme: context.theme))
+        }
+        if !report.ok { throw DoctorError.compositionBroken(problems: report.problems.count) }
+    }
+}
+
+/// What the doctor examines: the app's modules as composed (not yet validated), and its storage.
+struct DoctorEnvironment: Sendable {
+    let modules: [any FeatureModule]
+    let home: MoaHome
+    let database: AppDatabase
+}
+
+enum DoctorError: UserFacingError {
+    case compositionBroken(problems: Int)
+
+    var message: String {
+        switch self {
+        case .compositionBroken(let problems): "The composition has \(problems) problem\(problems == 1 ? "" : "s") (listed above)."
+        }
+    }
+
+    var exitStatus: ExitStatus { .software }
 }
 
 /// What `moa doctor` reports, also its `--json` shape.
@@ -65,7 +94,7 @@ enum Doctor {
 
     static func render(_ report: DoctorReport, theme: Theme) -> String {
         var out = ""
-        let schema = report.schema.isEmpty ? "no steps applied" : "\(report.schema.count) steps applied, latest \(report.schema.last ?? "")"
+        let schema = report.schema.isEmpty ? "no steps applied" : "\(report.schema.count) step\(report.schema.count == 1 ? "" : "s") applied, latest \(report.schema.last ?? "")"
         out += Card(title: "moa \(report.version) — doctor", lines: KeyValueRows([
             "Home": report.home,
             "Database": report.database,

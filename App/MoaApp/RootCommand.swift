@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandKit
+// new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
 /// dispatched through the command groups of the validated registry (see ``MoaMain``).
@@ -13,7 +14,10 @@ struct MoaCommand: AsyncParsableCommand {
         69 not found or unavailable, 70 internal error, 74 I/O error, 75 try again, 77 not logged in.
         """,
         version: MoaVersion.current,
-        subcommands: [DoctorCommand.self]
+        subcommands: [
+            // new-feature: commands
+            DoctorCommand.self,
+        ]
     )
 
     @OptionGroup var global: GlobalOptions

@@ -19,7 +19,7 @@ extension ServiceCommand {
 
 /// One feature's commands as the App composes them: the top-level command type and the environment
 /// its commands run in. A feature's Feature target provides one under its own key.
-public struct CommandGroup: Sendable {
+public struct FeatureCommands: Sendable {
     /// The feature's top-level command (e.g. `account`), listed by the App's root command.
     public let command: any ParsableCommand.Type
     private let dispatch: @Sendable (any ParsableCommand, CommandContext) async throws -> Bool

@@ -41,9 +41,38 @@ public struct Provider: Sendable {
         Provider(key, scope: .transient, requires: repeat each dependencies, make: make)
     }
 
+    /// A service made from a list of requirements that all resolve to the same type, in order —
+    /// for example every feature's command group, which the App's root collects.
+    public static func singleton<K: ServiceKey, Element: Sendable>(
+        _ key: K.Type,
+        requiresEach dependencies: [any ServiceKey<Element>.Type],
+        make: @escaping @Sendable ([Element]) -> K.Service
+    ) -> Provider {
+        Provider(key, scope: .singleton, requiresEach: dependencies, make: make)
+    }
+
     /// An already-made value (for example a database opened before composition).
     public static func instance<K: ServiceKey>(_ key: K.Type, _ value: K.Service) -> Provider {
         Provider(key, scope: .singleton) { value }
+    }
+
+    private init<K: ServiceKey, Element: Sendable>(
+        _ key: K.Type,
+        scope: Scope,
+        requiresEach dependencies: [any ServiceKey<Element>.Type],
+        make: @escaping @Sendable ([Element]) -> K.Service
+    ) {
+        self.key = KeyInfo(key)
+        self.scope = scope
+        self.requirements = dependencies.map { KeyInfo($0) }
+        self.link = { table throws(LinkFailure) in
+            var linked: [Node<Element>] = []
+            for dependency in dependencies {
+                linked.append(try table.node(for: dependency))
+            }
+            let nodes = linked
+            return Node<K.Service>(scope: scope) { make(nodes.map { $0.instance() }) }
+        }
     }
 
     private init<K: ServiceKey, each D: ServiceKey>(

@@ -10,7 +10,7 @@
 ///
 /// The registry identifies keys by `ObjectIdentifier(Key.self)`, so two keys with the same
 /// service type are still two different keys, and a key cannot be mistyped.
-public protocol ServiceKey: SendableMetatype {
+public protocol ServiceKey<Service>: SendableMetatype {
     /// What the key resolves to. Main-actor types keep their isolation: a `@MainActor` class
     /// (or a `@MainActor @Sendable` factory closure) is `Sendable` and stays main-actor here.
     associatedtype Service: Sendable
