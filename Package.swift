@@ -20,11 +20,14 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-argument-parser": .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     "GRDB.swift": .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     "swift-log": .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    "swift-crypto": .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
 let grdb = Dep.product("GRDB", package: "GRDB.swift")
 let logging = Dep.product("Logging", package: "swift-log")
+let crypto = Dep.product("Crypto", package: "swift-crypto")
+let cryptoExtras = Dep.product("CryptoExtras", package: "swift-crypto")
 
 // MARK: - 2. Shared and Core
 
@@ -164,7 +167,7 @@ struct FeatureSpec {
                             + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser]),
             .test(tests, path: "Tests/\(tests)",
                   deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
-                      + usedTestings + sharedModules + ["Registry", "Storage", "ViewModelKit"]),
+                      + usedTestings + sharedModules + ["Registry", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]),
         ]
     }
 }

@@ -10,8 +10,10 @@ struct MoaCommand: AsyncParsableCommand {
         abstract: "Moa (모아): your bank accounts, transfers, settings, user search and cultural-event archive.",
         discussion: """
         Data lives in $MOA_HOME (default ~/.moa): one SQLite database and the session file.
-        Exit statuses: 0 ok, 1 refused by a business rule, 64 usage, 65 bad data, 66 no input,
-        69 not found or unavailable, 70 internal error, 74 I/O error, 75 try again, 77 not logged in.
+
+        Exit statuses: 0 ok, 1 refused by a business rule, 64 usage, 65 bad data, 66 no input, \
+        69 not found or unavailable, 70 internal error, 74 I/O error, 75 try again later, \
+        77 not logged in, 78 configuration.
         """,
         version: MoaVersion.current,
         subcommands: [

@@ -1,0 +1,357 @@
+"""Shared helpers for the developer scripts in Scripts/ (Python 3 standard library only).
+
+What lives here:
+  - finding the repository root and reading `swift package describe --type json` without
+    ever waiting on SwiftPM's build lock;
+  - the layout of the monorepo: which role a target has, judged from its path alone;
+  - a small Swift lexer that finds `import` statements (comments and string literals blanked).
+
+The dependency *rules* are not here: they live in one table at the top of
+Scripts/check-architecture.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# `swift package describe` takes SwiftPM's lock on its scratch directory. Run inside
+# `swift test` (which holds the lock on its own scratch directory until it ends), or while
+# somebody builds in `.build`, a describe on that same directory would wait forever.
+# Describe needs nothing from the scratch directory, so it gets one of its own that nobody
+# builds in. SwiftPM does not even create it: only a lock file in the temp directory.
+DESCRIBE_SCRATCH = ".build-describe"
+
+# The feature layers, innermost first: Features/<Name>/<Layer>, target `<Name><Layer>`.
+LAYERS = ("Interface", "Domain", "Data", "Feature", "Testing", "Example")
+
+
+class DescribeError(RuntimeError):
+    """`swift package describe` failed (a broken manifest, no `swift` on PATH, …)."""
+
+
+def describe_package(root: Path = REPO_ROOT, only: str | None = None) -> dict:
+    """`swift package describe --type json` of the package at `root`, lock-free.
+
+    `only=None` describes the whole package (an inherited MOA_ONLY is removed); otherwise
+    the package as `MOA_ONLY=<only>` sees it.
+    """
+    env = dict(os.environ)
+    env.pop("MOA_ONLY", None)
+    if only is not None:
+        env["MOA_ONLY"] = only
+    command = ["swift", "package", "--package-path", str(root),
+               "--scratch-path", str(Path(root) / DESCRIBE_SCRATCH),
+               "describe", "--type", "json"]
+    try:
+        result = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True,
+                                timeout=300)
+    except FileNotFoundError as error:
+        raise DescribeError("`swift` was not found on PATH") from error
+    except subprocess.TimeoutExpired as error:
+        raise DescribeError("`swift package describe` did not finish within 300 s") from error
+    if result.returncode != 0:
+        raise DescribeError(f"`{' '.join(command)}` failed:\n{result.stderr.strip()}")
+    return parse_describe(result.stdout)
+
+
+def parse_describe(text: str) -> dict:
+    """The JSON of a describe output (SwiftPM may print warnings before it)."""
+    start = text.find("{")
+    if start < 0:
+        raise DescribeError("no JSON in the output of `swift package describe`")
+    return json.loads(text[start:])
+
+
+def load_describe(path: Path) -> dict:
+    return parse_describe(Path(path).read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str
+    type: str  # library, executable, test, macro, plugin, …
+    path: str  # relative to the package root
+    target_deps: tuple[str, ...]
+    product_deps: tuple[str, ...]
+    sources: tuple[str, ...] | None  # relative to `path`; None: scan the folder
+
+    @property
+    def is_test(self) -> bool:
+        return self.type == "test"
+
+
+def targets_of(describe: dict) -> list[Target]:
+    """The package's targets, sorted by name."""
+    targets = []
+    for raw in describe.get("targets", []):
+        sources = raw.get("sources")
+        targets.append(Target(
+            name=raw["name"],
+            type=raw.get("type", "library"),
+            path=str(PurePosixPath(raw.get("path", ""))),
+            target_deps=tuple(raw.get("target_dependencies", [])),
+            product_deps=tuple(raw.get("product_dependencies", [])),
+            sources=tuple(sources) if sources is not None else None,
+        ))
+    return sorted(targets, key=lambda t: t.name)
+
+
+# MARK: - The layout: a target's role, from its path
+
+
+@dataclass(frozen=True)
+class Role:
+    """Where a target sits in the layout.
+
+    kind: "Shared", "Core", one of LAYERS, "App", "FeatureTests", "CrossCuttingTests" or "Outside".
+    feature: the feature name for feature layers and feature tests.
+    problem: for "Outside", what is wrong.
+    """
+    kind: str
+    feature: str | None = None
+    problem: str | None = None
+
+    def describe(self, core_layer: str | None = None) -> str:
+        if self.kind in LAYERS:
+            return f"{self.feature} · {self.kind}"
+        if self.kind == "FeatureTests":
+            return f"{self.feature} · tests"
+        if self.kind == "CrossCuttingTests":
+            return "cross-cutting tests"
+        if self.kind == "Core" and core_layer:
+            return f"Core · {core_layer}"
+        if self.kind == "Outside":
+            return "outside the layout"
+        return self.kind
+
+
+LAYOUT_HELP = "Shared/, Core/, Features/<Feature>/<Layer>, App/ or Tests/"
+
+
+def feature_names(targets: list[Target]) -> list[str]:
+    """Features are the names X of the targets at Features/X/<Layer>."""
+    names = set()
+    for target in targets:
+        parts = PurePosixPath(target.path).parts
+        if len(parts) == 3 and parts[0] == "Features" and parts[2] in LAYERS:
+            names.add(parts[1])
+    return sorted(names)
+
+
+def role_of(target: Target, features: list[str]) -> Role:
+    parts = PurePosixPath(target.path).parts
+    top = parts[0] if parts else ""
+    if top == "Shared" and len(parts) >= 2:
+        return Role("Shared")
+    if top == "Core" and len(parts) >= 2:
+        return Role("Core")
+    if top == "App" and len(parts) >= 2:
+        return Role("App")
+    if top == "Features":
+        if len(parts) == 3 and parts[2] in LAYERS:
+            feature, layer = parts[1], parts[2]
+            if target.name != feature + layer:
+                return Role("Outside", feature, f"a target in {target.path} must be named {feature}{layer}")
+            return Role(layer, feature)
+        return Role("Outside", problem=f"{target.path} is not Features/<Feature>/<Layer> "
+                                       f"with a layer among {', '.join(LAYERS)}")
+    if top == "Tests" and len(parts) == 2:
+        folder = parts[1]
+        if folder.endswith("Tests") and folder[: -len("Tests")] in features:
+            return Role("FeatureTests", folder[: -len("Tests")])
+        return Role("CrossCuttingTests")
+    return Role("Outside", problem=f"{target.path or '(no path)'} is not under {LAYOUT_HELP}")
+
+
+# MARK: - Swift sources and their imports
+
+
+def swift_files(root: Path, target: Target) -> list[Path]:
+    """Every .swift file under a target's folder, sorted.
+
+    The folder, not the described `sources`: a file excluded in Package.swift is still
+    checked, and a describe JSON written before a file was added still sees it.
+    """
+    base = Path(root) / target.path
+    if not target.path or not base.is_dir():
+        return []
+    return sorted(p for p in base.rglob("*.swift") if p.is_file())
+
+
+def blank_comments_and_strings(source: str, blank_strings: bool = True) -> str:
+    """`source` with comments (and, by default, string literal contents) replaced by spaces.
+
+    Newlines are kept, so line numbers stay right. Understands nested block comments,
+    multi-line strings, raw strings (#"…"#) and string interpolation (code inside `\\(…)` is
+    kept). Regex literals are not recognised (an unbalanced quote inside one could confuse it).
+    """
+    out = list(source)
+    n = len(source)
+
+    def blank(start: int, end: int, always: bool = True) -> None:
+        if not always:
+            return
+        for k in range(start, min(end, n)):
+            if out[k] != "\n":
+                out[k] = " "
+
+    i = 0
+    interpolations: list[list] = []  # [hashes, multiline, paren depth] of each open \( … )
+    string: tuple[int, bool] | None = None  # (hashes, multiline) while inside a literal
+    while i < n:
+        c = source[i]
+        if string is None:
+            if source.startswith("//", i):
+                end = source.find("\n", i)
+                end = n if end < 0 else end
+                blank(i, end)
+                i = end
+                continue
+            if source.startswith("/*", i):
+                depth, j = 0, i
+                while j < n:
+                    if source.startswith("/*", j):
+                        depth += 1
+                        j += 2
+                    elif source.startswith("*/", j):
+                        depth -= 1
+                        j += 2
+                        if depth == 0:
+                            break
+                    else:
+                        j += 1
+                blank(i, j)
+                i = j
+                continue
+            if c in "#\"":
+                j = i
+                while j < n and source[j] == "#":
+                    j += 1
+                if j < n and source[j] == '"':
+                    multiline = source.startswith('"""', j)
+                    contents = j + (3 if multiline else 1)
+                    blank(i, contents, blank_strings)
+                    string = (j - i, multiline)
+                    i = contents
+                    continue
+                i = max(j, i + 1)
+                continue
+            if interpolations:
+                if c == "(":
+                    interpolations[-1][2] += 1
+                elif c == ")":
+                    if interpolations[-1][2] == 0:
+                        hashes, multiline, _ = interpolations.pop()
+                        string = (hashes, multiline)
+                        blank(i, i + 1, blank_strings)
+                        i += 1
+                        continue
+                    interpolations[-1][2] -= 1
+            i += 1
+            continue
+        hashes, multiline = string
+        if c == "\\" and source.startswith("#" * hashes, i + 1):
+            j = i + 1 + hashes
+            if j < n and source[j] == "(":
+                blank(i, j + 1, blank_strings)
+                interpolations.append([hashes, multiline, 0])
+                string = None
+                i = j + 1
+                continue
+            blank(i, j + 1, blank_strings)
+            i = j + 1
+            continue
+        close = ('"""' if multiline else '"') + "#" * hashes
+        if source.startswith(close, i):
+            blank(i, i + len(close), blank_strings)
+            string = None
+            i += len(close)
+            continue
+        if c == "\n" and not multiline:  # unterminated literal: recover at the end of the line
+            string = None
+            i += 1
+            continue
+        blank(i, i + 1, blank_strings)
+        i += 1
+    return "".join(out)
+
+
+_IMPORT = re.compile(r"""
+    (?:^|;)[ \t]*                                         # the start of a statement
+    (?:@[A-Za-z_]\w*(?:\([^()]*\))?\s+)*                  # @testable @_exported @preconcurrency @_spi(X) …
+    (?:(?:public|package|internal|fileprivate|private|open)\s+)?
+    (?P<keyword>import)\s+
+    (?:(?:typealias|struct|class|enum|protocol|let|var|func)\s+)?   # import struct X.Y
+    `?(?P<module>[A-Za-z_]\w*)                            # X of X, X.Submodule, X.Y
+    """, re.MULTILINE | re.VERBOSE)
+
+
+@dataclass(frozen=True)
+class Import:
+    line: int
+    module: str
+
+
+def find_imports(source: str) -> list[Import]:
+    """Every import statement of a Swift file, including those inside #if blocks."""
+    code = blank_comments_and_strings(source)
+    found = []
+    for match in _IMPORT.finditer(code):
+        line = code.count("\n", 0, match.start("keyword")) + 1
+        found.append(Import(line, match.group("module")))
+    return found
+
+
+# MARK: - Package.swift locations
+
+
+def declaration_line(package_swift: str | None, target: Target, role: Role) -> int | None:
+    """The line of Package.swift where a target is declared, if it can be found.
+
+    A feature's targets are declared by its `.feature("<Name>", …)` line; other targets by
+    the first `("<Name>"` or `name: "<Name>"`.
+    """
+    if not package_swift:
+        return None
+    code = blank_comments_and_strings(package_swift, blank_strings=False)
+    patterns = []
+    if role.feature and role.kind in LAYERS + ("FeatureTests",):
+        patterns.append(r"\bfeature\(\s*\"%s\"" % re.escape(role.feature))
+    patterns.append(r"(?:\(\s*|\bname:\s*)\"%s\"" % re.escape(target.name))
+    for pattern in patterns:
+        match = re.search(pattern, code)
+        if match:
+            return code.count("\n", 0, match.start()) + 1
+    return None
+
+
+def read_package_swift(root: Path) -> str | None:
+    path = Path(root) / "Package.swift"
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+# MARK: - MOA_ONLY closures (Scripts/test-feature, Scripts/run-example)
+
+EX_USAGE = 64
+
+
+def only_names(describe: dict) -> list[str]:
+    """The names MOA_ONLY understands here: "Core" and every feature."""
+    return ["Core"] + feature_names(targets_of(describe))
+
+
+def closure_sizes(root: Path, name: str, whole: dict | None = None) -> tuple[int, int]:
+    """(package modules in the MOA_ONLY=<name> closure, package modules in the whole package)."""
+    whole = whole if whole is not None else describe_package(root)
+    only = describe_package(root, only=name)
+    return len(only.get("targets", [])), len(whole.get("targets", []))

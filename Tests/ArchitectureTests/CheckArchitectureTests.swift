@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+/// `Scripts/check-architecture` on the real package, and on fixtures that each break one rule.
+@Suite("Scripts/check-architecture")
+struct CheckArchitectureTests {
+    // MARK: The real package
+
+    @Test("the real package follows the dependency rules")
+    func realPackagePasses() throws {
+        let result = try Scripts.run("check-architecture", ["--static"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix("architecture ok: "), "\(result)")
+    }
+
+    // MARK: Fixtures
+
+    @Test("a clean fixture passes, and imports in comments and strings do not count")
+    func cleanFixturePasses() throws {
+        let fixture = Fixture.clean()
+        let result = try fixture.check()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["architecture ok: \(fixture.targets.count) targets, \(fixture.importStatements) imports checked"],
+                "\(result)")
+    }
+
+    @Test("a Feature importing another feature's Domain is caught, with file, line, target, module and rule")
+    func featureImportingAnotherFeaturesDomain() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Transfer/Feature/TransferView.swift"] = """
+            import Foundation
+            import TransferDomain
+            import AccountDomain
+            """
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Features/Transfer/Feature/TransferView.swift:3 TransferFeature → AccountDomain: a Feature may only use other features' Interface",
+        ], "\(result)")
+    }
+
+    @Test("a Domain declaring an external package is caught: Domain is pure Swift")
+    func domainDependingOnExternalPackage() throws {
+        var fixture = Fixture.clean()
+        fixture.declare(product: "GRDB", in: "AccountDomain")
+        let line = fixture.declarationLine(of: "AccountDomain")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Package.swift:\(line) AccountDomain → GRDB: a Domain is pure Swift: no external package",
+        ], "\(result)")
+    }
+
+    @Test("importing a module that is only reachable transitively is caught")
+    func importOnlyReachableTransitively() throws {
+        var fixture = Fixture.clean()
+        // AccountTesting declares AccountInterface, which declares Registry; AccountData reaches GRDB through Storage.
+        fixture.files["Features/Account/Testing/FakeRegistration.swift"] = "import AccountInterface\nimport Registry\n"
+        fixture.files["Features/Account/Data/AccountRecord.swift"] = "import Storage\nimport GRDB\n"
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Features/Account/Data/AccountRecord.swift:2 AccountData → GRDB: only reachable transitively: declare its product as a direct dependency of AccountData in Package.swift",
+            "Features/Account/Testing/FakeRegistration.swift:2 AccountTesting → Registry: only reachable transitively: declare Registry as a direct dependency of AccountTesting in Package.swift",
+        ], "\(result)")
+    }
+
+    @Test("an undeclared import of an allowed module is caught")
+    func undeclaredImport() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Account/Domain/Clock.swift"] = "import AccountInterface\nimport TransferInterface\n"
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Features/Account/Domain/Clock.swift:2 AccountDomain → TransferInterface: not a declared dependency of AccountDomain in Package.swift",
+        ], "\(result)")
+    }
+
+    @Test("a @testable import of another feature's Data in a feature's tests is caught")
+    func testableImport() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Tests/AccountTests/TransferTouchingTests.swift"] = """
+            import Testing
+            @testable import AccountDomain
+            @testable import TransferData
+            """
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Tests/AccountTests/TransferTouchingTests.swift:3 AccountTests → TransferData: a feature's tests may only use other features' Testing and Interface",
+        ], "\(result)")
+    }
+
+    @Test("an import inside #if … #endif is caught")
+    func importInsideConditionalCompilation() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Account/Data/Sync.swift"] = """
+            #if canImport(Glibc)
+            import Glibc
+            #else
+                import TransferDomain
+            #endif
+            """
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Features/Account/Data/Sync.swift:4 AccountData → TransferDomain: a Data target may not use another feature's module",
+        ], "\(result)")
+    }
+
+    @Test("every import form is recognised: attributes, access levels, kinds, submodules, statements after ;")
+    func importForms() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Account/Interface/Forms.swift"] = """
+            @_exported import Money
+            public import Registry; import TransferDomain
+            @_implementationOnly import TransferData
+            package import struct TransferFeature.SendMoneyScreen
+            @preconcurrency internal import func TransferTesting.makeFake
+            import TransferExample.Sub
+            @_spi(Internal) @testable
+            import Storage
+            """
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        let file = "Features/Account/Interface/Forms.swift"
+        let rule = "an Interface may not use another feature's module"
+        #expect(result.lines == [
+            "\(file):2 AccountInterface → TransferDomain: \(rule)",
+            "\(file):3 AccountInterface → TransferData: \(rule)",
+            "\(file):4 AccountInterface → TransferFeature: \(rule)",
+            "\(file):5 AccountInterface → TransferTesting: \(rule)",
+            "\(file):6 AccountInterface → TransferExample: \(rule)",
+            "\(file):8 AccountInterface → Storage: an Interface may only use Core model modules (Registry), not Storage (infrastructure)",
+        ], "\(result)")
+    }
+
+    @Test("an Interface declaring another feature's Interface is caught")
+    func interfaceDependingOnAnotherInterface() throws {
+        var fixture = Fixture.clean()
+        fixture.declare("AccountInterface", in: "TransferInterface")
+        let line = fixture.declarationLine(of: "TransferInterface")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Package.swift:\(line) TransferInterface → AccountInterface: an Interface may not use another feature's module",
+        ], "\(result)")
+    }
+
+    @Test("the App declaring a Testing target is caught")
+    func appDependingOnTesting() throws {
+        var fixture = Fixture.clean()
+        fixture.declare("AccountTesting", in: "MoaApp")
+        let line = fixture.declarationLine(of: "MoaApp")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Domain and Interface",
+        ], "\(result)")
+    }
+
+    @Test("a Feature declaring Core infrastructure is caught")
+    func featureDependingOnStorage() throws {
+        var fixture = Fixture.clean()
+        fixture.declare("Storage", in: "AccountFeature")
+        let line = fixture.declarationLine(of: "AccountFeature")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Package.swift:\(line) AccountFeature → Storage: a Feature may only use Core model and presentation modules (CommandKit, DesignSystem, Registry, ViewModelKit), not Storage (infrastructure)",
+        ], "\(result)")
+    }
+
+    @Test("an unclassified Core module is caught")
+    func unclassifiedCoreModule() throws {
+        var fixture = Fixture.clean()
+        fixture.add("Cache", "Core/Cache", ["SharedKit"])
+        let line = fixture.declarationLine(of: "Cache")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Package.swift:\(line) Cache: unclassified Core module: add it to CORE_LAYERS at the top of Scripts/check-architecture (model, infrastructure or presentation)",
+        ], "\(result)")
+    }
+
+    @Test("a target outside the layout is caught")
+    func targetOutsideTheLayout() throws {
+        var fixture = Fixture.clean()
+        fixture.add("Helpers", "Sources/Helpers")
+        let line = fixture.declarationLine(of: "Helpers")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/ or Tests/",
+        ], "\(result)")
+    }
+}

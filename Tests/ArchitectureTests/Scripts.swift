@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs the repository's developer scripts as subprocesses.
+enum Scripts {
+    /// The repository root, found from this file's path (`Tests/ArchitectureTests/Scripts.swift`).
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent()  // Tests/ArchitectureTests
+        .deletingLastPathComponent()  // Tests
+        .deletingLastPathComponent()  // the root
+
+    struct Result: CustomStringConvertible {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+
+        /// The non-empty lines of standard output.
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+
+        var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+    }
+
+    /// Runs `Scripts/<name> <arguments>` from the repository root and waits for it.
+    static func run(_ name: String, _ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = repositoryRoot.appendingPathComponent("Scripts").appendingPathComponent(name)
+        process.arguments = arguments
+        process.currentDirectoryURL = repositoryRoot
+        var environment = ProcessInfo.processInfo.environment
+        environment["MOA_ONLY"] = nil
+        process.environment = environment
+
+        // Output goes to files, not pipes: a full pipe can never block the script.
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("moa-script-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("stdout")
+        let err = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        let outHandle = try FileHandle(forWritingTo: out)
+        let errHandle = try FileHandle(forWritingTo: err)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        process.standardInput = FileHandle.nullDevice
+
+        try process.run()
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
+    }
+}
