@@ -43,7 +43,8 @@ let core: [Module] = [
     .library("ViewModelKit", path: "Core/ViewModelKit"),
     .library("DesignSystem", path: "Core/DesignSystem", deps: ["Money", "SharedKit"]),
     .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", "Registry", argumentParser]),
-    .library("Storage", path: "Core/Storage", deps: ["SharedKit", "Registry", grdb]),
+    .library("Persistence", path: "Core/Persistence", deps: ["Registry"]),
+    .library("Storage", path: "Core/Storage", deps: ["SharedKit", "Registry", "Persistence", grdb]),
     .library("Network", path: "Core/Network", deps: ["SharedKit", "Registry", logging]),
 ]
 
@@ -53,6 +54,7 @@ let core: [Module] = [
 /// and Feature targets import (its Example and tests then get those features' `Testing`).
 /// `data`: the Core infrastructure its Data target needs.
 let features: [FeatureSpec] = [
+    .feature("Auth", data: ["Storage", grdb, crypto, cryptoExtras]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
@@ -67,7 +69,7 @@ let app: [Module] = [
 
 let crossCuttingTests: [Module] = [
     .test("CoreTests", path: "Tests/CoreTests",
-          deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Storage", "Network", grdb, logging]),
+          deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Network", grdb, logging]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
 ]
@@ -155,9 +157,9 @@ struct FeatureSpec {
     var modules: [Module] {
         let root = "Features/\(name)"
         return [
-            .library(interface, path: "\(root)/Interface", deps: sharedModules + ["Registry"]),
-            .library(domain, path: "\(root)/Domain", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry"]),
-            .library(data, path: "\(root)/Data", deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry"]),
+            .library(interface, path: "\(root)/Interface", deps: sharedModules + ["Registry", "Persistence"]),
+            .library(domain, path: "\(root)/Domain", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
+            .library(data, path: "\(root)/Data", deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry", "Persistence"]),
             .library(feature, path: "\(root)/Feature",
                      deps: [.module(domain), .module(interface)] + usedInterfaces + sharedModules
                          + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser]),
@@ -167,7 +169,7 @@ struct FeatureSpec {
                             + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser]),
             .test(tests, path: "Tests/\(tests)",
                   deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
-                      + usedTestings + sharedModules + ["Registry", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]),
+                      + usedTestings + sharedModules + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]),
         ]
     }
 }

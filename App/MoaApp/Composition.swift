@@ -3,6 +3,8 @@ import Foundation
 import Registry
 import SharedKit
 import Storage
+import AuthData
+import AuthFeature
 // new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
@@ -22,11 +24,13 @@ public enum AppRootKey: ServiceKey {
 public enum Composition {
     /// Every feature's schema steps, in the order they are applied.
     public static let migrations: [MigrationSet] = [
+        AuthMigrations.all,
         // new-feature: migrations
     ]
 
     /// Every feature's command group, in menu order; the root requires each of them.
     static let commandKeys: [any ServiceKey<FeatureCommands>.Type] = [
+        AuthCommandsKey.self,
         // new-feature: command keys
     ]
 
@@ -38,6 +42,7 @@ public enum Composition {
                 .instance(DatabaseKey.self, database),
                 .instance(WallClockKey.self, clock),
             ]),
+            AuthDataModule(), AuthFeatureModule(),
             // new-feature: modules
             ModuleOf("App", [appRoot()]),
         ]

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandKit
+import AuthFeature
 // new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
@@ -17,6 +18,7 @@ struct MoaCommand: AsyncParsableCommand {
         """,
         version: MoaVersion.current,
         subcommands: [
+            AuthCommand.self,
             // new-feature: commands
             DoctorCommand.self,
         ]

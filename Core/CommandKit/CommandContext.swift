@@ -24,6 +24,8 @@ public struct CommandContext: Sendable {
     public let environment: [String: String]
     /// Whether standard input is a terminal (prompts are allowed).
     public let isInteractive: Bool
+    /// The language of user-facing strings (the `display.language` setting).
+    public let language: AppLanguage
 
     public init(
         json: Bool = false,
@@ -33,7 +35,8 @@ public struct CommandContext: Sendable {
         out: any TextOutput,
         err: any TextOutput,
         environment: [String: String] = [:],
-        isInteractive: Bool = false
+        isInteractive: Bool = false,
+        language: AppLanguage = .en
     ) {
         self.json = json
         self.verbose = verbose
@@ -43,7 +46,23 @@ public struct CommandContext: Sendable {
         self.err = err
         self.environment = environment
         self.isInteractive = isInteractive
+        self.language = language
     }
+
+    /// The same context with another language and colour decision (once the user's settings are known).
+    public func with(language: AppLanguage, colorMode: ColorMode?, noColorFlag: Bool) -> CommandContext {
+        let theme: (Theme, StandardStream) -> Theme = { current, stream in
+            guard let colorMode else { return current }
+            return Theme.resolve(mode: colorMode, noColorFlag: noColorFlag,
+                                 terminal: TerminalEnvironment(environment: self.environment, isTerminal: stream.isTerminal))
+        }
+        return CommandContext(json: json, verbose: verbose, theme: json ? .plain : theme(self.theme, .output),
+                              errorTheme: theme(errorTheme, .error), out: out, err: err, environment: environment,
+                              isInteractive: isInteractive, language: language)
+    }
+
+    /// `text` in the user's language.
+    public func text(_ text: LocalizedText) -> String { text(language) }
 
     /// The context of this process: real streams, colour decided per stream.
     public static func live(options: GlobalOptions, colorMode: ColorMode = .auto) -> CommandContext {
@@ -75,10 +94,10 @@ public struct CommandContext: Sendable {
     @discardableResult
     public func report(_ error: any UserFacingError) -> ExitStatus {
         if json {
-            let body = JSONOutput.ErrorBody(error: .init(message: error.message, hint: error.hint, exitStatus: error.exitStatus.rawValue))
+            let body = JSONOutput.ErrorBody(error: .init(message: error.message(in: language), hint: error.hint, exitStatus: error.exitStatus.rawValue))
             err.write(((try? JSONOutput.encode(body)) ?? #"{"error":{"message":"unreportable error"}}"#) + "\n")
         } else {
-            err.write(ErrorText(error).render(theme: errorTheme) + "\n")
+            err.write(ErrorText(message: error.message(in: language), hint: error.hint).render(theme: errorTheme) + "\n")
         }
         return error.exitStatus
     }

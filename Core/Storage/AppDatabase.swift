@@ -37,13 +37,32 @@ public final class AppDatabase: Sendable {
         return try open(at: directory.url.appendingPathComponent("moa.sqlite"), migrations: migrations, cleanup: directory)
     }
 
-    private static func open(at url: URL, migrations: [MigrationSet], cleanup: TemporaryDirectory?) throws(StorageError) -> AppDatabase {
+    /// A database that lives in memory only, with every migration applied: for domain tests and
+    /// Examples that must not touch the disk. Same schema, same SQL, no file.
+    public static func inMemory(migrations: [MigrationSet]) throws(StorageError) -> AppDatabase {
+        let queue: DatabaseQueue
+        do {
+            queue = try DatabaseQueue(configuration: configuration())
+        } catch {
+            throw .cannotOpen(path: ":memory:", reason: describe(error))
+        }
+        let database = AppDatabase(writer: queue, path: ":memory:", cleanup: nil)
+        try database.migrate(migrations)
+        return database
+    }
+
+    private static func configuration() -> Configuration {
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
+        return configuration
+    }
+
+    private static func open(at url: URL, migrations: [MigrationSet], cleanup: TemporaryDirectory?) throws(StorageError) -> AppDatabase {
+        let configuration = configuration()
         let pool: DatabasePool
         do {
             pool = try DatabasePool(path: url.path, configuration: configuration)

@@ -30,9 +30,9 @@ struct CompositionTests {
 
     @Test func removingAProviderIsReportedByNameAndTheDoctorFails() throws {
         let (modules, database, home) = try modules()
-        let report = Doctor.report(modules: modules, without: ["AppRootKey"], home: home, database: database)
+        let report = Doctor.report(modules: modules, without: ["SessionManagerKey"], home: home, database: database)
         #expect(!report.ok)
-        #expect(report.problems == ["missing AppRootKey (AppRoot): required by the composition root, expected from App, which does not provide it"])
-        #expect(!report.providers.contains { $0.key == "AppRootKey" })
+        #expect(report.problems.contains("missing SessionManagerKey (SessionManager): required by Auth to make AuthCommandsKey, expected from Auth, which does not provide it"))
+        #expect(!report.providers.contains { $0.key == "SessionManagerKey" })
     }
 }

@@ -16,7 +16,7 @@ struct EndToEndTests {
         defer { moa.remove() }
         let result = try moa.run(["doctor"])
         #expect(result.status == 0)
-        for key in ["MoaHomeKey", "DatabaseKey", "WallClockKey", "AppRootKey"] {
+        for key in ["MoaHomeKey", "DatabaseKey", "WallClockKey", "AuthRepositoryKey", "SessionProviderKey", "AuthCommandsKey", "AppRootKey"] {
             #expect(result.out.contains(key))
         }
         #expect(result.out.contains("Composition OK"))
@@ -27,9 +27,10 @@ struct EndToEndTests {
     @Test func doctorWithoutAProviderNamesItAndExitsSeventy() throws {
         let moa = try MoaProcess()
         defer { moa.remove() }
-        let result = try moa.run(["doctor", "--without", "AppRootKey"])
+        let result = try moa.run(["doctor", "--without", "SessionManagerKey"])
         #expect(result.status == 70)
-        #expect(result.out.contains("missing AppRootKey (AppRoot): required by the composition root, expected from App"))
+        #expect(result.out.contains("missing SessionManagerKey (SessionManager): required by Auth to make AuthCommandsKey, expected from Auth"))
+        #expect(result.err.contains("The composition has"))
     }
 
     @Test func doctorJSONIsParseableAndStable() throws {

@@ -131,7 +131,7 @@ struct CheckArchitectureTests {
             "\(file):4 AccountInterface → TransferFeature: \(rule)",
             "\(file):5 AccountInterface → TransferTesting: \(rule)",
             "\(file):6 AccountInterface → TransferExample: \(rule)",
-            "\(file):8 AccountInterface → Storage: an Interface may only use Core model modules (Registry), not Storage (infrastructure)",
+            "\(file):8 AccountInterface → Storage: an Interface may only use Core model modules (Persistence, Registry), not Storage (infrastructure)",
         ], "\(result)")
     }
 
@@ -167,7 +167,7 @@ struct CheckArchitectureTests {
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
         #expect(result.lines == [
-            "Package.swift:\(line) AccountFeature → Storage: a Feature may only use Core model and presentation modules (CommandKit, DesignSystem, Registry, ViewModelKit), not Storage (infrastructure)",
+            "Package.swift:\(line) AccountFeature → Storage: a Feature may only use Core model and presentation modules (CommandKit, DesignSystem, Persistence, Registry, ViewModelKit), not Storage (infrastructure)",
         ], "\(result)")
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Persistence
 import Storage
 import Testing
 
@@ -31,6 +32,38 @@ struct StorageTests {
         #expect(throws: DatabaseError.self) {
             try database.write { db in try db.execute(sql: "INSERT INTO tag (noteId, name) VALUES (42, 'orphan')") }
         }
+    }
+
+    @Test func anInMemoryDatabaseHasTheSameSchemaAndNoFile() throws {
+        let database = try AppDatabase.inMemory(migrations: [notes])
+        #expect(database.path == ":memory:")
+        #expect(try database.appliedMigrations() == notes.identifiers)
+        try database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES ('in memory')") }
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") } == 1)
+        #expect(throws: DatabaseError.self) {
+            try database.write { db in try db.execute(sql: "INSERT INTO tag (noteId, name) VALUES (42, 'orphan')") }
+        }
+    }
+
+    @Test func aUnitOfWorkCommitsAllOrNothing() async throws {
+        struct Refused: Error {}
+        let database = try AppDatabase.inMemory(migrations: [notes])
+        let unitOfWork: any UnitOfWork = database
+        let id = try await unitOfWork.perform { transaction in
+            let db = try SQLiteTransaction.open(transaction)
+            try db.execute(sql: "INSERT INTO note (text) VALUES ('kept')")
+            return db.lastInsertedRowID
+        }
+        await #expect(throws: Refused.self) {
+            try await unitOfWork.perform { transaction in
+                let db = try SQLiteTransaction.open(transaction)
+                try db.execute(sql: "INSERT INTO note (text) VALUES ('rolled back')")
+                try db.execute(sql: "INSERT INTO tag (noteId, name) VALUES (?, 'also rolled back')", arguments: [id])
+                throw Refused()
+            }
+        }
+        #expect(try database.read { try String.fetchAll($0, sql: "SELECT text FROM note") } == ["kept"])
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM tag") } == 0)
     }
 
     @Test func reopeningAppliesOnlyNewStepsAndKeepsData() throws {

@@ -1,0 +1,28 @@
+import Registry
+
+/// An open write transaction, as an opaque token.
+///
+/// Domain code and feature Interfaces pass it along without seeing what is inside; only Data
+/// layers (which know the storage engine) use it. That is how two features — Transfer and
+/// Account — write into *one* transaction while each still sees the other only through its
+/// Interface: Transfer's use case opens the unit of work, hands the token to Account's posting
+/// protocol, and records its transfer in the same token.
+public protocol Transaction: AnyObject {}
+
+/// Runs work in one write transaction: all of it is committed, or none of it.
+public protocol UnitOfWork: Sendable {
+    /// Runs `work` in a write transaction (`BEGIN IMMEDIATE`); commits if it returns, rolls back if it throws.
+    func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T
+}
+
+/// The app's unit of work (provided by Core, implemented on the SQLite database).
+public enum UnitOfWorkKey: ServiceKey {
+    public typealias Service = any UnitOfWork
+    public static var expectedProvider: String { "Core" }
+}
+
+/// Using a transaction token that a Data layer cannot open (a bug: tokens come from one storage).
+public struct ForeignTransactionError: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "A transaction from another storage engine was passed to a Data layer." }
+}

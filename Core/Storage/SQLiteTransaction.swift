@@ -1,0 +1,24 @@
+import GRDB
+import Persistence
+
+/// A SQLite write transaction behind the opaque `Persistence.Transaction` token.
+public final class SQLiteTransaction: Transaction {
+    /// The connection, usable only inside the unit of work that made this token.
+    public let db: Database
+
+    init(_ db: Database) {
+        self.db = db
+    }
+
+    /// Opens a token handed to a Data layer.
+    public static func open(_ transaction: any Transaction) throws -> Database {
+        guard let transaction = transaction as? SQLiteTransaction else { throw ForeignTransactionError() }
+        return transaction.db
+    }
+}
+
+extension AppDatabase: UnitOfWork {
+    public func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        try write { db in try work(SQLiteTransaction(db)) }
+    }
+}

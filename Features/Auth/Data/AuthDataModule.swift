@@ -1,0 +1,37 @@
+import AuthDomain
+import AuthInterface
+import Registry
+import SharedKit
+import Storage
+
+/// What Auth's Data layer provides: its repository, hasher, secrets, mail sender and session file,
+/// and from them the use cases — one ``SessionManager`` shared by Auth's commands and, as
+/// `SessionProviderKey`, by every other feature.
+public struct AuthDataModule: FeatureModule {
+    public let name = "Auth"
+
+    public init() {}
+
+    public var providers: [Provider] {
+        [
+            .singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthRepository(database: $0) },
+            .singleton(PasswordHasherKey.self) { ScryptPasswordHasher() },
+            .singleton(SecretGeneratorKey.self) { RandomSecretGenerator() },
+            .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
+                OutboxMailSender(folder: home.outboxURL, clock: clock)
+            },
+            .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
+            .singleton(SessionManagerKey.self,
+                       requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, SessionStoreKey.self, WallClockKey.self) {
+                repository, hasher, secrets, store, clock in
+                SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock)
+            },
+            .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
+            .singleton(RegistrationKey.self,
+                       requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self) {
+                repository, hasher, secrets, mail, clock in
+                Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
+            },
+        ]
+    }
+}

@@ -1,0 +1,235 @@
+import AuthDomain
+import AuthInterface
+import Foundation
+import GRDB
+import Storage
+
+/// ``AuthRepository`` on the app's SQLite database. Every method is one transaction.
+///
+/// Database failures surface as `StorageError` whose reason is SQLite's message (never a bound
+/// value: no e-mail, hash or digest ends up in an error).
+public struct SQLiteAuthRepository: AuthRepository {
+    private let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    // MARK: Users
+
+    public func createUser(_ user: UserRecord, verification: VerificationRecord) async throws {
+        do {
+            try database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO auth_users (id, email, password_hash, created_at, verified_at) VALUES (?, ?, ?, ?, ?)",
+                    arguments: [user.id.rawValue, user.email, user.passwordHash, user.createdAt, user.verifiedAt])
+                try Self.upsert(verification, in: db)
+            }
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("auth_users.email") {
+            throw AuthError.emailTaken(user.email)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    public func deleteUnverifiedUser(_ id: UserID) async throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM auth_users WHERE id = ? AND verified_at IS NULL", arguments: [id.rawValue])
+        }
+    }
+
+    public func user(email: String) async throws -> UserRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM auth_users WHERE email = ? COLLATE NOCASE", arguments: [email]).map(Self.user)
+        }
+    }
+
+    public func user(id: UserID) async throws -> UserRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM auth_users WHERE id = ?", arguments: [id.rawValue]).map(Self.user)
+        }
+    }
+
+    public func markVerified(_ id: UserID, at date: Date) async throws {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_users SET verified_at = ? WHERE id = ?", arguments: [date, id.rawValue])
+        }
+    }
+
+    public func updatePasswordHash(_ id: UserID, to hash: String) async throws {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_users SET password_hash = ? WHERE id = ?", arguments: [hash, id.rawValue])
+        }
+    }
+
+    // MARK: Verifications
+
+    public func verification(for id: UserID) async throws -> VerificationRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue]).map(Self.verification)
+        }
+    }
+
+    public func saveVerification(_ verification: VerificationRecord) async throws {
+        try write { db in try Self.upsert(verification, in: db) }
+    }
+
+    public func recordWrongCode(for id: UserID) async throws -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_verifications SET attempts = attempts + 1 WHERE user_id = ?", arguments: [id.rawValue])
+            if let attempts = try Int.fetchOne(db, sql: "SELECT attempts FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue]) {
+                return attempts
+            }
+            let email = try String.fetchOne(db, sql: "SELECT email FROM auth_users WHERE id = ?", arguments: [id.rawValue])
+            throw AuthError.noPendingVerification(email ?? id.rawValue)
+        }
+    }
+
+    public func deleteVerification(for id: UserID) async throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
+        }
+    }
+
+    // MARK: Sessions
+
+    public func insertSession(_ session: SessionRecord) async throws {
+        try write { db in try Self.insert(session, in: db) }
+    }
+
+    public func session(accessDigest: String) async throws -> SessionRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM auth_sessions WHERE access_digest = ?", arguments: [accessDigest]).map(Self.session)
+        }
+    }
+
+    public func session(refreshDigest: String) async throws -> SessionRecord? {
+        try read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM auth_sessions WHERE refresh_digest = ?", arguments: [refreshDigest]).map(Self.session)
+        }
+    }
+
+    public func rotate(_ id: String, to next: SessionRecord, at date: Date) async throws -> Bool {
+        try write { db in
+            try db.execute(
+                sql: "UPDATE auth_sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL",
+                arguments: [date, id])
+            guard db.changesCount == 1 else { return false }
+            try Self.insert(next, in: db)
+            return true
+        }
+    }
+
+    public func revokeFamily(_ familyID: String, at date: Date) async throws {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [date, familyID])
+        }
+    }
+
+    public func revokeAllSessions(of user: UserID, at date: Date) async throws {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
+        }
+    }
+
+    // MARK: Throttling and events
+
+    public func throttle(for email: String) async throws -> ThrottleState {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()]) else {
+                return .fresh
+            }
+            return ThrottleState(failures: try row.decode(forColumn: "failures"), windowStart: try row.decode(forColumn: "window_start"),
+                                 lockedUntil: try row.decode(forColumn: "locked_until"), lockouts: try row.decode(forColumn: "lockouts"))
+        }
+    }
+
+    /// Stores `state`; the fresh state is stored as no row at all.
+    public func saveThrottle(_ state: ThrottleState, for email: String) async throws {
+        try write { db in
+            if state == .fresh {
+                try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
+                return
+            }
+            try db.execute(sql: """
+                INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT(email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
+                    locked_until = excluded.locked_until, lockouts = excluded.lockouts
+                """, arguments: [email.lowercased(), state.failures, state.windowStart, state.lockedUntil, state.lockouts])
+        }
+    }
+
+    /// Stores the event (address, kind, time: nothing secret). Nothing is logged.
+    public func record(_ event: SecurityEvent) async throws {
+        try write { db in
+            try db.execute(sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
+                           arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
+        }
+    }
+
+    // MARK: Helpers
+
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    /// Auth's own errors pass through; SQLite's become `StorageError` with SQLite's message only
+    /// (a row that cannot be decoded is described without its content, which may hold a hash).
+    private static func storageError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as AuthError: error
+        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED: StorageError.busy
+        case let error as DatabaseError: StorageError.failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        default: StorageError.failed(reason: "a stored sign-in record could not be read")
+        }
+    }
+
+    private static func upsert(_ verification: VerificationRecord, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO auth_verifications (user_id, code_digest, expires_at, attempts) VALUES (?, ?, ?, ?)
+            ON CONFLICT(user_id) DO UPDATE SET code_digest = excluded.code_digest, expires_at = excluded.expires_at,
+                attempts = excluded.attempts
+            """, arguments: [verification.userID.rawValue, verification.codeDigest, verification.expiresAt, verification.attempts])
+    }
+
+    private static func insert(_ session: SessionRecord, in db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO auth_sessions (id, family_id, user_id, access_digest, access_expires_at, refresh_digest,
+                refresh_expires_at, created_at, rotated_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [session.id, session.familyID, session.userID.rawValue, session.accessDigest, session.accessExpiresAt,
+                             session.refreshDigest, session.refreshExpiresAt, session.createdAt, session.rotatedAt, session.revokedAt])
+    }
+
+    private static func user(_ row: Row) throws -> UserRecord {
+        UserRecord(id: UserID(try row.decode(String.self, forColumn: "id")), email: try row.decode(forColumn: "email"),
+                   passwordHash: try row.decode(forColumn: "password_hash"), createdAt: try row.decode(forColumn: "created_at"),
+                   verifiedAt: try row.decode(forColumn: "verified_at"))
+    }
+
+    private static func verification(_ row: Row) throws -> VerificationRecord {
+        VerificationRecord(userID: UserID(try row.decode(String.self, forColumn: "user_id")), codeDigest: try row.decode(forColumn: "code_digest"),
+                           expiresAt: try row.decode(forColumn: "expires_at"), attempts: try row.decode(forColumn: "attempts"))
+    }
+
+    private static func session(_ row: Row) throws -> SessionRecord {
+        SessionRecord(id: try row.decode(forColumn: "id"), familyID: try row.decode(forColumn: "family_id"),
+                      userID: UserID(try row.decode(String.self, forColumn: "user_id")),
+                      accessDigest: try row.decode(forColumn: "access_digest"), accessExpiresAt: try row.decode(forColumn: "access_expires_at"),
+                      refreshDigest: try row.decode(forColumn: "refresh_digest"), refreshExpiresAt: try row.decode(forColumn: "refresh_expires_at"),
+                      createdAt: try row.decode(forColumn: "created_at"), rotatedAt: try row.decode(forColumn: "rotated_at"),
+                      revokedAt: try row.decode(forColumn: "revoked_at"))
+    }
+}

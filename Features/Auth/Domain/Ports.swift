@@ -1,0 +1,214 @@
+import AuthInterface
+import Foundation
+import Registry
+
+// What the Auth use cases need from the outside world; AuthData implements each of them.
+
+/// Hashes and checks passwords with a memory-hard KDF. The stored string carries its own salt and
+/// parameters, so parameters can be raised later and old hashes upgraded at the next login.
+public protocol PasswordHasher: Sendable {
+    func hash(_ password: String) throws -> String
+    /// Constant-time comparison of the derived key.
+    func verify(_ password: String, against stored: String) -> Bool
+    /// Whether `stored` was made with weaker parameters than the current ones.
+    func needsRehash(_ stored: String) -> Bool
+    /// Spends the work of one verification, so an unknown address costs as much as a known one.
+    func verifyAgainstNothing(_ password: String)
+}
+
+/// Random secrets and their digests.
+public protocol SecretGenerator: Sendable {
+    /// A token of at least 256 random bits, URL-safe text.
+    func token() -> String
+    /// A verification code of 6 random digits.
+    func verificationCode() -> String
+    /// A new random identifier.
+    func identifier() -> String
+    /// The digest under which a secret is stored (never the secret itself).
+    func digest(_ secret: String) -> String
+}
+
+/// One e-mail.
+public struct Mail: Sendable, Equatable {
+    public let to: String
+    public let subject: String
+    public let body: String
+
+    public init(to: String, subject: String, body: String) {
+        self.to = to
+        self.subject = subject
+        self.body = body
+    }
+}
+
+/// Sends mail. The embedded default writes `.eml` files to `$MOA_HOME/outbox/`.
+public protocol MailSender: Sendable {
+    /// Sends `mail`; returns where it went, for the person to find it (a file path, a message id).
+    func send(_ mail: Mail) async throws -> String
+}
+
+/// The session held by this terminal: `$MOA_HOME/session.json`, owner-only.
+public protocol SessionStore: Sendable {
+    /// The stored session, or `nil`. Refuses a file other users can read.
+    func load() throws -> StoredSession?
+    func save(_ session: StoredSession) throws
+    func clear() throws
+}
+
+/// What the session file holds. The tokens are secrets: never logged, never printed.
+public struct StoredSession: Sendable, Equatable, Codable {
+    public let userID: UserID
+    public let email: String
+    public let accessToken: String
+    public let refreshToken: String
+    public let accessExpiresAt: Date
+    public let refreshExpiresAt: Date
+
+    public init(userID: UserID, email: String, accessToken: String, refreshToken: String, accessExpiresAt: Date, refreshExpiresAt: Date) {
+        self.userID = userID
+        self.email = email
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.accessExpiresAt = accessExpiresAt
+        self.refreshExpiresAt = refreshExpiresAt
+    }
+}
+
+public struct UserRecord: Sendable, Equatable {
+    public let id: UserID
+    public let email: String
+    public let passwordHash: String
+    public let createdAt: Date
+    public let verifiedAt: Date?
+
+    public init(id: UserID, email: String, passwordHash: String, createdAt: Date, verifiedAt: Date?) {
+        self.id = id
+        self.email = email
+        self.passwordHash = passwordHash
+        self.createdAt = createdAt
+        self.verifiedAt = verifiedAt
+    }
+}
+
+public struct VerificationRecord: Sendable, Equatable {
+    public let userID: UserID
+    public let codeDigest: String
+    public let expiresAt: Date
+    public let attempts: Int
+
+    public init(userID: UserID, codeDigest: String, expiresAt: Date, attempts: Int) {
+        self.userID = userID
+        self.codeDigest = codeDigest
+        self.expiresAt = expiresAt
+        self.attempts = attempts
+    }
+}
+
+/// One refresh-token generation of a session family. Rotating a refresh token marks its record
+/// rotated and adds the next generation; presenting a rotated one again means it was stolen.
+public struct SessionRecord: Sendable, Equatable {
+    public let id: String
+    public let familyID: String
+    public let userID: UserID
+    public let accessDigest: String
+    public let accessExpiresAt: Date
+    public let refreshDigest: String
+    public let refreshExpiresAt: Date
+    public let createdAt: Date
+    public let rotatedAt: Date?
+    public let revokedAt: Date?
+
+    public init(id: String, familyID: String, userID: UserID, accessDigest: String, accessExpiresAt: Date,
+                refreshDigest: String, refreshExpiresAt: Date, createdAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil) {
+        self.id = id
+        self.familyID = familyID
+        self.userID = userID
+        self.accessDigest = accessDigest
+        self.accessExpiresAt = accessExpiresAt
+        self.refreshDigest = refreshDigest
+        self.refreshExpiresAt = refreshExpiresAt
+        self.createdAt = createdAt
+        self.rotatedAt = rotatedAt
+        self.revokedAt = revokedAt
+    }
+}
+
+/// Failed-login bookkeeping for one address (known or not: the same for both).
+public struct ThrottleState: Sendable, Equatable {
+    public var failures: Int
+    public var windowStart: Date?
+    public var lockedUntil: Date?
+    public var lockouts: Int
+
+    public static let fresh = ThrottleState(failures: 0, windowStart: nil, lockedUntil: nil, lockouts: 0)
+
+    public init(failures: Int, windowStart: Date?, lockedUntil: Date?, lockouts: Int) {
+        self.failures = failures
+        self.windowStart = windowStart
+        self.lockedUntil = lockedUntil
+        self.lockouts = lockouts
+    }
+}
+
+/// Something security-relevant that happened to an account.
+public struct SecurityEvent: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        case login, logout, loginLockout = "login-lockout", refreshTokenReuse = "refresh-token-reuse"
+        case passwordUpgraded = "password-upgraded", verified
+    }
+
+    public let userID: UserID?
+    public let email: String
+    public let kind: Kind
+    public let at: Date
+
+    public init(userID: UserID?, email: String, kind: Kind, at: Date) {
+        self.userID = userID
+        self.email = email
+        self.kind = kind
+        self.at = at
+    }
+}
+
+/// Auth's persistence. Every method is one transaction.
+public protocol AuthRepository: Sendable {
+    /// Creates an unverified user with its verification, or throws `.emailTaken`.
+    func createUser(_ user: UserRecord, verification: VerificationRecord) async throws
+    /// Removes a user that was never verified (undoing a sign-up whose mail could not be sent).
+    func deleteUnverifiedUser(_ id: UserID) async throws
+    /// The user with this address (compared without regard to case).
+    func user(email: String) async throws -> UserRecord?
+    func user(id: UserID) async throws -> UserRecord?
+    func markVerified(_ id: UserID, at: Date) async throws
+    func updatePasswordHash(_ id: UserID, to hash: String) async throws
+
+    func verification(for id: UserID) async throws -> VerificationRecord?
+    func saveVerification(_ verification: VerificationRecord) async throws
+    /// Counts one more wrong attempt; returns the new count.
+    func recordWrongCode(for id: UserID) async throws -> Int
+    func deleteVerification(for id: UserID) async throws
+
+    func insertSession(_ session: SessionRecord) async throws
+    func session(accessDigest: String) async throws -> SessionRecord?
+    func session(refreshDigest: String) async throws -> SessionRecord?
+    /// Marks `id` rotated and inserts `next`, only if `id` is neither rotated nor revoked; returns whether it did.
+    func rotate(_ id: String, to next: SessionRecord, at: Date) async throws -> Bool
+    func revokeFamily(_ familyID: String, at: Date) async throws
+    func revokeAllSessions(of user: UserID, at: Date) async throws
+
+    func throttle(for email: String) async throws -> ThrottleState
+    func saveThrottle(_ state: ThrottleState, for email: String) async throws
+
+    func record(_ event: SecurityEvent) async throws
+}
+
+public enum AuthRepositoryKey: ServiceKey { public typealias Service = any AuthRepository }
+public enum PasswordHasherKey: ServiceKey { public typealias Service = any PasswordHasher }
+public enum SecretGeneratorKey: ServiceKey { public typealias Service = any SecretGenerator }
+public enum MailSenderKey: ServiceKey { public typealias Service = any MailSender }
+public enum SessionStoreKey: ServiceKey { public typealias Service = any SessionStore }
+
+/// The session manager (log in, log out, current user) that Auth's commands and `SessionProviderKey` share.
+public enum SessionManagerKey: ServiceKey { public typealias Service = SessionManager }
+/// Sign-up and verification.
+public enum RegistrationKey: ServiceKey { public typealias Service = Registration }

@@ -1,0 +1,155 @@
+import AuthInterface
+import Foundation
+import SharedKit
+
+/// Logs in and out, and is the `SessionProvider` other features use.
+///
+/// An actor: when several callers find the access token expired at the same moment, exactly one
+/// refresh runs and all of them get its result.
+public actor SessionManager: SessionProvider {
+    private let repository: any AuthRepository
+    private let hasher: any PasswordHasher
+    private let secrets: any SecretGenerator
+    private let store: any SessionStore
+    private let clock: any WallClock
+    private let policy: AuthPolicy
+    private var refreshing: Task<AuthenticatedUser?, any Error>?
+
+    public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
+                store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy()) {
+        self.repository = repository
+        self.hasher = hasher
+        self.secrets = secrets
+        self.store = store
+        self.clock = clock
+        self.policy = policy
+    }
+
+    // MARK: Log in
+
+    /// Checks the password (throttled per address, the same way for unknown addresses) and starts a session.
+    public func logIn(email raw: String, password: String) async throws -> AuthenticatedUser {
+        let email = try EmailAddress(raw)
+        let key = email.value.lowercased()
+        let now = clock.now()
+        let throttle = try await repository.throttle(for: key)
+        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+
+        let normalized = password.precomposedStringWithCompatibilityMapping
+        let user = try await repository.user(email: email.value)
+        let matches: Bool
+        if let user {
+            matches = hasher.verify(normalized, against: user.passwordHash)
+        } else {
+            hasher.verifyAgainstNothing(normalized)
+            matches = false
+        }
+        guard let user, matches else {
+            let next = policy.failing(throttle, at: now)
+            try await repository.saveThrottle(next, for: key)
+            if next.lockouts > throttle.lockouts {
+                try await repository.record(SecurityEvent(userID: user?.id, email: email.value, kind: .loginLockout, at: now))
+            }
+            throw AuthError.wrongCredentials
+        }
+        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+        guard user.verifiedAt != nil else { throw AuthError.notVerified(user.email) }
+        if hasher.needsRehash(user.passwordHash) {
+            try await repository.updatePasswordHash(user.id, to: try hasher.hash(normalized))
+            try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .passwordUpgraded, at: now))
+        }
+        try await startSession(for: user, family: secrets.identifier(), at: now)
+        try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .login, at: now))
+        return AuthenticatedUser(id: user.id, email: user.email)
+    }
+
+    // MARK: The current session
+
+    public func currentUser() async throws -> AuthenticatedUser? {
+        if let refreshing { return try await refreshing.value }
+        guard let stored = try store.load() else { return nil }
+        if clock.now() < stored.accessExpiresAt,
+           let record = try await repository.session(accessDigest: secrets.digest(stored.accessToken)),
+           record.revokedAt == nil, record.rotatedAt == nil {
+            return AuthenticatedUser(id: stored.userID, email: stored.email)
+        }
+        // Another caller may have started the refresh while this one awaited the lookup.
+        if let refreshing { return try await refreshing.value }
+        let task = Task { try await self.refresh(stored) }
+        refreshing = task
+        defer { refreshing = nil }
+        return try await task.value
+    }
+
+    /// The session as stored, for `whoami` (its tokens never leave Auth).
+    public func sessionDetails() async throws -> (user: AuthenticatedUser, refreshExpiresAt: Date)? {
+        guard let user = try await currentUser(), let stored = try store.load() else { return nil }
+        return (user, stored.refreshExpiresAt)
+    }
+
+    /// Rotates the refresh token. A rotated token presented again revokes its whole family.
+    private func refresh(_ stored: StoredSession, retried: Bool = false) async throws -> AuthenticatedUser? {
+        let now = clock.now()
+        guard let record = try await repository.session(refreshDigest: secrets.digest(stored.refreshToken)),
+              record.revokedAt == nil
+        else { return try end() }
+        if record.rotatedAt != nil {
+            // Another moa process may have rotated it a moment ago and saved the next generation.
+            if !retried, let newer = try store.load(), newer.refreshToken != stored.refreshToken {
+                return try await refresh(newer, retried: true)
+            }
+            try await repository.revokeFamily(record.familyID, at: now)
+            try await repository.record(SecurityEvent(userID: record.userID, email: stored.email, kind: .refreshTokenReuse, at: now))
+            return try end()
+        }
+        guard now < record.refreshExpiresAt else { return try end() }
+        let (next, session) = makeSession(userID: record.userID, email: stored.email, family: record.familyID, at: now)
+        guard try await repository.rotate(record.id, to: next, at: now) else {
+            return retried ? try end() : try await refresh(stored, retried: true)
+        }
+        try store.save(session)
+        return AuthenticatedUser(id: record.userID, email: stored.email)
+    }
+
+    // MARK: Log out
+
+    /// Ends this session (its whole family), or with `everywhere` every session of the user.
+    public func logOut(everywhere: Bool) async throws -> AuthenticatedUser? {
+        guard let stored = try store.load() else { return nil }
+        let now = clock.now()
+        let record = try await repository.session(refreshDigest: secrets.digest(stored.refreshToken))
+        if everywhere {
+            try await repository.revokeAllSessions(of: stored.userID, at: now)
+        } else if let record {
+            try await repository.revokeFamily(record.familyID, at: now)
+        }
+        try await repository.record(SecurityEvent(userID: stored.userID, email: stored.email, kind: .logout, at: now))
+        try store.clear()
+        return AuthenticatedUser(id: stored.userID, email: stored.email)
+    }
+
+    // MARK: Helpers
+
+    private func startSession(for user: UserRecord, family: String, at now: Date) async throws {
+        let (record, session) = makeSession(userID: user.id, email: user.email, family: family, at: now)
+        try await repository.insertSession(record)
+        try store.save(session)
+    }
+
+    private func makeSession(userID: UserID, email: String, family: String, at now: Date) -> (SessionRecord, StoredSession) {
+        let access = secrets.token(), refresh = secrets.token()
+        let accessExpiry = now.addingTimeInterval(policy.accessTokenLifetime)
+        let refreshExpiry = now.addingTimeInterval(policy.refreshTokenLifetime)
+        let record = SessionRecord(id: secrets.identifier(), familyID: family, userID: userID,
+                                   accessDigest: secrets.digest(access), accessExpiresAt: accessExpiry,
+                                   refreshDigest: secrets.digest(refresh), refreshExpiresAt: refreshExpiry, createdAt: now)
+        let session = StoredSession(userID: userID, email: email, accessToken: access, refreshToken: refresh,
+                                    accessExpiresAt: accessExpiry, refreshExpiresAt: refreshExpiry)
+        return (record, session)
+    }
+
+    private func end() throws -> AuthenticatedUser? {
+        try store.clear()
+        return nil
+    }
+}

@@ -1,0 +1,100 @@
+import AuthInterface
+import Foundation
+import SharedKit
+
+/// What a sign-up or a resend produced: where the code went.
+public struct CodeSent: Sendable, Equatable {
+    public let email: String
+    public let location: String
+}
+
+/// `moa auth signup` and `moa auth verify`: create an unverified account, mail a code, check it.
+public struct Registration: Sendable {
+    private let repository: any AuthRepository
+    private let hasher: any PasswordHasher
+    private let secrets: any SecretGenerator
+    private let mail: any MailSender
+    private let clock: any WallClock
+    private let policy: AuthPolicy
+
+    public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
+                mail: any MailSender, clock: any WallClock, policy: AuthPolicy = AuthPolicy()) {
+        self.repository = repository
+        self.hasher = hasher
+        self.secrets = secrets
+        self.mail = mail
+        self.clock = clock
+        self.policy = policy
+    }
+
+    /// Creates the account and mails its code: all of it happens, or none of it.
+    public func signUp(email raw: String, password: String) async throws -> CodeSent {
+        let email = try EmailAddress(raw)
+        let normalized = try PasswordPolicy().check(password, for: email)
+        if try await repository.user(email: email.value) != nil { throw AuthError.emailTaken(email.value) }
+        let now = clock.now()
+        let id = UserID(secrets.identifier())
+        let code = secrets.verificationCode()
+        let user = UserRecord(id: id, email: email.value, passwordHash: try hasher.hash(normalized), createdAt: now, verifiedAt: nil)
+        let verification = VerificationRecord(userID: id, codeDigest: secrets.digest(code), expiresAt: now.addingTimeInterval(policy.codeLifetime), attempts: 0)
+        try await repository.createUser(user, verification: verification)
+        do {
+            return CodeSent(email: email.value, location: try await mail.send(Self.codeMail(to: email.value, code: code, minutes: Int(policy.codeLifetime / 60))))
+        } catch {
+            try? await repository.deleteUnverifiedUser(id)
+            throw error
+        }
+    }
+
+    /// Checks a code: 6 digits, within its lifetime, at most `codeAttempts` wrong tries.
+    public func verify(email raw: String, code: String) async throws {
+        let email = try EmailAddress(raw)
+        guard let user = try await repository.user(email: email.value), user.verifiedAt == nil,
+              let verification = try await repository.verification(for: user.id)
+        else { throw AuthError.noPendingVerification(email.value) }
+        let now = clock.now()
+        guard verification.attempts < policy.codeAttempts else { throw AuthError.tooManyCodeAttempts }
+        guard now < verification.expiresAt else { throw AuthError.codeExpired }
+        let typed = code.filter { !$0.isWhitespace }
+        guard Self.constantTimeEquals(secrets.digest(typed), verification.codeDigest) else {
+            let attempts = try await repository.recordWrongCode(for: user.id)
+            if attempts >= policy.codeAttempts { throw AuthError.tooManyCodeAttempts }
+            throw AuthError.wrongCode(triesLeft: policy.codeAttempts - attempts)
+        }
+        try await repository.markVerified(user.id, at: now)
+        try await repository.deleteVerification(for: user.id)
+        try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .verified, at: now))
+    }
+
+    /// Mails a new code for an address that is still unverified (the old code stops working).
+    public func resendCode(email raw: String) async throws -> CodeSent {
+        let email = try EmailAddress(raw)
+        guard let user = try await repository.user(email: email.value), user.verifiedAt == nil else {
+            throw AuthError.noPendingVerification(email.value)
+        }
+        let code = secrets.verificationCode()
+        try await repository.saveVerification(VerificationRecord(
+            userID: user.id, codeDigest: secrets.digest(code), expiresAt: clock.now().addingTimeInterval(policy.codeLifetime), attempts: 0))
+        return CodeSent(email: user.email, location: try await mail.send(Self.codeMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60))))
+    }
+
+    static func codeMail(to email: String, code: String, minutes: Int) -> Mail {
+        Mail(to: email, subject: "Your Moa verification code: \(code)", body: """
+        Welcome to Moa.
+
+        Your verification code is \(code). It works for \(minutes) minutes:
+
+            moa auth verify --email \(email) --code \(code)
+
+        If you did not sign up, ignore this message.
+        """)
+    }
+
+    static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        var difference: UInt8 = 0
+        for index in a.indices { difference |= a[index] ^ b[index] }
+        return difference == 0
+    }
+}

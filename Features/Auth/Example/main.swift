@@ -1,0 +1,119 @@
+// AuthExample: Auth alone, end to end, on an in-memory store — sign up, read the mailed code,
+// verify, log in, let the access token expire and refresh it, reuse an old refresh token (which
+// revokes the family), log in again, log out. It drives the same view model as `moa auth …`.
+//
+//     Scripts/run-example Auth
+import AuthData
+import AuthDomain
+import AuthFeature
+import AuthInterface
+import DesignSystem
+import Foundation
+import Registry
+import SharedKit
+import Storage
+import Synchronization
+
+/// Mail kept in memory, so the example can "read its inbox".
+final class InMemoryMail: MailSender {
+    let mails = Mutex<[Mail]>([])
+    func send(_ mail: Mail) async throws -> String {
+        mails.withLock { $0.append(mail) }
+        return "(in memory) mail #\(mails.withLock { $0.count }) to \(mail.to)"
+    }
+}
+
+/// The session file, in memory.
+final class InMemorySessionStore: SessionStore {
+    let session = Mutex<StoredSession?>(nil)
+    func load() throws -> StoredSession? { session.withLock { $0 } }
+    func save(_ session: StoredSession) throws { self.session.withLock { $0 = session } }
+    func clear() throws { session.withLock { $0 = nil } }
+}
+
+enum AuthExampleRoot: ServiceKey {
+    struct Service: Sendable {
+        let registration: Registration
+        let sessions: SessionManager
+        let repository: any AuthRepository
+        let secrets: any SecretGenerator
+    }
+}
+
+@MainActor
+func walkThrough() async throws {
+    let theme = Theme.resolve(mode: .auto, terminal: .current(for: .output))
+    let clock = ManualWallClock(Date())
+    let mail = InMemoryMail()
+    let store = InMemorySessionStore()
+    let database = try AppDatabase.inMemory(migrations: [AuthMigrations.all])
+    let home = MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-example"))
+    let registry = try RegistryBuilder(modules: [
+        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(MoaHomeKey.self, home), .instance(WallClockKey.self, clock)]),
+        AuthDataModule(),
+        AuthFeatureModule(),
+        ModuleOf("Example", [
+            .singleton(AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthRepositoryKey.self, SecretGeneratorKey.self) {
+                AuthExampleRoot.Service(registration: $0, sessions: $1, repository: $2, secrets: $3)
+            },
+        ]),
+    ]).validate(root: AuthExampleRoot.self)
+        .overriding { overrides in
+            overrides.replace(.instance(MailSenderKey.self, mail))     // no files: mail stays in memory
+            overrides.replace(.instance(SessionStoreKey.self, store))  // no session file either
+        }
+    let app = registry.resolve()
+    let viewModel = AuthViewModel(registration: app.registration, sessions: app.sessions)
+
+    func step(_ title: String, _ input: AuthViewModel.Input) async {
+        print(theme.paint("▸ " + title, .heading))
+        await viewModel.send(input)
+        if let error = viewModel.state.error {
+            print(ErrorText(error).render(theme: theme))
+        } else if let outcome = viewModel.state.outcome {
+            print("  \(outcome)")
+        }
+    }
+
+    let email = "ada@example.com", password = "a long passphrase nobody guesses"
+    await step("Sign up \(email)", .signUp(email: email, password: password, repeated: password))
+    let code = mail.mails.withLock { $0.last?.subject.split(separator: " ").last.map(String.init) } ?? ""
+    print("  inbox: “\(mail.mails.withLock { $0.last?.subject ?? "" })”")
+    await step("Log in before verifying", .logIn(email: email, password: password))
+    await step("Verify with the mailed code", .verify(email: email, code: code))
+    await step("Log in with a wrong password", .logIn(email: email, password: "not my passphrase at all"))
+    await step("Log in", .logIn(email: email, password: password))
+    let firstGeneration = try store.load()
+    clock.advance(by: 16 * 60)
+    await step("16 minutes later: who am I? (the access token is refreshed)", .whoAmI)
+    if let stolen = firstGeneration {
+        print(theme.paint("▸ Someone replays the first refresh token", .heading))
+        let thief = InMemorySessionStore()
+        try thief.save(stolen)
+        let thiefs = SessionManager(repository: app.repository, hasher: FakeFreeHasher(), secrets: app.secrets, store: thief, clock: clock)
+        clock.advance(by: 16 * 60)
+        print("  thief gets: \(String(describing: try await thiefs.currentUser())) — the whole session family is revoked")
+    }
+    await step("Who am I now?", .whoAmI)
+    await step("Log in again", .logIn(email: email, password: password))
+    await step("Log out everywhere", .logOut(everywhere: true))
+}
+
+/// The thief never checks a password, so any hasher will do for its session manager.
+struct FakeFreeHasher: PasswordHasher {
+    func hash(_ password: String) throws -> String { "" }
+    func verify(_ password: String, against stored: String) -> Bool { false }
+    func needsRehash(_ stored: String) -> Bool { false }
+    func verifyAgainstNothing(_ password: String) {}
+}
+
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print("AuthExample: runs Auth's whole flow on an in-memory store. No arguments.")
+    exit(0)
+}
+do {
+    try await walkThrough()
+} catch {
+    FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,189 @@
+import ArgumentParser
+import AuthDomain
+import AuthInterface
+import CommandKit
+import DesignSystem
+import Foundation
+import Registry
+
+/// Auth's command group, collected by the App's root.
+public enum AuthCommandsKey: ServiceKey {
+    public typealias Service = FeatureCommands
+}
+
+/// What Auth's commands run with.
+public struct AuthEnvironment: Sendable {
+    let registration: Registration
+    let sessions: SessionManager
+}
+
+/// `moa auth …`
+public struct AuthCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "auth",
+        abstract: "Sign up, verify your e-mail, log in and out.",
+        subcommands: [SignUp.self, Verify.self, LogIn.self, LogOut.self, WhoAmI.self]
+    )
+
+    public init() {}
+
+    struct SignUp: ServiceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signup",
+            abstract: "Create an account; a verification code is mailed to you.",
+            discussion: "On a terminal the password is asked twice, without echo. Passwords: 15 to 128 characters, not a common one, not containing your e-mail's name."
+        )
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Your e-mail address.") var email: String
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            let source = SecretInput.source(passwordStdin: passwordStdin)
+            let password = try SecretInput.read("Password: ", from: source, context: context)
+            let repeated = source == .prompt ? try SecretInput.read("Repeat the password: ", from: source, context: context) : nil
+            try await AuthScreen.show(.signUp(email: email, password: password, repeated: repeated), environment, context)
+        }
+    }
+
+    struct Verify: ServiceCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enter the code from the verification e-mail (or --resend for a new one).")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Your e-mail address.") var email: String
+        @Option(help: "The 6-digit code from the e-mail.") var code: String?
+        @Flag(help: "Mail a new code (the old one stops working).") var resend = false
+
+        func validate() throws {
+            guard (code != nil) != resend else {
+                throw ValidationError("Give either --code CODE or --resend.")
+            }
+        }
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            if resend {
+                try await AuthScreen.show(.resendCode(email: email), environment, context)
+            } else {
+                try await AuthScreen.show(.verify(email: email, code: code ?? ""), environment, context)
+            }
+        }
+    }
+
+    struct LogIn: ServiceCommand {
+        static let configuration = CommandConfiguration(commandName: "login", abstract: "Log in; the session lasts 14 days unless you log out.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Your e-mail address.") var email: String
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            let password = try SecretInput.read("Password: ", from: SecretInput.source(passwordStdin: passwordStdin), context: context)
+            try await AuthScreen.show(.logIn(email: email, password: password), environment, context)
+        }
+    }
+
+    struct LogOut: ServiceCommand {
+        static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log out of this session, or of every session with --all.")
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Revoke every session of your account, on every device.") var all = false
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            try await AuthScreen.show(.logOut(everywhere: all), environment, context)
+        }
+    }
+
+    struct WhoAmI: ServiceCommand {
+        static let configuration = CommandConfiguration(commandName: "whoami", abstract: "Show who is logged in.")
+        @OptionGroup var global: GlobalOptions
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            try await AuthScreen.show(.whoAmI, environment, context)
+        }
+    }
+}
+
+/// Sends one input to the view model and renders the outcome: a line or a card, or JSON.
+enum AuthScreen {
+    static func show(_ input: AuthViewModel.Input, _ environment: AuthEnvironment, _ context: CommandContext) async throws {
+        let viewModel = AuthViewModel(registration: environment.registration, sessions: environment.sessions)
+        await viewModel.send(input)
+        let state = await viewModel.state
+        if let error = state.error { throw error }
+        guard let outcome = state.outcome else { return }
+        if context.json {
+            try context.printJSON(AuthOutput(outcome))
+        } else {
+            context.print(render(outcome, theme: context.theme))
+        }
+    }
+
+    static func render(_ outcome: AuthViewModel.Outcome, theme: Theme) -> String {
+        switch outcome {
+        case .codeSent(let email, let location, let isNewAccount):
+            let first = isNewAccount ? "Account created for \(email)." : "A new code is on its way to \(email)."
+            return theme.paint(first, .success) + "\nThe verification code was mailed to: \(location)\n"
+                + theme.paint("Next: moa auth verify --email \(email) --code CODE", .muted)
+        case .verified(let email):
+            return theme.paint("\(email) is verified.", .success) + "\n" + theme.paint("Next: moa auth login --email \(email)", .muted)
+        case .loggedIn(let user):
+            return theme.paint("Logged in as \(user.email).", .success)
+        case .loggedOut(let user, let everywhere):
+            guard let user else { return "Nobody was logged in." }
+            return everywhere ? "Logged out \(user.email) everywhere: every session is revoked." : "Logged out \(user.email)."
+        case .session(let user, let validUntil):
+            return Card(title: "Logged in", lines: KeyValueRows([
+                "E-mail": user.email,
+                "User ID": user.id.rawValue,
+                "Session until": ISO8601DateFormatter().string(from: validUntil),
+            ]).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
+        }
+    }
+}
+
+/// The `--json` shape of every auth command. Never carries a token, a code or a password.
+struct AuthOutput: Encodable {
+    var status: String
+    var email: String?
+    var userId: String?
+    var verificationMail: String?
+    var sessionUntil: Date?
+    var everywhere: Bool?
+
+    init(_ outcome: AuthViewModel.Outcome) {
+        switch outcome {
+        case .codeSent(let email, let location, _):
+            self.init(status: "code-sent", email: email, verificationMail: location)
+        case .verified(let email):
+            self.init(status: "verified", email: email)
+        case .loggedIn(let user):
+            self.init(status: "logged-in", email: user.email, userId: user.id.rawValue)
+        case .loggedOut(let user, let everywhere):
+            self.init(status: user == nil ? "not-logged-in" : "logged-out", email: user?.email, userId: user?.id.rawValue, everywhere: everywhere)
+        case .session(let user, let validUntil):
+            self.init(status: "logged-in", email: user.email, userId: user.id.rawValue, sessionUntil: validUntil)
+        }
+    }
+
+    private init(status: String, email: String? = nil, userId: String? = nil, verificationMail: String? = nil,
+                 sessionUntil: Date? = nil, everywhere: Bool? = nil) {
+        self.status = status
+        self.email = email
+        self.userId = userId
+        self.verificationMail = verificationMail
+        self.sessionUntil = sessionUntil
+        self.everywhere = everywhere
+    }
+}
+
+/// What Auth's Feature layer provides: its commands.
+public struct AuthFeatureModule: FeatureModule {
+    public let name = "Auth"
+
+    public init() {}
+
+    public var providers: [Provider] {
+        [
+            .singleton(AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self) { registration, sessions in
+                FeatureCommands(AuthCommand.self, environment: AuthEnvironment(registration: registration, sessions: sessions))
+            },
+        ]
+    }
+}

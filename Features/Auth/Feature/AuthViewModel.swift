@@ -1,0 +1,83 @@
+import AuthDomain
+import AuthInterface
+import Foundation
+import SharedKit
+import ViewModelKit
+
+/// The sign-in screens' view model: every `moa auth …` command (and the interactive mode's login)
+/// sends it an input and renders its state. No rule lives here: the use cases decide.
+@MainActor
+public final class AuthViewModel: AsyncViewModel {
+    public enum Input: Sendable {
+        case signUp(email: String, password: String, repeated: String?)
+        case verify(email: String, code: String)
+        case resendCode(email: String)
+        case logIn(email: String, password: String)
+        case logOut(everywhere: Bool)
+        case whoAmI
+    }
+
+    public typealias Action = Input
+
+    /// What happened, for the screen to show.
+    public enum Outcome: Sendable, Equatable {
+        case codeSent(email: String, location: String, isNewAccount: Bool)
+        case verified(email: String)
+        case loggedIn(AuthenticatedUser)
+        case loggedOut(AuthenticatedUser?, everywhere: Bool)
+        case session(AuthenticatedUser, validUntil: Date)
+    }
+
+    public struct State: Sendable {
+        public var outcome: Outcome?
+        public var error: (any UserFacingError)?
+        public var isWorking = false
+    }
+
+    public private(set) var state = State()
+    private let registration: Registration
+    private let sessions: SessionManager
+
+    public nonisolated init(registration: Registration, sessions: SessionManager) {
+        self.registration = registration
+        self.sessions = sessions
+    }
+
+    public func transform(_ input: Input) -> [Action] { [input] }
+
+    public func perform(_ action: Action) async throws {
+        state = State(outcome: nil, error: nil, isWorking: true)
+        defer { state.isWorking = false }
+        switch action {
+        case .signUp(let email, let password, let repeated):
+            if let repeated, repeated != password { throw AuthError.passwordsDoNotMatch }
+            let sent = try await registration.signUp(email: email, password: password)
+            state.outcome = .codeSent(email: sent.email, location: sent.location, isNewAccount: true)
+        case .verify(let email, let code):
+            try await registration.verify(email: email, code: code)
+            state.outcome = .verified(email: try EmailAddress(email).value)
+        case .resendCode(let email):
+            let sent = try await registration.resendCode(email: email)
+            state.outcome = .codeSent(email: sent.email, location: sent.location, isNewAccount: false)
+        case .logIn(let email, let password):
+            state.outcome = .loggedIn(try await sessions.logIn(email: email, password: password))
+        case .logOut(let everywhere):
+            state.outcome = .loggedOut(try await sessions.logOut(everywhere: everywhere), everywhere: everywhere)
+        case .whoAmI:
+            guard let details = try await sessions.sessionDetails() else { throw NotLoggedInError() }
+            state.outcome = .session(details.user, validUntil: details.refreshExpiresAt)
+        }
+    }
+
+    public func handleError(_ error: any Error) {
+        state.outcome = nil
+        state.error = error as? any UserFacingError ?? AuthUnexpectedError(reason: String(describing: error))
+    }
+}
+
+/// An error no use case anticipated (a bug, or the file system failing under us).
+struct AuthUnexpectedError: UserFacingError {
+    let reason: String
+    var message: String { "Sign-in failed unexpectedly: \(reason)." }
+    var exitStatus: ExitStatus { .software }
+}

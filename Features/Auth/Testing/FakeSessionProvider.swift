@@ -1,0 +1,22 @@
+import AuthInterface
+import Synchronization
+
+/// A `SessionProvider` for other features' tests and Examples: nobody, or a fixed user, logged in.
+public final class FakeSessionProvider: SessionProvider {
+    private let user: Mutex<AuthenticatedUser?>
+
+    /// Starts with `user` logged in (`nil`: nobody).
+    public init(user: AuthenticatedUser? = FakeSessionProvider.ada) {
+        self.user = Mutex(user)
+    }
+
+    /// A ready-made user.
+    public static let ada = AuthenticatedUser(id: "user-ada", email: "ada@example.com")
+
+    public func currentUser() async throws -> AuthenticatedUser? { user.withLock { $0 } }
+
+    /// Logs `user` in (or, with `nil`, out).
+    public func set(_ user: AuthenticatedUser?) {
+        self.user.withLock { $0 = user }
+    }
+}

@@ -1,0 +1,574 @@
+import AuthData
+import AuthDomain
+import AuthInterface
+import Foundation
+import GRDB
+import Registry
+import SharedKit
+import Storage
+import Testing
+
+// AuthData against real I/O: a temporary SQLite database, temporary folders, real scrypt.
+
+/// Cheap scrypt parameters for tests (N = 2^10); only `defaultParametersAreOWASPAndSelfDescribing` pays for the real ones.
+private let cheap = ScryptParameters(logN: 10, blockSize: 8, parallelism: 1)
+private let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+
+private func makeRepository() throws -> (SQLiteAuthRepository, AppDatabase) {
+    let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
+    return (SQLiteAuthRepository(database: database), database)
+}
+
+private func user(_ id: String, _ email: String, verified: Date? = nil) -> UserRecord {
+    UserRecord(id: UserID(id), email: email, passwordHash: "$scrypt$hash-of-\(id)", createdAt: start, verifiedAt: verified)
+}
+
+private func verification(_ id: String, digest: String = "code-digest", attempts: Int = 0) -> VerificationRecord {
+    VerificationRecord(userID: UserID(id), codeDigest: digest, expiresAt: start.addingTimeInterval(600), attempts: attempts)
+}
+
+private func session(_ id: String, family: String, user: String, at date: Date = start) -> SessionRecord {
+    SessionRecord(id: id, familyID: family, userID: UserID(user), accessDigest: "access-\(id)", accessExpiresAt: date.addingTimeInterval(900),
+                  refreshDigest: "refresh-\(id)", refreshExpiresAt: date.addingTimeInterval(14 * 86_400), createdAt: date)
+}
+
+/// A fresh folder under the system's temporary directory, removed on release.
+private final class Scratch: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("moa-authdata-\(UUID().uuidString.lowercased())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+private func mode(of path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+}
+
+// MARK: - Repository
+
+@Suite("AuthData · SQLite repository")
+struct AuthDataRepositoryTests {
+    @Test func aCreatedUserIsFoundByIdAndByAddressWhateverItsCase() async throws {
+        let (repository, _) = try makeRepository()
+        try await repository.createUser(user("u1", "Ada@example.com"), verification: verification("u1"))
+
+        #expect(try await repository.user(email: "Ada@example.com") == user("u1", "Ada@example.com"))
+        #expect(try await repository.user(email: "ada@EXAMPLE.com")?.id == UserID("u1"))
+        #expect(try await repository.user(id: UserID("u1"))?.email == "Ada@example.com")
+        #expect(try await repository.user(email: "bob@example.com") == nil)
+        #expect(try await repository.verification(for: UserID("u1")) == verification("u1"))
+    }
+
+    @Test func aSecondSignUpWithTheSameAddressIsEmailTakenAndLeavesNothingBehind() async throws {
+        let (repository, database) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+
+        await #expect(throws: AuthError.emailTaken("ADA@example.com")) {
+            try await repository.createUser(user("u2", "ADA@example.com"), verification: verification("u2", digest: "other"))
+        }
+        #expect(try await repository.user(id: UserID("u2")) == nil)
+        #expect(try await repository.verification(for: UserID("u2")) == nil)
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM auth_verifications") } == 1)
+    }
+
+    @Test func aUserAndItsVerificationAreCreatedTogetherOrNotAtAll() async throws {
+        let (repository, _) = try makeRepository()
+        // The verification names a user that is not the one inserted: the foreign key fails, the user is rolled back.
+        await #expect(throws: StorageError.self) {
+            try await repository.createUser(user("u1", "ada@example.com"), verification: verification("nobody"))
+        }
+        #expect(try await repository.user(email: "ada@example.com") == nil)
+    }
+
+    @Test func verificationsAreReplacedCountedAndDeleted() async throws {
+        let (repository, _) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+
+        #expect(try await repository.recordWrongCode(for: UserID("u1")) == 1)
+        #expect(try await repository.recordWrongCode(for: UserID("u1")) == 2)
+        #expect(try await repository.verification(for: UserID("u1"))?.attempts == 2)
+
+        try await repository.saveVerification(verification("u1", digest: "new-digest"))
+        #expect(try await repository.verification(for: UserID("u1")) == verification("u1", digest: "new-digest"))
+
+        try await repository.deleteVerification(for: UserID("u1"))
+        #expect(try await repository.verification(for: UserID("u1")) == nil)
+        await #expect(throws: AuthError.noPendingVerification("ada@example.com")) {
+            try await repository.recordWrongCode(for: UserID("u1"))
+        }
+    }
+
+    @Test func verifyingAndRehashingUpdateTheUserAndOnlyUnverifiedUsersCanBeUndone() async throws {
+        let (repository, _) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+        try await repository.createUser(user("u2", "bob@example.com"), verification: verification("u2"))
+
+        try await repository.markVerified(UserID("u1"), at: start.addingTimeInterval(60))
+        try await repository.updatePasswordHash(UserID("u1"), to: "$scrypt$stronger")
+        let verified = try await repository.user(id: UserID("u1"))
+        #expect(verified?.verifiedAt == start.addingTimeInterval(60))
+        #expect(verified?.passwordHash == "$scrypt$stronger")
+
+        try await repository.deleteUnverifiedUser(UserID("u1"))
+        try await repository.deleteUnverifiedUser(UserID("u2"))
+        #expect(try await repository.user(id: UserID("u1")) != nil)
+        #expect(try await repository.user(id: UserID("u2")) == nil)
+        #expect(try await repository.verification(for: UserID("u2")) == nil) // cascaded
+    }
+
+    @Test func sessionsAreFoundByEitherDigestAndTheirDatesCompareInSQL() async throws {
+        let (repository, database) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+        try await repository.insertSession(session("s1", family: "f1", user: "u1"))
+        try await repository.insertSession(session("s2", family: "f2", user: "u1", at: start.addingTimeInterval(3600)))
+
+        #expect(try await repository.session(accessDigest: "access-s1") == session("s1", family: "f1", user: "u1"))
+        #expect(try await repository.session(refreshDigest: "refresh-s2")?.id == "s2")
+        #expect(try await repository.session(accessDigest: "refresh-s1") == nil)
+
+        let order = try database.read { try String.fetchAll($0, sql: "SELECT id FROM auth_sessions ORDER BY access_expires_at DESC") }
+        #expect(order == ["s2", "s1"])
+        let live = try database.read {
+            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM auth_sessions WHERE access_expires_at > ?", arguments: [start.addingTimeInterval(1000)])
+        }
+        #expect(live == 1)
+    }
+
+    @Test func aDatabaseFailureNamesTheConstraintButNoValue() async throws {
+        let (repository, _) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+        try await repository.insertSession(session("s1", family: "f1", user: "u1"))
+        let clash = SessionRecord(id: "s9", familyID: "f9", userID: UserID("u1"), accessDigest: "access-s1", accessExpiresAt: start,
+                                  refreshDigest: "fresh-digest", refreshExpiresAt: start, createdAt: start)
+        do {
+            try await repository.insertSession(clash)
+            Issue.record("a duplicate access digest was accepted")
+        } catch let error as StorageError {
+            #expect(error.message.contains("auth_sessions.access_digest"))
+            #expect(!error.message.contains("access-s1"))
+        }
+    }
+
+    @Test func aRefreshTokenRotatesOnceAndNeverAgain() async throws {
+        let (repository, _) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+        try await repository.insertSession(session("s1", family: "f1", user: "u1"))
+        let rotatedAt = start.addingTimeInterval(1000)
+
+        #expect(try await repository.rotate("s1", to: session("s2", family: "f1", user: "u1", at: rotatedAt), at: rotatedAt))
+        #expect(try await repository.session(refreshDigest: "refresh-s1")?.rotatedAt == rotatedAt)
+        #expect(try await repository.session(refreshDigest: "refresh-s2")?.familyID == "f1")
+
+        #expect(try await !repository.rotate("s1", to: session("s3", family: "f1", user: "u1", at: rotatedAt), at: rotatedAt))
+        #expect(try await repository.session(refreshDigest: "refresh-s3") == nil)
+
+        try await repository.revokeFamily("f1", at: rotatedAt)
+        #expect(try await !repository.rotate("s2", to: session("s4", family: "f1", user: "u1", at: rotatedAt), at: rotatedAt))
+        #expect(try await repository.session(refreshDigest: "refresh-s4") == nil)
+    }
+
+    @Test func revokingAFamilyOrAllSessionsKeepsEarlierRevocations() async throws {
+        let (repository, _) = try makeRepository()
+        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
+        try await repository.createUser(user("u2", "bob@example.com"), verification: verification("u2"))
+        for (id, family, owner) in [("a1", "fa", "u1"), ("a2", "fa", "u1"), ("b1", "fb", "u1"), ("c1", "fc", "u2")] {
+            try await repository.insertSession(session(id, family: family, user: owner))
+        }
+        let first = start.addingTimeInterval(10), second = start.addingTimeInterval(20)
+
+        try await repository.revokeFamily("fa", at: first)
+        #expect(try await repository.session(accessDigest: "access-a1")?.revokedAt == first)
+        #expect(try await repository.session(accessDigest: "access-a2")?.revokedAt == first)
+        #expect(try await repository.session(accessDigest: "access-b1")?.revokedAt == nil)
+
+        try await repository.revokeAllSessions(of: UserID("u1"), at: second)
+        #expect(try await repository.session(accessDigest: "access-a1")?.revokedAt == first)
+        #expect(try await repository.session(accessDigest: "access-b1")?.revokedAt == second)
+        #expect(try await repository.session(accessDigest: "access-c1")?.revokedAt == nil)
+    }
+
+    @Test func throttlesRoundTripPerLowerCasedAddress() async throws {
+        let (repository, _) = try makeRepository()
+        #expect(try await repository.throttle(for: "ada@example.com") == .fresh)
+
+        let locked = ThrottleState(failures: 0, windowStart: nil, lockedUntil: start.addingTimeInterval(60), lockouts: 1)
+        try await repository.saveThrottle(ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ada@example.com")
+        #expect(try await repository.throttle(for: "ADA@example.com") == ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0))
+        try await repository.saveThrottle(locked, for: "Ada@Example.com")
+        #expect(try await repository.throttle(for: "ada@example.com") == locked)
+        #expect(try await repository.throttle(for: "bob@example.com") == .fresh)
+
+        try await repository.saveThrottle(.fresh, for: "ada@example.com")
+        #expect(try await repository.throttle(for: "ada@example.com") == .fresh)
+    }
+
+    @Test func securityEventsAreRecordedInOrder() async throws {
+        let (repository, database) = try makeRepository()
+        try await repository.record(SecurityEvent(userID: nil, email: "ghost@example.com", kind: .loginLockout, at: start))
+        try await repository.record(SecurityEvent(userID: UserID("u1"), email: "ada@example.com", kind: .refreshTokenReuse, at: start.addingTimeInterval(5)))
+
+        let rows = try database.read { db in
+            try Row.fetchAll(db, sql: "SELECT user_id, email, kind, at FROM auth_security_events ORDER BY id")
+                .map { [$0["user_id"] as String?, $0["email"] as String?, $0["kind"] as String?] }
+        }
+        #expect(rows == [[nil, "ghost@example.com", "login-lockout"], ["u1", "ada@example.com", "refresh-token-reuse"]])
+        let latest = try database.read { try Date.fetchOne($0, sql: "SELECT MAX(at) FROM auth_security_events") }
+        #expect(latest == start.addingTimeInterval(5))
+    }
+}
+
+// MARK: - Password hashing
+
+@Suite("AuthData · scrypt")
+struct AuthDataHasherTests {
+    @Test func defaultParametersAreOWASPAndSelfDescribing() throws {
+        let hasher = ScryptPasswordHasher()
+        #expect(hasher.parameters == ScryptParameters(logN: 17, blockSize: 8, parallelism: 1, saltByteCount: 16, keyByteCount: 32))
+        let stored = try hasher.hash("correct horse staple battery")
+        #expect(stored.hasPrefix("$scrypt$ln=17,r=8,p=1$"))
+        let parts = stored.split(separator: "$")
+        #expect(parts.count == 4)
+        #expect(Data(base64Encoded: String(parts[2]))?.count == 16)
+        #expect(Data(base64Encoded: String(parts[3]))?.count == 32)
+        #expect(!hasher.needsRehash(stored))
+    }
+
+    @Test func theRightPasswordVerifiesAndAWrongOneDoesNot() throws {
+        let hasher = ScryptPasswordHasher(parameters: cheap)
+        let stored = try hasher.hash("correct horse staple battery")
+        #expect(stored.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+        #expect(!stored.contains("correct horse"))
+        #expect(hasher.verify("correct horse staple battery", against: stored))
+        #expect(!hasher.verify("correct horse staple batterY", against: stored))
+        #expect(!hasher.verify("", against: stored))
+        // A hasher with other current parameters still verifies with the stored ones.
+        #expect(ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 8, parallelism: 1)).verify("correct horse staple battery", against: stored))
+    }
+
+    @Test func everyHashHasItsOwnSalt() throws {
+        let hasher = ScryptPasswordHasher(parameters: cheap)
+        let first = try hasher.hash("the same password twice")
+        let second = try hasher.hash("the same password twice")
+        #expect(first != second)
+        #expect(first.split(separator: "$")[2] != second.split(separator: "$")[2])
+        #expect(hasher.verify("the same password twice", against: first) && hasher.verify("the same password twice", against: second))
+    }
+
+    @Test func weakerOrMalformedStoredHashesNeedARehash() throws {
+        let current = ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 8, parallelism: 1))
+        let weak = try ScryptPasswordHasher(parameters: cheap).hash("a password of some length")
+        #expect(current.needsRehash(weak))
+        #expect(!current.needsRehash(try current.hash("a password of some length")))
+        #expect(!ScryptPasswordHasher(parameters: cheap).needsRehash(try current.hash("a password of some length")))
+        #expect(current.needsRehash(try ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 4, parallelism: 1)).hash("x")))
+        #expect(current.needsRehash("not a hash"))
+        #expect(ScryptPasswordHasher().needsRehash(weak))
+    }
+
+    @Test(arguments: [
+        "", "plain", "$scrypt$", "$scrypt$ln=10,r=8,p=1$c2FsdA==", "$bcrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0$a2V5",
+        "$scrypt$ln=10,r=8$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=",
+        "$scrypt$ln=10,r=8,p=1,p=1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=",
+        "$scrypt$ln=x,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=",
+        "$scrypt$ln=10,r=8,p=1$not base64!$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=",
+        "$scrypt$ln=40,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=", // absurd cost
+        "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHRzYWx0c2FsdA==$a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2V5a2U=$",
+    ])
+    func aMalformedStoredHashNeverVerifies(stored: String) {
+        let hasher = ScryptPasswordHasher(parameters: cheap)
+        #expect(!hasher.verify("correct horse staple battery", against: stored))
+        #expect(hasher.needsRehash(stored))
+    }
+
+    @Test func verifyingAgainstNothingSpendsTheWorkAndReturns() {
+        ScryptPasswordHasher(parameters: cheap).verifyAgainstNothing("whatever was typed")
+        ScryptPasswordHasher(parameters: cheap).verifyAgainstNothing("")
+    }
+
+    @Test func impossibleParametersFailWithAClearMessage() {
+        let hasher = ScryptPasswordHasher(parameters: ScryptParameters(logN: 10, blockSize: 0, parallelism: 1))
+        #expect {
+            _ = try hasher.hash("a password that is long enough")
+        } throws: { error in
+            guard let error = error as? PasswordHashingError else { return false }
+            return error.message.hasPrefix("Hashing the password with scrypt (ln=10,r=0,p=1) failed") && !error.message.contains("long enough")
+        }
+    }
+}
+
+// MARK: - Secrets
+
+@Suite("AuthData · secrets")
+struct AuthDataSecretTests {
+    private let secrets = RandomSecretGenerator()
+
+    @Test func tokensAre256BitBase64URLAndUnique() {
+        let tokens = (0..<200).map { _ in secrets.token() }
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        for token in tokens {
+            #expect(token.count == 43) // 32 bytes, no padding
+            #expect(token.allSatisfy(alphabet.contains))
+        }
+        #expect(Set(tokens).count == tokens.count)
+    }
+
+    @Test func codesAreSixDigitsAndVary() {
+        let codes = (0..<500).map { _ in secrets.verificationCode() }
+        for code in codes {
+            #expect(code.count == 6 && code.allSatisfy { ("0"..."9").contains($0) })
+        }
+        #expect(Set(codes).count > 400)
+        #expect(Set(codes.map(\.first)).count > 5) // the first digit is not stuck (zero-padding keeps leading zeros)
+    }
+
+    @Test func identifiersAreLowercaseUUIDs() {
+        let id = secrets.identifier()
+        #expect(UUID(uuidString: id) != nil && id == id.lowercased())
+        #expect(secrets.identifier() != id)
+    }
+
+    @Test func digestsAreStableSHA256Hex() {
+        #expect(secrets.digest("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(secrets.digest("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        let token = secrets.token()
+        #expect(secrets.digest(token) == secrets.digest(token))
+        #expect(secrets.digest(token).count == 64 && secrets.digest(token).allSatisfy(\.isHexDigit))
+    }
+}
+
+// MARK: - Outbox
+
+@Suite("AuthData · outbox")
+struct AuthDataOutboxTests {
+    @Test func aMailBecomesAnOwnerOnlyEMLFileWithHeadersAndCRLF() async throws {
+        let scratch = try Scratch()
+        let outbox = scratch.url.appendingPathComponent("home/outbox")
+        let sender = OutboxMailSender(folder: outbox, clock: ManualWallClock(start))
+        let mail = Mail(to: "ada@example.com", subject: "Your Moa verification code: 042917",
+                        body: "Your verification code is 042917.\n\n    moa auth verify --email ada@example.com --code 042917\n")
+
+        let path = try await sender.send(mail)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        #expect(path == outbox.appendingPathComponent(name).path)
+        #expect(name.hasPrefix("20260101-000000-") && name.hasSuffix("-verify.eml"))
+        #expect(!name.contains("042917"))
+        #expect(try mode(of: path) == 0o600)
+        #expect(try mode(of: outbox.path) == 0o700)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path) == [name]) // no temporary left
+
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        for header in ["From: Moa <no-reply@moa.local>", "To: ada@example.com", "Subject: Your Moa verification code: 042917",
+                       "Date: Thu, 01 Jan 2026 00:00:00 +0000", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
+                       "Content-Transfer-Encoding: 8bit"] {
+            #expect(text.contains(header + "\r\n"), "missing \(header)")
+        }
+        #expect(text.range(of: #"Message-ID: <[0-9a-f-]+@moa\.local>\r\n"#, options: .regularExpression) != nil)
+        #expect(text.contains("\r\n\r\nYour verification code is 042917.\r\n"))
+        let bytes = Array(text.utf8)
+        let bareLineFeeds = bytes.indices.filter { bytes[$0] == 0x0A && ($0 == 0 || bytes[$0 - 1] != 0x0D) }
+        #expect(bareLineFeeds.isEmpty)
+    }
+
+    @Test func filesSortByTimeAndNeverCollide() async throws {
+        let scratch = try Scratch()
+        let clock = ManualWallClock(start)
+        let sender = OutboxMailSender(folder: scratch.url, clock: clock)
+        var paths: [String] = []
+        for _ in 0..<3 {
+            paths.append(try await sender.send(Mail(to: "ada@example.com", subject: "Hello", body: "Hi")))
+            clock.advance(by: 61)
+        }
+        let names = paths.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == names.sorted())
+        #expect(names.allSatisfy { $0.hasSuffix("-mail.eml") })
+        let sameSecond = try await (0..<5).asyncMap { _ in try await sender.send(Mail(to: "a@example.com", subject: "x", body: "y")) }
+        #expect(Set(sameSecond).count == 5)
+    }
+
+    @Test func aNonASCIISubjectIsRFC2047EncodedAndHeadersCannotBeInjected() async throws {
+        let scratch = try Scratch()
+        let sender = OutboxMailSender(folder: scratch.url, clock: ManualWallClock(start))
+        let subject = "모아 인증 코드 — 인증 코드를 입력하세요, 그리고 이 제목은 꽤 깁니다"
+        let path = try await sender.send(Mail(to: "ada@example.com\r\nBcc: eve@example.com", subject: subject, body: "본문"))
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let head = String(text[..<(text.range(of: "\r\n\r\n")?.lowerBound ?? text.endIndex)])
+
+        #expect(!head.contains("\r\nBcc:"))
+        #expect(head.unicodeScalars.allSatisfy { $0.isASCII })
+        let words = head.matches(of: /=\?utf-8\?B\?([A-Za-z0-9+\/=]+)\?=/)
+        #expect(words.count > 1)
+        #expect(words.allSatisfy { $0.output.0.count <= 75 })
+        let decoded = words.compactMap { Data(base64Encoded: String($0.output.1)) }.map { String(decoding: $0, as: UTF8.self) }.joined()
+        #expect(decoded == subject)
+        #expect(text.hasSuffix("\r\n\r\n본문\r\n"))
+    }
+
+    @Test func anUnwritableOutboxIsAnIOErrorNamingTheFolder() async throws {
+        let scratch = try Scratch()
+        let blocker = scratch.url.appendingPathComponent("outbox")
+        try Data("not a folder".utf8).write(to: blocker)
+        let sender = OutboxMailSender(folder: blocker, clock: ManualWallClock(start))
+        do {
+            _ = try await sender.send(Mail(to: "ada@example.com", subject: "code 123456", body: "code 123456"))
+            Issue.record("the mail was sent into a file")
+        } catch let error as OutboxError {
+            #expect(error.exitStatus == .ioError)
+            #expect(error.message.contains(blocker.path))
+            #expect(!error.message.contains("123456"))
+        }
+    }
+}
+
+// MARK: - Session file
+
+@Suite("AuthData · session file")
+struct AuthDataSessionStoreTests {
+    private let stored = StoredSession(userID: UserID("u1"), email: "ada@example.com", accessToken: "access-secret-token",
+                                       refreshToken: "refresh-secret-token", accessExpiresAt: start.addingTimeInterval(900.25),
+                                       refreshExpiresAt: start.addingTimeInterval(14 * 86_400))
+
+    @Test func aSavedSessionIsOwnerOnlyAndLoadsEqual() throws {
+        let scratch = try Scratch()
+        let store = FileSessionStore(url: scratch.url.appendingPathComponent("session.json"))
+        #expect(try store.load() == nil)
+        try store.save(stored)
+        #expect(try mode(of: store.url.path) == 0o600)
+        #expect(try store.load() == stored)
+        let json = try String(contentsOf: store.url, encoding: .utf8)
+        #expect(json.contains("2026-01-01T00:15:00.250Z"))
+    }
+
+    @Test func savingReplacesAnExposedFileWithAnOwnerOnlyOne() throws {
+        let scratch = try Scratch()
+        let store = FileSessionStore(url: scratch.url.appendingPathComponent("session.json"))
+        try Data("{}".utf8).write(to: store.url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: store.url.path)
+        try store.save(stored)
+        #expect(try mode(of: store.url.path) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path) == ["session.json"])
+    }
+
+    @Test(arguments: [0o644, 0o640, 0o604, 0o660])
+    func aFileOthersCanReadIsRefused(permissions: Int) throws {
+        let scratch = try Scratch()
+        let store = FileSessionStore(url: scratch.url.appendingPathComponent("session.json"))
+        try store.save(stored)
+        try FileManager.default.setAttributes([.posixPermissions: permissions], ofItemAtPath: store.url.path)
+        #expect(throws: AuthError.sessionFileExposed(path: store.url.path)) { try store.load() }
+    }
+
+    @Test func aCorruptFileIsUnreadableWithoutQuotingIt() throws {
+        let scratch = try Scratch()
+        let store = FileSessionStore(url: scratch.url.appendingPathComponent("session.json"))
+        try store.save(stored)
+        let corrupt = try String(contentsOf: store.url, encoding: .utf8).replacingOccurrences(of: "\"userID\"", with: "\"user\"")
+        try store.save(stored) // keep 0600 while corrupting the content
+        try Data(corrupt.utf8).write(to: store.url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: store.url.path)
+        do {
+            _ = try store.load()
+            Issue.record("a corrupt session file loaded")
+        } catch let error as AuthError {
+            guard case .sessionFileUnreadable(let path, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(path == store.url.path)
+            #expect(!error.message.contains("secret-token"))
+        }
+        try Data("not json secret-token".utf8).write(to: store.url)
+        #expect(throws: AuthError.sessionFileUnreadable(path: store.url.path, reason: "it is not a valid session file")) { try store.load() }
+    }
+
+    @Test func clearingRemovesTheFileAndToleratesItsAbsence() throws {
+        let scratch = try Scratch()
+        let store = FileSessionStore(url: scratch.url.appendingPathComponent("session.json"))
+        try store.save(stored)
+        try store.clear()
+        #expect(!FileManager.default.fileExists(atPath: store.url.path))
+        #expect(try store.load() == nil)
+        try store.clear()
+    }
+}
+
+// MARK: - Composition
+
+private struct AuthServices: Sendable {
+    let provider: any SessionProvider
+    let manager: SessionManager
+    let registration: Registration
+}
+
+private enum AuthServicesKey: ServiceKey {
+    typealias Service = AuthServices
+}
+
+@Suite("AuthData · module")
+struct AuthDataModuleTests {
+    private func core(_ database: AppDatabase, _ home: MoaHome, _ clock: ManualWallClock) -> ModuleOf {
+        ModuleOf("Core", [
+            .instance(DatabaseKey.self, database),
+            .instance(MoaHomeKey.self, home),
+            .instance(WallClockKey.self, clock),
+        ])
+    }
+
+    @Test func theModuleWithCoreValidatesForTheSessionProvider() throws {
+        let scratch = try Scratch()
+        let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
+        let modules: [any FeatureModule] = [AuthDataModule(), core(database, MoaHome(root: scratch.url), ManualWallClock(start))]
+        let registry = try RegistryBuilder(modules: modules).validate(root: SessionProviderKey.self)
+        #expect(registry.resolve() is SessionManager)
+        #expect(Set(AuthDataModule().requires.map(\.name)) == ["DatabaseKey", "MoaHomeKey", "WallClockKey"])
+    }
+
+    @Test func signUpVerifyAndLogInThroughTheComposedServices() async throws {
+        let scratch = try Scratch()
+        let home = MoaHome(root: scratch.url)
+        let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
+        let clock = ManualWallClock(start)
+        let services = ModuleOf("Test", [
+            .singleton(AuthServicesKey.self, requires: SessionProviderKey.self, SessionManagerKey.self, RegistrationKey.self) {
+                AuthServices(provider: $0, manager: $1, registration: $2)
+            },
+        ])
+        let registry = try RegistryBuilder(modules: [AuthDataModule(), core(database, home, clock), services])
+            .validate(root: AuthServicesKey.self)
+            .overriding { $0.replace(.singleton(PasswordHasherKey.self) { ScryptPasswordHasher(parameters: cheap) }) }
+        let auth = registry.resolve()
+        #expect((auth.provider as? SessionManager) === auth.manager)
+
+        let sent = try await auth.registration.signUp(email: "ada@example.com", password: "a long and unusual passphrase")
+        #expect(sent.location.hasPrefix(home.outboxURL.path))
+        let mail = try String(contentsOfFile: sent.location, encoding: .utf8)
+        let code = try #require(mail.firstMatch(of: /code is (\d{6})/)).output.1
+        try await auth.registration.verify(email: "ada@example.com", code: String(code))
+
+        let user = try await auth.manager.logIn(email: "Ada@example.com", password: "a long and unusual passphrase")
+        #expect(user.email == "ada@example.com")
+        #expect(try mode(of: home.sessionURL.path) == 0o600)
+        #expect(try await auth.provider.currentUser() == user)
+
+        clock.advance(by: 16 * 60) // the access token expired: the provider refreshes transparently
+        #expect(try await auth.provider.currentUser() == user)
+        let families = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(DISTINCT family_id) FROM auth_sessions") }
+        let generations = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM auth_sessions") }
+        #expect(families == 1 && generations == 2)
+
+        #expect(try await auth.manager.logOut(everywhere: false) == user)
+        #expect(try await auth.provider.currentUser() == nil)
+    }
+}
+
+extension Sequence {
+    fileprivate func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var results: [T] = []
+        for element in self { results.append(try await transform(element)) }
+        return results
+    }
+}

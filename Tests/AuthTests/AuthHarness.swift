@@ -1,0 +1,85 @@
+import AuthData
+import AuthDomain
+import AuthInterface
+import Foundation
+import SharedKit
+import Storage
+import Synchronization
+
+/// A fast password hasher for use-case tests: versioned, so re-hashing can be observed.
+final class FakeHasher: PasswordHasher {
+    let version: Int
+    private let verifications = Atomic<Int>(0)
+    init(version: Int = 2) { self.version = version }
+
+    /// How many verifications ran (unknown addresses must cost one too).
+    var verificationCount: Int { verifications.load(ordering: .relaxed) }
+
+    func hash(_ password: String) throws -> String { "fake-v\(version)$" + String(password.reversed()) }
+    func verify(_ password: String, against stored: String) -> Bool {
+        verifications.add(1, ordering: .relaxed)
+        guard let dollar = stored.firstIndex(of: "$") else { return false }
+        return String(stored[stored.index(after: dollar)...].reversed()) == password
+    }
+    func needsRehash(_ stored: String) -> Bool { !stored.hasPrefix("fake-v\(version)$") }
+    func verifyAgainstNothing(_ password: String) { verifications.add(1, ordering: .relaxed) }
+}
+
+/// Captures mail instead of writing files; the code can be read back like a person would.
+final class CapturingMail: MailSender {
+    private let sent = Mutex<[Mail]>([])
+    var mails: [Mail] { sent.withLock { $0 } }
+
+    func send(_ mail: Mail) async throws -> String {
+        sent.withLock { $0.append(mail) }
+        return "memory://outbox/\(mails.count)"
+    }
+
+    /// The 6-digit code of the last mail to `email`.
+    func lastCode(to email: String) -> String? {
+        guard let body = mails.last(where: { $0.to == email })?.body else { return nil }
+        return body.components(separatedBy: CharacterSet.decimalDigits.inverted).first { $0.count == 6 }
+    }
+}
+
+/// The session file, in memory.
+final class MemorySessionStore: SessionStore {
+    private let stored = Mutex<StoredSession?>(nil)
+    var current: StoredSession? { stored.withLock { $0 } }
+    func load() throws -> StoredSession? { current }
+    func save(_ session: StoredSession) throws { stored.withLock { $0 = session } }
+    func clear() throws { stored.withLock { $0 = nil } }
+}
+
+/// Everything Auth's use cases need, real where it is cheap (SQLite in memory, real secrets).
+struct AuthHarness {
+    let database: AppDatabase
+    let repository: SQLiteAuthRepository
+    let hasher: FakeHasher
+    let mail = CapturingMail()
+    let store = MemorySessionStore()
+    let clock = ManualWallClock()
+    let secrets = RandomSecretGenerator()
+    let registration: Registration
+    let sessions: SessionManager
+
+    static let password = "correct horse battery staple 42"
+
+    init(hasher: FakeHasher = FakeHasher()) throws {
+        database = try AppDatabase.inMemory(migrations: [AuthMigrations.all])
+        repository = SQLiteAuthRepository(database: database)
+        self.hasher = hasher
+        registration = Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
+        sessions = SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock)
+    }
+
+    /// Signs up and verifies `email`, as the commands would.
+    func verifiedUser(_ email: String = "ada@example.com") async throws {
+        _ = try await registration.signUp(email: email, password: Self.password)
+        try await registration.verify(email: email, code: mail.lastCode(to: email) ?? "")
+    }
+
+    func count(_ sql: String) throws -> Int {
+        try database.read { db in try Int.fetchOne(db, sql: sql) ?? -1 }
+    }
+}
