@@ -21,6 +21,7 @@ let externalPackages: [String: Package.Dependency] = [
     "GRDB.swift": .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     "swift-log": .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     "swift-crypto": .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    "SwiftCSV": .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -28,6 +29,7 @@ let grdb = Dep.product("GRDB", package: "GRDB.swift")
 let logging = Dep.product("Logging", package: "swift-log")
 let crypto = Dep.product("Crypto", package: "swift-crypto")
 let cryptoExtras = Dep.product("CryptoExtras", package: "swift-crypto")
+let swiftCSV = Dep.product("SwiftCSV", package: "SwiftCSV")
 
 // MARK: - 2. Shared and Core
 
@@ -52,9 +54,12 @@ let core: [Module] = [
 
 /// One line per feature. `uses`: the other features whose `Interface` this feature's Domain
 /// and Feature targets import (its Example and tests then get those features' `Testing`).
-/// `data`: the Core infrastructure its Data target needs.
+/// `data`: the Core infrastructure (and packages) its Data target needs; `feature`: extra packages
+/// of its Feature target (e.g. a CSV parser).
 let features: [FeatureSpec] = [
     .feature("Auth", data: ["Storage", grdb, crypto, cryptoExtras]),
+    .feature("Settings", uses: ["Auth"]),
+    .feature("Account", uses: ["Auth"]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
@@ -62,7 +67,7 @@ let features: [FeatureSpec] = [
 
 let app: [Module] = [
     .library("MoaApp", path: "App/MoaApp",
-             deps: ["Registry", "CommandKit", "DesignSystem", "Storage", "Network", "SharedKit", "Money", argumentParser]
+             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Network", "SharedKit", "Money", argumentParser]
                  + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
 ]
@@ -136,10 +141,12 @@ struct FeatureSpec {
     let name: String
     let uses: [String]
     let infrastructure: [Dep]
+    let presentation: [Dep]
 
-    /// A feature: its name, the features whose Interface it uses, and the Core modules its Data layer needs.
-    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb]) -> FeatureSpec {
-        FeatureSpec(name: name, uses: uses, infrastructure: data)
+    /// A feature: its name, the features whose Interface it uses, the Core modules and packages its
+    /// Data layer needs, and extra packages of its Feature layer.
+    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = []) -> FeatureSpec {
+        FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature)
     }
 
     var interface: String { name + "Interface" }
@@ -162,14 +169,14 @@ struct FeatureSpec {
             .library(data, path: "\(root)/Data", deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry", "Persistence"]),
             .library(feature, path: "\(root)/Feature",
                      deps: [.module(domain), .module(interface)] + usedInterfaces + sharedModules
-                         + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser]),
-            .library(testing, path: "\(root)/Testing", deps: [.module(interface)] + sharedModules),
+                         + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser] + presentation),
+            .library(testing, path: "\(root)/Testing", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
             .executable(example, path: "\(root)/Example",
-                        deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedTestings
+                        deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedInterfaces + usedTestings
                             + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser]),
             .test(tests, path: "Tests/\(tests)",
                   deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
-                      + usedTestings + sharedModules + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]),
+                      + usedInterfaces + usedTestings + sharedModules + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]),
         ]
     }
 }

@@ -1,15 +1,38 @@
 import CommandKit
 import Foundation
+import Persistence
 import Registry
 import SharedKit
 import Storage
 import AuthData
 import AuthFeature
+import SettingsData
+import SettingsInterface
+import SettingsFeature
+import AccountData
+import AccountDomain
+import AccountFeature
 // new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
 public struct AppRoot: Sendable {
     public let commandGroups: [FeatureCommands]
+    /// The user's settings (language and colour apply to every command's output).
+    public let settings: any SettingsReader
+    /// The features' invariants on the live database, run by `moa doctor`.
+    public let checks: [any ConsistencyCheck]
+}
+
+/// Every feature's command group, in menu order.
+enum CommandGroupsKey: ServiceKey {
+    typealias Service = [FeatureCommands]
+    static var expectedProvider: String { "App" }
+}
+
+/// Every feature's consistency check.
+enum ChecksKey: ServiceKey {
+    typealias Service = [any ConsistencyCheck]
+    static var expectedProvider: String { "App" }
 }
 
 public enum AppRootKey: ServiceKey {
@@ -25,33 +48,56 @@ public enum Composition {
     /// Every feature's schema steps, in the order they are applied.
     public static let migrations: [MigrationSet] = [
         AuthMigrations.all,
+        SettingsMigrations.all,
+        AccountMigrations.all,
         // new-feature: migrations
     ]
 
     /// Every feature's command group, in menu order; the root requires each of them.
     static let commandKeys: [any ServiceKey<FeatureCommands>.Type] = [
         AuthCommandsKey.self,
+        SettingsCommandsKey.self,
+        AccountCommandsKey.self,
         // new-feature: command keys
     ]
 
+    /// Every feature's consistency check, run by `moa doctor`.
+    static let checkKeys: [any ServiceKey<any ConsistencyCheck>.Type] = [
+        LedgerCheckKey.self,
+    ]
+
     /// All modules of the app, given the infrastructure opened before composition.
-    public static func modules(home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock()) -> [any FeatureModule] {
+    public static func modules(home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock(),
+                               overrides: SettingsOverrides = SettingsOverrides()) -> [any FeatureModule] {
         [
             ModuleOf("Core", [
                 .instance(MoaHomeKey.self, home),
                 .instance(DatabaseKey.self, database),
                 .instance(WallClockKey.self, clock),
+                .instance(UnitOfWorkKey.self, database),
+                .instance(SettingsOverridesKey.self, overrides),
             ]),
             AuthDataModule(), AuthFeatureModule(),
+            SettingsDataModule(overrides: nil), SettingsFeatureModule(),
+            AccountDataModule(), AccountFeatureModule(),
             // new-feature: modules
-            ModuleOf("App", [appRoot()]),
+            ModuleOf("App", [appRoot()] + collections()),
         ]
     }
 
     /// The root requires every feature's command group (one key each, in menu order), so a feature
     /// whose commands are listed but not provided is a validation problem, not a crash.
     static func appRoot() -> Provider {
-        .singleton(AppRootKey.self, requiresEach: commandKeys) { AppRoot(commandGroups: $0) }
+        .singleton(AppRootKey.self, requires: CommandGroupsKey.self, SettingsReaderKey.self, ChecksKey.self) {
+            AppRoot(commandGroups: $0, settings: $1, checks: $2)
+        }
+    }
+
+    static func collections() -> [Provider] {
+        [
+            .singleton(CommandGroupsKey.self, requiresEach: commandKeys) { $0 },
+            .singleton(ChecksKey.self, requiresEach: checkKeys) { $0 },
+        ]
     }
 
     /// Validates `modules` (all problems at once) into the registry the app runs on.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandKit
 import DesignSystem
+import Persistence
 import Registry
 import SharedKit
 import Storage
@@ -19,13 +20,18 @@ struct DoctorCommand: ServiceCommand {
     var without: [String] = []
 
     func run(in environment: DoctorEnvironment, context: CommandContext) async throws {
-        let report = Doctor.report(modules: environment.modules, without: without, home: environment.home, database: environment.database)
+        var report = Doctor.report(modules: environment.modules, without: without, home: environment.home, database: environment.database)
+        if report.ok, let registry = try? Composition.validate(environment.modules) {
+            report.checks = await Doctor.runChecks(registry.resolve().checks)
+        }
         if context.json {
             try context.printJSON(report)
         } else {
             context.out.write(Doctor.render(report, theme: context.theme))
         }
         if !report.ok { throw DoctorError.compositionBroken(problems: report.problems.count) }
+        let broken = report.checks.filter { !$0.problems.isEmpty }
+        if !broken.isEmpty { throw DoctorError.inconsistentData(checks: broken.map(\.name)) }
     }
 }
 
@@ -38,14 +44,21 @@ struct DoctorEnvironment: Sendable {
 
 enum DoctorError: UserFacingError {
     case compositionBroken(problems: Int)
+    case inconsistentData(checks: [String])
 
     var message: String {
         switch self {
         case .compositionBroken(let problems): "The composition has \(problems) problem\(problems == 1 ? "" : "s") (listed above)."
+        case .inconsistentData(let checks): "The data breaks invariants of: \(checks.joined(separator: ", ")) (listed above)."
         }
     }
 
-    var exitStatus: ExitStatus { .software }
+    var exitStatus: ExitStatus {
+        switch self {
+        case .compositionBroken: .software
+        case .inconsistentData: .dataError
+        }
+    }
 }
 
 /// What `moa doctor` reports, also its `--json` shape.
@@ -64,6 +77,14 @@ struct DoctorReport: Encodable, Sendable {
     let schema: [String]
     let providers: [ProviderRow]
     let problems: [String]
+    /// The features' invariants on the live database (run only when the composition is sound).
+    var checks: [CheckResult] = []
+
+    struct CheckResult: Encodable, Sendable {
+        let name: String
+        let summary: String
+        let problems: [String]
+    }
 
     var ok: Bool { problems.isEmpty }
 }
@@ -92,6 +113,19 @@ enum Doctor {
                             schema: schema, providers: providers, problems: problems)
     }
 
+    static func runChecks(_ checks: [any ConsistencyCheck]) async -> [DoctorReport.CheckResult] {
+        var results: [DoctorReport.CheckResult] = []
+        for check in checks {
+            do {
+                let (summary, problems) = try await check.run()
+                results.append(.init(name: check.name, summary: summary, problems: problems))
+            } catch {
+                results.append(.init(name: check.name, summary: "could not run", problems: ["\(error)"]))
+            }
+        }
+        return results
+    }
+
     static func render(_ report: DoctorReport, theme: Theme) -> String {
         var out = ""
         let schema = report.schema.isEmpty ? "no steps applied" : "\(report.schema.count) step\(report.schema.count == 1 ? "" : "s") applied, latest \(report.schema.last ?? "")"
@@ -112,6 +146,14 @@ enum Doctor {
         } else {
             out += theme.paint("Composition broken", .danger) + " (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")):\n"
             out += report.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
+        }
+        for check in report.checks {
+            if check.problems.isEmpty {
+                out += theme.paint("\(check.name) OK", .success) + ": \(check.summary).\n"
+            } else {
+                out += theme.paint("\(check.name) broken", .danger) + " (\(check.summary)):\n"
+                out += check.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
+            }
         }
         return out
     }

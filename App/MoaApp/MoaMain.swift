@@ -1,21 +1,40 @@
 import ArgumentParser
 import CommandKit
+import DesignSystem
 import Registry
+import SettingsFeature
+import SettingsInterface
 import Storage
 
 /// The entry point of the `moa` executable: parse, open `$MOA_HOME`, compose and validate the
-/// registry, dispatch the command to its feature; every error becomes a message and an exit status.
+/// registry, apply the user's display settings, dispatch the command to its feature; every error
+/// becomes a message (in the user's language when it has one) and an exit status.
 public enum MoaMain {
     public static func run(arguments: [String]) async -> Int32 {
         await CommandRunner.run(MoaCommand.self, arguments: arguments) { command, context in
-            let homeOption = (command as? any GlobalOptionsCommand)?.global.home
-            let home = MoaHome.resolve(option: homeOption, environment: context.environment)
+            let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
+            let home = MoaHome.resolve(option: global.home, environment: context.environment)
             let database = try Composition.openInfrastructure(home: home)
-            let modules = Composition.modules(home: home, database: database)
+            let modules = Composition.modules(home: home, database: database, overrides: SettingsOverrides(global: global))
             // The doctor runs on the unvalidated modules: its job is to report what validation finds.
-            let doctor = FeatureCommands(DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database))
-            if command is DoctorCommand { return [doctor] }
-            return try Composition.validate(modules).resolve().commandGroups
+            if command is DoctorCommand {
+                let doctor = FeatureCommands(DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database))
+                return .init(commands: [doctor], context: context)
+            }
+            let root = try Composition.validate(modules).resolve()
+            return .init(commands: root.commandGroups, context: await displaySettings(root.settings, context, global))
         }
+    }
+
+    /// The context with the user's language and colour. Settings that cannot be read (say, an invalid
+    /// `MOA_…` variable) leave the defaults: the command that needs them reports the problem.
+    static func displaySettings(_ settings: any SettingsReader, _ context: CommandContext, _ global: GlobalOptions) async -> CommandContext {
+        guard let snapshot = try? await settings.snapshot() else { return context }
+        let mode: ColorMode = switch snapshot.color {
+        case .auto: .auto
+        case .always: .always
+        case .never: .never
+        }
+        return context.with(language: snapshot.language, colorMode: mode, noColorFlag: global.noColor)
     }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CommandKit
 import AuthFeature
+import SettingsFeature
+import AccountFeature
 // new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
@@ -19,6 +21,8 @@ struct MoaCommand: AsyncParsableCommand {
         version: MoaVersion.current,
         subcommands: [
             AuthCommand.self,
+            SettingsCommand.self,
+            AccountCommand.self,
             // new-feature: commands
             DoctorCommand.self,
         ]

@@ -12,10 +12,21 @@ public enum CommandRunner {
     }
 
     /// Parses `arguments` for `root`; prints help/version/usage errors as ArgumentParser does.
-    static func parse(_ root: any ParsableCommand.Type, arguments: [String]) -> Parsed {
-        let parsed: any ParsableCommand
+    static func parse(_ root: any ParsableCommand.Type, arguments: [String]) async -> Parsed {
         do {
-            parsed = try root.parseAsRoot(arguments)
+            let parsed = try root.parseAsRoot(arguments)
+            if let command = parsed as? any GlobalOptionsCommand {
+                return .command(command, CommandContext.live(options: command.global))
+            }
+            // Not a command of ours: `help <subcommand>`, `<subcommand> --help`, or a group without
+            // its subcommand. Running it makes ArgumentParser say the right thing.
+            if var command = parsed as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                var command = parsed
+                try command.run()
+            }
+            return .exit(ExitStatus.ok.rawValue)
         } catch {
             let code = root.exitCode(for: error)
             let text = root.fullMessage(for: error)
@@ -23,12 +34,6 @@ public enum CommandRunner {
             if !text.isEmpty { stream.write(Data((text + "\n").utf8)) }
             return .exit(code.rawValue)
         }
-        guard let command = parsed as? any GlobalOptionsCommand else {
-            // The root alone (no subcommand): show what there is to do.
-            FileHandle.standardOutput.write(Data((root.helpMessage() + "\n").utf8))
-            return .exit(ExitStatus.ok.rawValue)
-        }
-        return .command(parsed, CommandContext.live(options: command.global))
     }
 
     /// Parses `arguments`, composes the command groups for the parsed command, runs it with the group
@@ -41,12 +46,42 @@ public enum CommandRunner {
         arguments: [String],
         compose: @Sendable (any ParsableCommand, CommandContext) async throws -> [FeatureCommands]
     ) async -> Int32 {
-        switch parse(root, arguments: arguments) {
+        await run(root, arguments: arguments) { command, context in
+            Composed(commands: try await compose(command, context), context: context)
+        }
+    }
+
+    /// What a composition produced: the command groups, and the context to run them in (for example
+    /// with the user's language and colour settings applied).
+    public struct Composed: Sendable {
+        public let commands: [FeatureCommands]
+        public let context: CommandContext
+
+        public init(commands: [FeatureCommands], context: CommandContext) {
+            self.commands = commands
+            self.context = context
+        }
+    }
+
+    /// Like ``run(_:arguments:compose:)``, where composing may also adjust the context; errors are
+    /// then reported in the adjusted context (its language, its colours).
+    public static func run(
+        _ root: any ParsableCommand.Type,
+        arguments: [String],
+        composing: @Sendable (any ParsableCommand, CommandContext) async throws -> Composed
+    ) async -> Int32 {
+        switch await parse(root, arguments: arguments) {
         case .exit(let status):
             return status
         case .command(let command, let context):
-            return await reportingErrors(context) {
-                for group in try await compose(command, context) where try await group.run(command, context: context) {
+            let composed: Composed
+            do {
+                composed = try await composing(command, context)
+            } catch {
+                return report(error, context)
+            }
+            return await reportingErrors(composed.context) {
+                for group in composed.commands where try await group.run(command, context: composed.context) {
                     return ExitStatus.ok.rawValue
                 }
                 throw CommandError.internalFailure(
@@ -59,12 +94,16 @@ public enum CommandRunner {
     static func reportingErrors(_ context: CommandContext, _ work: () async throws -> Int32) async -> Int32 {
         do {
             return try await work()
-        } catch let error as any UserFacingError {
-            return context.report(error).rawValue
-        } catch let error as ValidationError {
-            return context.report(CommandError.usage(error.message)).rawValue
         } catch {
-            return context.report(CommandError.internalFailure("Unexpected error: \(error)")).rawValue
+            return report(error, context)
+        }
+    }
+
+    static func report(_ error: any Error, _ context: CommandContext) -> Int32 {
+        switch error {
+        case let error as any UserFacingError: context.report(error).rawValue
+        case let error as ValidationError: context.report(CommandError.usage(error.message)).rawValue
+        default: context.report(CommandError.internalFailure("Unexpected error: \(error)")).rawValue
         }
     }
 }

@@ -26,3 +26,11 @@ public struct ForeignTransactionError: Error, CustomStringConvertible {
     public init() {}
     public var description: String { "A transaction from another storage engine was passed to a Data layer." }
 }
+
+/// An invariant a feature checks on the live database (`moa doctor` runs every one).
+public protocol ConsistencyCheck: Sendable {
+    /// What is checked, e.g. "Ledger".
+    var name: String { get }
+    /// One sentence per broken invariant; empty when all hold. `summary` describes what was checked.
+    func run() async throws -> (summary: String, problems: [String])
+}

@@ -29,3 +29,8 @@ public struct Identifier<Tag>: RawRepresentable, Hashable, Comparable, Codable, 
         try container.encode(rawValue)
     }
 }
+
+/// The tag of user identifiers. Users are shared by every feature (an account's owner, a ticket's
+/// holder), so their id lives here rather than in Auth.
+public enum UserTag {}
+public typealias UserID = Identifier<UserTag>

@@ -1,6 +1,7 @@
 import AuthDomain
 import AuthInterface
 import Foundation
+import SharedKit
 import GRDB
 import Storage
 

@@ -1,5 +1,6 @@
 import AuthInterface
 import Foundation
+import SharedKit
 import Registry
 
 // What the Auth use cases need from the outside world; AuthData implements each of them.

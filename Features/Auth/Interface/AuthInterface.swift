@@ -3,10 +3,6 @@ import SharedKit
 
 // What other features may use of Auth: who is logged in, and a way to require it.
 
-/// The tag of user identifiers: `UserID` cannot be mixed up with other ids.
-public enum UserTag {}
-public typealias UserID = Identifier<UserTag>
-
 /// The user of the current session.
 public struct AuthenticatedUser: Sendable, Hashable, Codable {
     public let id: UserID

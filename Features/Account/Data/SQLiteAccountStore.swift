@@ -1,0 +1,155 @@
+import AccountDomain
+import AccountInterface
+import Foundation
+import SharedKit
+import GRDB
+import Money
+import Persistence
+import Storage
+
+/// Accounts and their ledger in SQLite.
+struct SQLiteAccountStore: AccountStore {
+    let database: AppDatabase
+
+    func open(_ account: AccountSummary) async throws {
+        do {
+            try database.write { db in
+                try db.execute(sql: """
+                    INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+                    """, arguments: [account.id.rawValue, account.number.digits, account.name, account.kind.rawValue,
+                                     account.ownerID.rawValue, account.currency.code, account.openedAt])
+            }
+        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+            throw DuplicateAccountNumber()
+        }
+    }
+
+    func account(number: AccountNumber) async throws -> AccountSummary? {
+        try database.read { db in try Ledger.account(number: number, db)?.summary }
+    }
+
+    func account(id: AccountID) async throws -> AccountSummary? {
+        try database.read { db in try Ledger.account(id: id.rawValue, db)?.summary }
+    }
+
+    func accounts(of owner: UserID) async throws -> [AccountSummary] {
+        try database.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(Ledger.columns) FROM account_accounts WHERE owner_id = ?
+                ORDER BY closed_at IS NOT NULL, opened_at, number
+                """, arguments: [owner.rawValue]).compactMap { try Ledger.row($0).summary }
+        }
+    }
+
+    func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary {
+        try database.write { db in
+            try db.execute(sql: "UPDATE account_accounts SET name = ? WHERE number = ?", arguments: [name, number.digits])
+            guard let account = try Ledger.account(number: number, db)?.summary else { throw AccountError.notFound(number.description) }
+            return account
+        }
+    }
+
+    func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary {
+        try database.write { db in
+            guard let row = try Ledger.account(number: number, db), let account = row.summary else { throw AccountError.notFound(number.description) }
+            guard row.closedAt == nil else { throw AccountError.alreadyClosed(number) }
+            guard row.balance == 0 else { throw AccountError.closeWithBalance(number, balance: account.balance) }
+            try db.execute(sql: "UPDATE account_accounts SET closed_at = ? WHERE id = ?", arguments: [at, row.id])
+            guard let closed = try Ledger.account(number: number, db)?.summary else { throw AccountError.notFound(number.description) }
+            return closed
+        }
+    }
+
+    func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
+        try database.write { db in
+            let account = try Self.openAccount(number, currency: amount.currency, db)
+            let cash = try Ledger.cashAccount(amount.currency, db, at: at)
+            return try Ledger.move(amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db).credit
+        }
+    }
+
+    func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
+        try database.write { db in
+            let account = try Self.openAccount(number, currency: amount.currency, db)
+            let cash = try Ledger.cashAccount(amount.currency, db, at: at)
+            return try Ledger.move(amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db).debit
+        }
+    }
+
+    func history(of number: AccountNumber, before: Int64?, limit: Int) async throws -> [LedgerEntry] {
+        try database.read { db in
+            guard let account = try Ledger.account(number: number, db) else { return [] }
+            return try Row.fetchAll(db, sql: """
+                SELECT e.id, e.amount, e.currency, e.balance_after, e.kind, e.reference, e.memo, e.created_at,
+                       c.number AS counterparty_number, c.owner_id AS counterparty_owner
+                FROM account_entries e LEFT JOIN account_accounts c ON c.id = e.counterparty_id
+                WHERE e.account_id = ? AND e.id < ?
+                ORDER BY e.id DESC LIMIT ?
+                """, arguments: [account.id, before ?? Int64.max, limit]).map { row in
+                let currency = try Currency(code: row["currency"])
+                let counterparty: String? = row["counterparty_owner"] == nil ? nil : row["counterparty_number"]
+                return LedgerEntry(id: row["id"], account: number, amount: Money(minorUnits: row["amount"], currency: currency),
+                                   balanceAfter: Money(minorUnits: row["balance_after"], currency: currency),
+                                   kind: LedgerEntry.Kind(rawValue: row["kind"]) ?? .deposit,
+                                   counterparty: try counterparty.map { try AccountNumber($0) },
+                                   memo: row["memo"], reference: row["reference"], at: row["created_at"])
+            }
+        }
+    }
+
+    func audit() async throws -> LedgerAudit {
+        try database.read { db in
+            var problems: [String] = []
+            for row in try Row.fetchAll(db, sql: """
+                SELECT a.number, a.balance, a.currency, COALESCE(SUM(e.amount), 0) AS total
+                FROM account_accounts a LEFT JOIN account_entries e ON e.account_id = a.id
+                GROUP BY a.id HAVING a.balance != total
+                """) {
+                problems.append("account \(row["number"] as String) has balance \(row["balance"] as Int64) but its entries sum to \(row["total"] as Int64) (\(row["currency"] as String))")
+            }
+            for row in try Row.fetchAll(db, sql: "SELECT currency, SUM(amount) AS total FROM account_entries GROUP BY currency HAVING total != 0") {
+                problems.append("the entries in \(row["currency"] as String) sum to \(row["total"] as Int64), not 0: money was created or lost")
+            }
+            for row in try Row.fetchAll(db, sql: """
+                SELECT reference, COUNT(*) AS count, SUM(amount) AS total FROM account_entries
+                WHERE reference IS NOT NULL GROUP BY reference HAVING count != 2 OR total != 0
+                """) {
+                problems.append("transfer \(row["reference"] as String) has \(row["count"] as Int) entries summing to \(row["total"] as Int64); it must have exactly 2 that cancel")
+            }
+            let accounts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_accounts WHERE owner_id IS NOT NULL") ?? 0
+            let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_entries") ?? 0
+            return LedgerAudit(accounts: accounts, entries: entries, problems: problems)
+        }
+    }
+
+    /// An open account of the right currency, for a cash movement.
+    static func openAccount(_ number: AccountNumber, currency: Currency, _ db: Database) throws -> Ledger.Row {
+        guard let account = try Ledger.account(number: number, db), !account.isCash else { throw PostingError.unknownAccount(number) }
+        guard account.closedAt == nil else { throw PostingError.closedAccount(number) }
+        guard account.currency == currency else { throw PostingError.currencyMismatch(from: account.currency, to: currency) }
+        return account
+    }
+}
+
+/// Transfers between customer accounts, inside the caller's transaction.
+struct SQLiteAccountPosting: AccountPosting {
+    func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
+        let db = try SQLiteTransaction.open(transaction)
+        guard request.from != request.to else { throw PostingError.sameAccount(request.from) }
+        guard request.amount.isPositive else { throw PostingError.amountNotPositive(request.amount) }
+        guard let from = try Ledger.account(number: request.from, db), !from.isCash else { throw PostingError.unknownAccount(request.from) }
+        guard let to = try Ledger.account(number: request.to, db), !to.isCash else { throw PostingError.unknownAccount(request.to) }
+        guard from.closedAt == nil else { throw PostingError.closedAccount(from.number) }
+        guard to.closedAt == nil else { throw PostingError.closedAccount(to.number) }
+        guard from.ownerID == request.initiatedBy.rawValue else { throw PostingError.notOwner(from.number) }
+        guard from.currency == to.currency else { throw PostingError.currencyMismatch(from: from.currency, to: to.currency) }
+        guard from.currency == request.amount.currency else { throw PostingError.currencyMismatch(from: from.currency, to: request.amount.currency) }
+        let (debit, credit) = try Ledger.move(request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
+                                              memo: request.memo, reference: request.reference, at: request.at, db)
+        guard let fromAfter = try Ledger.account(id: from.id, db)?.summary, let toAfter = try Ledger.account(id: to.id, db)?.summary else {
+            throw PostingError.unknownAccount(request.to)
+        }
+        return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: debit.id, creditEntryID: credit.id)
+    }
+}

@@ -1,0 +1,97 @@
+import AccountInterface
+import Foundation
+import Money
+import SharedKit
+
+/// One line of an account's history.
+public struct LedgerEntry: Sendable, Equatable, Codable {
+    public enum Kind: String, Sendable, Codable {
+        case deposit, withdrawal
+        case transferIn = "transfer-in"
+        case transferOut = "transfer-out"
+    }
+
+    /// Increasing with every entry written: the history's order and its paging key.
+    public let id: Int64
+    public let account: AccountNumber
+    /// Positive for money in, negative for money out.
+    public let amount: Money
+    public let balanceAfter: Money
+    public let kind: Kind
+    /// The other account of a transfer.
+    public let counterparty: AccountNumber?
+    public let memo: String?
+    public let reference: String?
+    public let at: Date
+
+    public init(id: Int64, account: AccountNumber, amount: Money, balanceAfter: Money, kind: Kind,
+                counterparty: AccountNumber?, memo: String?, reference: String?, at: Date) {
+        self.id = id
+        self.account = account
+        self.amount = amount
+        self.balanceAfter = balanceAfter
+        self.kind = kind
+        self.counterparty = counterparty
+        self.memo = memo
+        self.reference = reference
+        self.at = at
+    }
+}
+
+/// One page of history, newest first, and the cursor of the next page (`nil`: no more).
+public struct HistoryPage: Sendable, Equatable {
+    public let entries: [LedgerEntry]
+    public let nextCursor: String?
+
+    public init(entries: [LedgerEntry], nextCursor: String?) {
+        self.entries = entries
+        self.nextCursor = nextCursor
+    }
+}
+
+/// What the ledger audit found: every invariant of double-entry bookkeeping, checked on the database.
+public struct LedgerAudit: Sendable, Equatable {
+    public let accounts: Int
+    public let entries: Int
+    /// Each a sentence naming what is wrong; empty when the ledger is sound.
+    public let problems: [String]
+
+    public init(accounts: Int, entries: Int, problems: [String]) {
+        self.accounts = accounts
+        self.entries = entries
+        self.problems = problems
+    }
+}
+
+/// Account's refusals (besides the posting ones of `AccountInterface`).
+public enum AccountError: Error, UserFacingError, Equatable {
+    case notFound(String)
+    case invalidName(String)
+    case closeWithBalance(AccountNumber, balance: Money)
+    case alreadyClosed(AccountNumber)
+    case invalidCursor
+    case invalidLimit(Int)
+    case numberSpaceExhausted
+
+    public var message: String {
+        switch self {
+        case .notFound(let reference): "You have no account “\(reference)”."
+        case .invalidName(let name): "“\(name)” is not a usable account name: use 1 to 40 characters."
+        case .closeWithBalance(let number, let balance):
+            "Account \(number) still holds \(balance.formatted()): withdraw or transfer it before closing."
+        case .alreadyClosed(let number): "Account \(number) is already closed."
+        case .invalidCursor: "That cursor is not one `moa account history` gave."
+        case .invalidLimit(let limit): "The limit must be from 1 to 200, not \(limit)."
+        case .numberSpaceExhausted: "No free account number could be found; try again."
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .notFound: .unavailable
+        case .invalidName, .invalidCursor, .invalidLimit: .dataError
+        case .closeWithBalance, .alreadyClosed: .refused
+        case .numberSpaceExhausted: .temporaryFailure
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import AccountDomain
+import AccountInterface
+import ArgumentParser
+import AuthInterface
+import CommandKit
+import DesignSystem
+import Foundation
+import Money
+import Registry
+import SharedKit
+
+/// Account's command group, collected by the App's root.
+public enum AccountCommandsKey: ServiceKey {
+    public typealias Service = FeatureCommands
+}
+
+/// What Account's commands run with.
+public struct AccountEnvironment: Sendable {
+    let service: AccountService
+}
+
+extension AccountKind: ExpressibleByArgument {}
+
+/// `moa account …`
+public struct AccountCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "account",
+        abstract: "Open, list and close accounts; deposit, withdraw, see the history.",
+        subcommands: [Open.self, List.self, Show.self, Rename.self, Deposit.self, Withdraw.self, History.self, Close.self]
+    )
+
+    public init() {}
+
+    struct Open: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Open an account (checking, savings or investment).")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "checking, savings or investment.") var type: AccountKind
+        @Option(help: "A name for it (1 to 40 characters).") var name: String
+        @Option(help: "ISO 4217 currency code.") var currency = "KRW"
+
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.open(kind: type, name: name, currency: currency), environment, context)
+        }
+    }
+
+    struct List: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "List your accounts.")
+        @OptionGroup var global: GlobalOptions
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.list, environment, context)
+        }
+    }
+
+    struct Show: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an account and its latest movements.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account number (e.g. 110-1234-5678-9) or id.") var account: String
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.show(account), environment, context)
+        }
+    }
+
+    struct Rename: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename an account.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account number or id.") var account: String
+        @Argument(help: "The new name.") var name: String
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.rename(account, to: name), environment, context)
+        }
+    }
+
+    struct Deposit: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Put money into an account (e.g. 10,000 or 12.50).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account number or id.") var account: String
+        @Argument(help: "Amount in the account's currency.") var amount: String
+        @Option(help: "A note for the history.") var memo: String?
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.deposit(account, amount: amount, memo: memo), environment, context)
+        }
+    }
+
+    struct Withdraw: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Take money out of an account.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account number or id.") var account: String
+        @Argument(help: "Amount in the account's currency.") var amount: String
+        @Option(help: "A note for the history.") var memo: String?
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.withdraw(account, amount: amount, memo: memo), environment, context)
+        }
+    }
+
+    struct History: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "An account's movements, newest first, page by page.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account number or id.") var account: String
+        @Option(help: "Entries per page (1–200).") var limit = 20
+        @Option(help: "The cursor printed under the previous page.") var after: String?
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.history(account, limit: limit, after: after), environment, context)
+        }
+    }
+
+    struct Close: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Close an account (its balance must be zero).")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "Account number or id.") var account: String
+        func run(in environment: AccountEnvironment, context: CommandContext) async throws {
+            try await AccountScreen.show(.close(account), environment, context)
+        }
+    }
+}
+
+/// Sends one input and renders the outcome with the design system, or as JSON.
+enum AccountScreen {
+    static func show(_ input: AccountsViewModel.Input, _ environment: AccountEnvironment, _ context: CommandContext) async throws {
+        let viewModel = AccountsViewModel(service: environment.service)
+        await viewModel.send(input)
+        let state = await viewModel.state
+        if let error = state.error { throw error }
+        guard let outcome = state.outcome else { return }
+        if context.json {
+            try context.printJSON(AccountJSON.make(outcome))
+        } else {
+            context.print(render(outcome, theme: context.theme))
+        }
+    }
+
+    static func render(_ outcome: AccountsViewModel.Outcome, theme: Theme) -> String {
+        switch outcome {
+        case .opened(let account):
+            return theme.paint("Opened \(account.kind.rawValue) account \(account.number) “\(account.name)” in \(account.currency.code).", .success)
+        case .accounts(let accounts):
+            var table = Table(columns: [.init("Number"), .init("Name"), .init("Type"), .init("Balance", alignment: .right), .init("Status")],
+                              emptyMessage: "No accounts yet: open one with `moa account open --type checking --name NAME`.")
+            for account in accounts {
+                table.append([account.number.description, account.name, account.kind.rawValue,
+                              AmountText(account.balance, kind: .balance).render(theme: theme), account.isClosed ? "closed" : "open"])
+            }
+            return table.render(theme: theme)
+        case .account(let account, let recent):
+            var lines = KeyValueRows([
+                "Number": account.number.description,
+                "Type": account.kind.rawValue,
+                "Balance": AmountText(account.balance, kind: .balance).render(theme: theme),
+                "Status": account.isClosed ? "closed" : "open",
+                "Opened": date(account.openedAt),
+            ]).render(theme: theme).components(separatedBy: "\n")
+            if !recent.isEmpty {
+                lines += ["", theme.paint("Latest movements", .heading)] + entriesTable(recent, theme: theme).render(theme: theme).components(separatedBy: "\n")
+            }
+            return Card(title: account.name, lines: lines).render(theme: theme)
+        case .renamed(let account):
+            return "Account \(account.number) is now “\(account.name)”."
+        case .moved(let entry):
+            let verb = entry.amount.isPositive ? "Deposited" : "Withdrew"
+            let magnitude = Money(minorUnits: entry.amount.minorUnits.magnitude > UInt64(Int64.max) ? Int64.max : abs(entry.amount.minorUnits),
+                                  currency: entry.amount.currency)
+            let amount = AmountText(magnitude, kind: .balance).render(theme: theme)
+            return "\(verb) \(amount) — balance of \(entry.account): \(AmountText(entry.balanceAfter, kind: .balance).render(theme: theme))"
+        case .history(let account, let page):
+            var text = theme.paint("\(account.name) · \(account.number)", .heading) + "\n" + entriesTable(page.entries, theme: theme).render(theme: theme)
+            if let next = page.nextCursor {
+                text += "\n" + theme.paint("More: moa account history \(account.number) --after \(next)", .muted)
+            }
+            return text
+        case .closed(let account):
+            return "Closed account \(account.number) “\(account.name)”."
+        }
+    }
+
+    static func entriesTable(_ entries: [LedgerEntry], theme: Theme) -> Table {
+        var table = Table(columns: [.init("Date"), .init("What"), .init("Amount", alignment: .right), .init("Balance", alignment: .right), .init("Memo")],
+                          emptyMessage: "No movements yet.")
+        for entry in entries {
+            let what = entry.counterparty.map { "\(entry.kind.rawValue) \($0)" } ?? entry.kind.rawValue
+            table.append([date(entry.at), what, AmountText(entry.amount, kind: .change).render(theme: theme),
+                          AmountText(entry.balanceAfter, kind: .balance).render(theme: theme), entry.memo ?? ""])
+        }
+        return table
+    }
+
+    static func date(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}
+
+/// The `--json` shapes (documented field names; money as `{"minor_units", "currency"}`).
+enum AccountJSON {
+    struct Account: Encodable {
+        let id: String, number: String, name: String, type: String, balance: Money, closed: Bool, openedAt: Date
+        init(_ a: AccountSummary) {
+            (id, number, name, type, balance, closed, openedAt) = (a.id.rawValue, a.number.description, a.name, a.kind.rawValue, a.balance, a.isClosed, a.openedAt)
+        }
+    }
+
+    struct Entry: Encodable {
+        let id: Int64, account: String, kind: String, amount: Money, balanceAfter: Money, counterparty: String?, memo: String?, reference: String?, at: Date
+        init(_ e: LedgerEntry) {
+            (id, account, kind, amount, balanceAfter) = (e.id, e.account.description, e.kind.rawValue, e.amount, e.balanceAfter)
+            (counterparty, memo, reference, at) = (e.counterparty?.description, e.memo, e.reference, e.at)
+        }
+    }
+
+    struct Page: Encodable { let account: Account; let entries: [Entry]; let nextCursor: String? }
+    struct Detail: Encodable { let account: Account; let recent: [Entry] }
+
+    static func make(_ outcome: AccountsViewModel.Outcome) -> any Encodable {
+        switch outcome {
+        case .opened(let a), .renamed(let a), .closed(let a): Account(a)
+        case .accounts(let list): list.map(Account.init)
+        case .account(let a, let recent): Detail(account: Account(a), recent: recent.map(Entry.init))
+        case .moved(let entry): Entry(entry)
+        case .history(let a, let page): Page(account: Account(a), entries: page.entries.map(Entry.init), nextCursor: page.nextCursor)
+        }
+    }
+}
+
+/// What Account's Feature layer provides: its use cases (bound to the session) and its commands.
+public struct AccountFeatureModule: FeatureModule {
+    public let name = "Account"
+
+    public init() {}
+
+    public var providers: [Provider] {
+        [
+            .singleton(AccountServiceKey.self, requires: AccountStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
+                AccountService(store: $0, session: $1, clock: $2)
+            },
+            .singleton(AccountCommandsKey.self, requires: AccountServiceKey.self) { service in
+                FeatureCommands(AccountCommand.self, environment: AccountEnvironment(service: service))
+            },
+        ]
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+import SettingsDomain
+import SharedKit
+import Storage
+
+/// Settings' schema, applied by the App (and the Example) when the database opens.
+///
+/// One row per stored value: `scope` is the user id, or `device` before login. Values are the
+/// validated storage text (money as minor units). The API token is kept here as given: the
+/// database is owner-only (`umask 077`), and the token never leaves it in output or logs.
+public enum SettingsMigrations {
+    public static let all = MigrationSet(feature: "Settings", steps: [
+        .init("v1-create-settings-value") { db in
+            try db.create(table: "settings_value") { table in
+                table.column("scope", .text).notNull()
+                table.column("key", .text).notNull()
+                table.column("value", .text).notNull()
+                table.column("updated_at", .datetime).notNull()
+                table.primaryKey(["scope", "key"])
+            }
+        },
+    ])
+}
+
+/// Settings stored in SQLite, one transaction per change.
+public struct SQLiteSettingsStore: SettingsStore {
+    let database: AppDatabase
+    let clock: any WallClock
+
+    public init(database: AppDatabase, clock: any WallClock) {
+        self.database = database
+        self.clock = clock
+    }
+
+    public func values(in scope: SettingsScope) async throws -> StoredSettings {
+        try database.read { db in try Self.values(in: scope, db) }
+    }
+
+    public func modify<T: Sendable>(
+        _ scope: SettingsScope, _ change: @escaping @Sendable (inout StoredSettings) throws -> T
+    ) async throws -> T {
+        let now = clock.now()
+        return try database.write { db in
+            let before = try Self.values(in: scope, db)
+            var after = before
+            let result = try change(&after)
+            for key in before.own.keys where after.own[key] == nil {
+                try db.execute(sql: "DELETE FROM settings_value WHERE scope = ? AND key = ?", arguments: [scope.storageKey, key])
+            }
+            for (key, value) in after.own where before.own[key] != value {
+                try db.execute(
+                    sql: """
+                    INSERT INTO settings_value (scope, key, value, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                    """,
+                    arguments: [scope.storageKey, key, value, now])
+            }
+            return result
+        }
+    }
+
+    private static func values(in scope: SettingsScope, _ db: Database) throws -> StoredSettings {
+        func fetch(_ scope: String) throws -> [String: String] {
+            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM settings_value WHERE scope = ?", arguments: [scope])
+            var values: [String: String] = [:]
+            for row in rows {
+                let key: String = row["key"], value: String = row["value"]
+                values[key] = value
+            }
+            return values
+        }
+        let own = try fetch(scope.storageKey)
+        return StoredSettings(own: own, fallback: scope.isDevice ? [:] : try fetch(SettingsScope.device.storageKey))
+    }
+}

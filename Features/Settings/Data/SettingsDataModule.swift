@@ -1,0 +1,47 @@
+import Foundation
+import Registry
+import SettingsDomain
+import SettingsInterface
+import Storage
+
+/// What Settings' Data layer provides: the SQLite store and, from it, ``SettingsManager`` — shared
+/// by Settings' commands (`SettingsManagerKey`) and, as `SettingsReaderKey`, by every other feature.
+///
+/// Requires `DatabaseKey` and `WallClockKey` (Core) and, unless a scope source is given,
+/// `SessionProviderKey` (Auth): settings follow whoever is logged in.
+public struct SettingsDataModule: FeatureModule {
+    public let name = "Settings"
+    private let scope: (any SettingsScopeSource)?
+    private let overrides: SettingsOverrides?
+    private let environment: [String: String]
+
+    /// - Parameters:
+    ///   - scope: whose settings to use; `nil` (the app): follow Auth's session.
+    ///   - overrides: this run's command-line values, provided as `SettingsOverridesKey`; `nil` when
+    ///     the composition root provides that key itself (from the global options).
+    ///   - environment: where `MOA_<KEY>` variables are read; the process environment by default.
+    public init(scope: (any SettingsScopeSource)? = nil,
+                overrides: SettingsOverrides? = SettingsOverrides(),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.scope = scope
+        self.overrides = overrides
+        self.environment = environment
+    }
+
+    public var providers: [Provider] {
+        let environment = environment
+        var providers: [Provider] = [
+            .singleton(SettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self) { database, clock in
+                SQLiteSettingsStore(database: database, clock: clock)
+            },
+            scope.map { .instance(SettingsScopeSourceKey.self, $0) } ?? SessionSettingsScope.provider,
+            .singleton(SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self) {
+                store, scopes, overrides in
+                SettingsManager(store: store, scopes: scopes, overrides: overrides, environment: environment)
+            },
+            .singleton(SettingsReaderKey.self, requires: SettingsManagerKey.self) { $0 },
+        ]
+        if let overrides { providers.append(.instance(SettingsOverridesKey.self, overrides)) }
+        return providers
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+import Money
+import Registry
+import SharedKit
+
+// What other features may use of Settings: typed, already-validated values and a change stream.
+// Nothing here is looked up by a string: a feature reads `snapshot().transferLimits.perTransfer`.
+
+/// When to colour the output (`display.color`).
+public enum ColorPreference: String, Sendable, CaseIterable, Codable {
+    /// Colour on a terminal that supports it, unless `NO_COLOR` is set.
+    case auto
+    /// Always colour (an explicit choice: it overrides `NO_COLOR`, not `--no-color`).
+    case always
+    /// Never colour.
+    case never
+}
+
+/// How much money may leave the user's accounts (`transfer.per-transfer-limit`, `transfer.daily-limit`).
+///
+/// Always in KRW. `daily` is never below `perTransfer`: Settings refuses a change that would break
+/// that, and if layers given from outside (environment, flags) still break it, `perTransfer` is
+/// lowered to `daily` (the stricter reading) and `moa settings list` warns.
+public struct TransferLimits: Sendable, Equatable {
+    /// The most one transfer may send.
+    public let perTransfer: Money
+    /// The most all transfers of one calendar day may send together.
+    public let daily: Money
+
+    public init(perTransfer: Money, daily: Money) {
+        self.perTransfer = perTransfer
+        self.daily = daily
+    }
+}
+
+/// Where the user search talks to (`search.api-base-url`, `search.api-token`).
+///
+/// The token is a secret: `description` and `debugDescription` mask it, so interpolating this
+/// value into a log line or an error never leaks it.
+public struct SearchAPISettings: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
+    /// A GitHub-compatible API root, e.g. `https://api.github.com` (no trailing slash).
+    public let baseURL: URL
+    /// The bearer token, if the user set one. Secret.
+    public let token: String?
+
+    public init(baseURL: URL, token: String?) {
+        self.baseURL = baseURL
+        self.token = token
+    }
+
+    public var description: String {
+        "SearchAPISettings(baseURL: \(baseURL.absoluteString), token: \(token == nil ? "unset" : "set, hidden"))"
+    }
+
+    public var debugDescription: String { description }
+}
+
+/// The effective settings of the current user: every layer (flag > environment > stored > default)
+/// already applied and validated.
+public struct SettingsSnapshot: Sendable, Equatable {
+    /// `display.language`: the language of user-facing strings.
+    public var language: AppLanguage
+    /// `display.color`.
+    public var color: ColorPreference
+    /// `display.page-size`: rows per page in listings, 1…200.
+    public var pageSize: Int
+    /// `account.default`: the account number to use when none is given. Only its format was
+    /// checked (8–20 digits and dashes): the Account feature must still check that it exists and
+    /// belongs to the user.
+    public var defaultAccount: String?
+    /// `transfer.per-transfer-limit` and `transfer.daily-limit`.
+    public var transferLimits: TransferLimits
+    /// `search.api-base-url` and `search.api-token`.
+    public var searchAPI: SearchAPISettings
+
+    public init(
+        language: AppLanguage, color: ColorPreference, pageSize: Int, defaultAccount: String?,
+        transferLimits: TransferLimits, searchAPI: SearchAPISettings
+    ) {
+        self.language = language
+        self.color = color
+        self.pageSize = pageSize
+        self.defaultAccount = defaultAccount
+        self.transferLimits = transferLimits
+        self.searchAPI = searchAPI
+    }
+
+    /// Every setting at its default: en, auto, 20 rows, no default account, 5,000,000 KRW per
+    /// transfer and 10,000,000 KRW a day, `https://api.github.com` without a token.
+    public static let defaults = SettingsSnapshot(
+        language: .en,
+        color: .auto,
+        pageSize: 20,
+        defaultAccount: nil,
+        transferLimits: TransferLimits(
+            perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
+            daily: Money(minorUnits: 10_000_000, currency: .krw)),
+        searchAPI: SearchAPISettings(baseURL: defaultSearchBaseURL, token: nil)
+    )
+
+    /// `https://api.github.com`. (The literal is valid; the fallback only satisfies the optional.)
+    public static let defaultSearchBaseURL: URL = URL(string: "https://api.github.com") ?? URL(fileURLWithPath: "/")
+}
+
+/// Reads the user's settings. Provided by Settings; other features require `SettingsReaderKey`.
+public protocol SettingsReader: Sendable {
+    /// The effective settings of the current user (device-level before login), all layers applied.
+    func snapshot() async throws -> SettingsSnapshot
+    /// Every change made through this process (set/reset), as new snapshots.
+    func changes() -> AsyncStream<SettingsSnapshot>
+}
+
+public enum SettingsReaderKey: ServiceKey {
+    public typealias Service = any SettingsReader
+}
+
+/// Values given on the command line this run (highest precedence), keyed by setting name, e.g.
+/// `--no-color` → `["display.color": "never"]`. Validated like any other value.
+public struct SettingsOverrides: Sendable, Equatable {
+    public var values: [String: String]
+
+    public init(_ values: [String: String] = [:]) {
+        self.values = values
+    }
+
+    /// These values, with `other`'s taking precedence.
+    public func merging(_ other: SettingsOverrides) -> SettingsOverrides {
+        SettingsOverrides(values.merging(other.values) { _, new in new })
+    }
+}
+
+/// The command-line overrides of this run. Meant to be provided by the App from the global options
+/// (`SettingsOverrides(global:)` in SettingsFeature); until it does, `SettingsDataModule()` provides
+/// an empty one.
+public enum SettingsOverridesKey: ServiceKey {
+    public typealias Service = SettingsOverrides
+    public static var expectedProvider: String { "App" }
+}

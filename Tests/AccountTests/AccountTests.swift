@@ -1,0 +1,277 @@
+import AccountData
+import AccountDomain
+import AccountFeature
+import AccountInterface
+import AuthInterface
+import AuthTesting
+import CommandKit
+import DesignSystem
+import Foundation
+import GRDB
+import Money
+import Persistence
+import Registry
+import SharedKit
+import Storage
+import Synchronization
+import Testing
+
+/// Account's real Domain and Data on an in-memory database, with a fake session.
+struct AccountHarness {
+    let database: AppDatabase
+    let session = FakeSessionProvider(user: FakeSessionProvider.ada)
+    let clock = ManualWallClock()
+    let registry: ValidatedRegistry<AccountServiceKey>
+    var service: AccountService { registry.resolve() }
+
+    static let bo = AuthenticatedUser(id: "user-bo", email: "bo@example.com")
+
+    init(digits: [String] = []) throws {
+        database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
+        let draws = Mutex(digits)
+        registry = try RegistryBuilder(modules: [
+            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
+            AccountDataModule(),
+            AccountFeatureModule(),
+        ]).validate(root: AccountServiceKey.self)
+            .overriding { [session, clock] overrides in
+                overrides.replace(.singleton(AccountServiceKey.self, requires: AccountStoreKey.self) { store in
+                    AccountService(store: store, session: session, clock: clock, drawDigits: {
+                        draws.withLock { $0.isEmpty ? String(format: "%08d", Int.random(in: 0..<100_000_000)) : $0.removeFirst() }
+                    })
+                })
+            }
+    }
+
+    func posting() throws -> any AccountPosting {
+        try RegistryBuilder(modules: [AccountDataModule(), ModuleOf("Core", [
+            .instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock), .instance(SessionProviderKey.self, session),
+        ])]).validate(root: AccountPostingKey.self).resolve()
+    }
+
+    func audit() async throws -> [String] {
+        try await RegistryBuilder(modules: [AccountDataModule(), ModuleOf("Core", [
+            .instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock), .instance(SessionProviderKey.self, session),
+        ])]).validate(root: LedgerCheckKey.self).resolve().run().problems
+    }
+}
+
+@Suite("Account numbers")
+struct AccountNumberTests {
+    @Test func aNumberHasAProductCodeEightDigitsAndALuhnCheckDigit() throws {
+        let number = try AccountNumber(prefix: "11012345678")
+        #expect(number.description == "110-1234-5678-\(number.digits.last.map(String.init) ?? "")")
+        #expect(try AccountNumber(number.description) == number)
+        #expect(try AccountNumber(number.digits) == number)
+        #expect(try AccountNumber(" " + number.description.replacingOccurrences(of: "-", with: " ") + " ") == number)
+    }
+
+    @Test func everySingleMistypedDigitIsCaught() throws {
+        let number = try AccountNumber(prefix: "22087654321")
+        for index in number.digits.indices {
+            for replacement in "0123456789" where replacement != number.digits[index] {
+                var typo = number.digits
+                typo.replaceSubrange(index...index, with: String(replacement))
+                #expect(throws: AccountNumberError.self) { try AccountNumber(typo) }
+            }
+        }
+    }
+
+    @Test(arguments: ["", "110-1234", "110-1234-5678-90", "abc-defg-hijk-l", "１１０１２３４５６７８９"])
+    func malformedNumbersAreRefused(text: String) {
+        #expect(throws: AccountNumberError.malformed(text)) { try AccountNumber(text) }
+    }
+}
+
+@Suite("Account use cases")
+struct AccountServiceTests {
+    @Test func openingGivesAValidNumberOfTheKindsProductAndRetriesATakenOne() async throws {
+        let harness = try AccountHarness(digits: ["12345678", "12345678", "87654321"])
+        let first = try await harness.service.open(kind: .savings, name: "  Rainy day  ")
+        let second = try await harness.service.open(kind: .savings, name: "Second")
+        #expect(first.number.digits.hasPrefix("22012345678"))
+        #expect(second.number.digits.hasPrefix("22087654321"))
+        #expect(first.name == "Rainy day")
+        #expect(first.balance == .zero(.krw))
+        #expect(try await harness.service.list().map(\.number) == [first.number, second.number])
+    }
+
+    @Test(arguments: ["", "   ", String(repeating: "x", count: 41), "two\nlines"])
+    func badNamesAreRefused(name: String) async throws {
+        let harness = try AccountHarness()
+        await #expect(throws: AccountError.invalidName(name)) { try await harness.service.open(kind: .checking, name: name) }
+    }
+
+    @Test func anUnknownCurrencyIsRefused() async throws {
+        let harness = try AccountHarness()
+        await #expect(throws: MoneyError.unknownCurrency("XYZ")) { try await harness.service.open(kind: .checking, name: "X", currency: "XYZ") }
+    }
+
+    @Test func withoutASessionEveryUseCaseSaysNotLoggedIn() async throws {
+        let harness = try AccountHarness()
+        harness.session.set(nil)
+        await #expect(throws: NotLoggedInError()) { try await harness.service.list() }
+        await #expect(throws: NotLoggedInError()) { try await harness.service.open(kind: .checking, name: "X") }
+    }
+
+    @Test func someoneElsesAccountIsNotFoundNotForbidden() async throws {
+        let harness = try AccountHarness()
+        let mine = try await harness.service.open(kind: .checking, name: "Mine")
+        harness.session.set(AccountHarness.bo)
+        await #expect(throws: AccountError.notFound(mine.number.description)) { try await harness.service.show(mine.number.description) }
+        await #expect(throws: AccountError.notFound(mine.number.description)) { try await harness.service.deposit("1", to: mine.number.description, memo: nil) }
+    }
+
+    @Test func depositsAndWithdrawalsMoveExactAmountsAndRefuseOverdrafts() async throws {
+        let harness = try AccountHarness()
+        let account = try await harness.service.open(kind: .checking, name: "Main", currency: "USD")
+        let number = account.number.description
+        #expect(try await harness.service.deposit("1,234.56", to: number, memo: "pay").balanceAfter == Money(minorUnits: 123_456, currency: .usd))
+        #expect(try await harness.service.withdraw("0.56", from: number, memo: nil).balanceAfter == Money(minorUnits: 123_400, currency: .usd))
+        await #expect(throws: PostingError.insufficientFunds(account.number, balance: Money(minorUnits: 123_400, currency: .usd),
+                                                             requested: Money(minorUnits: 123_401, currency: .usd))) {
+            try await harness.service.withdraw("1,234.01", from: number, memo: nil)
+        }
+        await #expect(throws: MoneyError.tooManyFractionDigits("1.001", allowed: 2)) { try await harness.service.deposit("1.001", to: number, memo: nil) }
+        await #expect(throws: PostingError.amountNotPositive(.zero(.usd))) { try await harness.service.deposit("0", to: number, memo: nil) }
+        #expect(try await harness.service.show(number).balance == Money(minorUnits: 123_400, currency: .usd))
+        #expect(try await harness.audit().isEmpty)
+    }
+
+    @Test func closingNeedsAZeroBalanceAndAClosedAccountTakesNoMoney() async throws {
+        let harness = try AccountHarness()
+        let number = try await harness.service.open(kind: .checking, name: "Main").number.description
+        _ = try await harness.service.deposit("10,000", to: number, memo: nil)
+        await #expect {
+            try await harness.service.close(number)
+        } throws: { error in
+            guard case .closeWithBalance(_, let balance)? = error as? AccountError else { return false }
+            return balance == Money(minorUnits: 10_000, currency: .krw) && (error as? AccountError)?.exitStatus == .refused
+        }
+        _ = try await harness.service.withdraw("10,000", from: number, memo: nil)
+        #expect(try await harness.service.close(number).isClosed)
+        await #expect(throws: PostingError.closedAccount(try AccountNumber(number))) { try await harness.service.deposit("1", to: number, memo: nil) }
+        await #expect(throws: AccountError.alreadyClosed(try AccountNumber(number))) { try await harness.service.close(number) }
+    }
+
+    @Test func historyPagesNewestFirstWithAnOpaqueCursorStableUnderNewEntries() async throws {
+        let harness = try AccountHarness()
+        let number = try await harness.service.open(kind: .checking, name: "Main").number.description
+        for amount in 1...7 { _ = try await harness.service.deposit("\(amount)", to: number, memo: "#\(amount)") }
+        let first = try await harness.service.history(of: number, limit: 3)
+        #expect(first.entries.map(\.memo) == ["#7", "#6", "#5"])
+        let cursor = try #require(first.nextCursor)
+        #expect(!cursor.contains(where: \.isNumber) || cursor != String(first.entries.last?.id ?? 0))
+        _ = try await harness.service.deposit("100", to: number, memo: "new") // arrives between the pages
+        let second = try await harness.service.history(of: number, limit: 3, after: cursor)
+        #expect(second.entries.map(\.memo) == ["#4", "#3", "#2"])
+        let last = try await harness.service.history(of: number, limit: 3, after: second.nextCursor)
+        #expect(last.entries.map(\.memo) == ["#1"])
+        #expect(last.nextCursor == nil)
+        await #expect(throws: AccountError.invalidCursor) { try await harness.service.history(of: number, after: "not-a-cursor") }
+        await #expect(throws: AccountError.invalidLimit(0)) { try await harness.service.history(of: number, limit: 0) }
+    }
+}
+
+@Suite("Account posting (the seam Transfer uses)")
+struct AccountPostingTests {
+    private func twoAccounts(_ harness: AccountHarness) async throws -> (AccountSummary, AccountSummary) {
+        let a = try await harness.service.open(kind: .checking, name: "A")
+        let b = try await harness.service.open(kind: .savings, name: "B")
+        _ = try await harness.service.deposit("50,000", to: a.number.description, memo: nil)
+        return (a, b)
+    }
+
+    private func request(_ from: AccountSummary, _ to: AccountSummary, _ minor: Int64, currency: Currency = .krw,
+                         by user: UserID = FakeSessionProvider.ada.id) -> PostingRequest {
+        PostingRequest(from: from.number, to: to.number, amount: Money(minorUnits: minor, currency: currency), memo: "rent",
+                       reference: "transfer-1", initiatedBy: user, at: Date())
+    }
+
+    @Test func aPostingWritesTwoEntriesThatCancelAndBothBalances() async throws {
+        let harness = try AccountHarness()
+        let (a, b) = try await twoAccounts(harness)
+        let posting = try harness.posting()
+        let receipt = try await harness.database.perform { try posting.post(request(a, b, 20_000), in: $0) }
+        #expect(receipt.from.balance.minorUnits == 30_000)
+        #expect(receipt.to.balance.minorUnits == 20_000)
+        let entries = try harness.database.read { db in
+            try Int64.fetchAll(db, sql: "SELECT amount FROM account_entries WHERE reference = 'transfer-1' ORDER BY id")
+        }
+        #expect(entries == [-20_000, 20_000])
+        #expect(try await harness.audit().isEmpty)
+    }
+
+    @Test func everyRefusalIsTypedAndLeavesNothingBehind() async throws {
+        let harness = try AccountHarness()
+        let (a, b) = try await twoAccounts(harness)
+        let usd = try await harness.service.open(kind: .checking, name: "Dollars", currency: "USD")
+        let posting = try harness.posting()
+        let cases: [(PostingRequest, PostingError)] = [
+            (request(a, a, 1), .sameAccount(a.number)),
+            (request(a, b, 0), .amountNotPositive(.zero(.krw))),
+            (request(a, b, 50_001), .insufficientFunds(a.number, balance: Money(minorUnits: 50_000, currency: .krw), requested: Money(minorUnits: 50_001, currency: .krw))),
+            (request(a, usd, 1), .currencyMismatch(from: .krw, to: .usd)),
+            (request(a, b, 1, by: AccountHarness.bo.id), .notOwner(a.number)),
+            (PostingRequest(from: a.number, to: try AccountNumber(prefix: "11099999999"), amount: Money(minorUnits: 1, currency: .krw), memo: nil,
+                            reference: "x", initiatedBy: FakeSessionProvider.ada.id, at: Date()), .unknownAccount(try AccountNumber(prefix: "11099999999"))),
+        ]
+        for (request, refusal) in cases {
+            await #expect(throws: refusal) { try await harness.database.perform { try posting.post(request, in: $0) } }
+            #expect(refusal.exitStatus == .refused)
+        }
+        _ = try await harness.service.close(b.number.description)
+        await #expect(throws: PostingError.closedAccount(b.number)) { try await harness.database.perform { try posting.post(request(a, b, 1), in: $0) } }
+        #expect(try await harness.service.show(a.number.description).balance.minorUnits == 50_000)
+        #expect(try await harness.audit().isEmpty)
+    }
+
+    @Test func whenTheCallersWorkFailsAfterThePostingEverythingRollsBack() async throws {
+        struct TransferRecordFailed: Error {}
+        let harness = try AccountHarness()
+        let (a, b) = try await twoAccounts(harness)
+        let posting = try harness.posting()
+        await #expect(throws: TransferRecordFailed.self) {
+            try await harness.database.perform { transaction in
+                _ = try posting.post(request(a, b, 20_000), in: transaction)
+                throw TransferRecordFailed()
+            }
+        }
+        #expect(try await harness.service.show(a.number.description).balance.minorUnits == 50_000)
+        #expect(try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") } == 0)
+    }
+
+    @Test func theAuditFindsABalanceThatDoesNotMatchItsEntries() async throws {
+        let harness = try AccountHarness()
+        let (a, _) = try await twoAccounts(harness)
+        try harness.database.write { db in try db.execute(sql: "UPDATE account_accounts SET balance = balance + 1 WHERE number = ?", arguments: [a.number.digits]) }
+        let problems = try await harness.audit()
+        #expect(problems.count == 1)
+        #expect(problems.first?.contains("has balance 50001 but its entries sum to 50000") == true)
+    }
+}
+
+@Suite("Account commands")
+struct AccountCommandTests {
+    @Test func listPrintsATableAndJSONWithStableFields() async throws {
+        let harness = try AccountHarness(digits: ["00000001"])
+        _ = try await harness.service.open(kind: .checking, name: "생활비 통장")
+        let group = try RegistryBuilder(modules: [
+            ModuleOf("Core", [.instance(DatabaseKey.self, harness.database), .instance(WallClockKey.self, harness.clock)]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session)]),
+            AccountDataModule(),
+            AccountFeatureModule(),
+        ]).validate(root: AccountCommandsKey.self).resolve()
+        let out = CapturingOutput()
+        #expect(try await group.run(try AccountCommand.parseAsRoot(["list"]), context: CommandContext(out: out, err: CapturingOutput())))
+        #expect(out.text.contains("110-0000-0001-"))
+        #expect(out.text.contains("생활비 통장"))
+        let json = CapturingOutput()
+        _ = try await group.run(try AccountCommand.parseAsRoot(["list", "--json"]), context: CommandContext(json: true, out: json, err: CapturingOutput()))
+        let decoded = try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [[String: Any]]
+        #expect(decoded?.first?["type"] as? String == "checking")
+        #expect((decoded?.first?["balance"] as? [String: Any])?["minor_units"] as? Int == 0)
+        #expect(decoded?.first?["opened_at"] != nil)
+    }
+}
