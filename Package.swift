@@ -22,6 +22,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-log": .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     "swift-crypto": .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     "SwiftCSV": .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
+    "FlyingFox": .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -30,6 +31,8 @@ let logging = Dep.product("Logging", package: "swift-log")
 let crypto = Dep.product("Crypto", package: "swift-crypto")
 let cryptoExtras = Dep.product("CryptoExtras", package: "swift-crypto")
 let swiftCSV = Dep.product("SwiftCSV", package: "SwiftCSV")
+/// A small pure-Swift HTTP server, for tests that need a real server on 127.0.0.1.
+let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 
 // MARK: - 2. Shared and Core
 
@@ -63,13 +66,19 @@ let features: [FeatureSpec] = [
     // Scripts/new-feature inserts new features above this line.
 ]
 
-// MARK: - 4. App and cross-cutting tests
+// MARK: - 4. App, benchmarks and cross-cutting tests
 
 let app: [Module] = [
     .library("MoaApp", path: "App/MoaApp",
              deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Network", "SharedKit", "Money", argumentParser]
                  + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
+]
+
+/// Benchmark executables (`Scripts/bench-*` build and run them in release mode). Not tests: they
+/// print ratios measured in one run, and assert nothing about time.
+let benchmarks: [Module] = [
+    // Scripts/Benchmarks/<Name>: added with the benchmark that needs it.
 ]
 
 let crossCuttingTests: [Module] = [
@@ -142,11 +151,13 @@ struct FeatureSpec {
     let uses: [String]
     let infrastructure: [Dep]
     let presentation: [Dep]
+    let testSupport: [Dep]
 
     /// A feature: its name, the features whose Interface it uses, the Core modules and packages its
-    /// Data layer needs, and extra packages of its Feature layer.
-    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = []) -> FeatureSpec {
-        FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature)
+    /// Data layer needs, extra packages of its Feature layer, and extra packages of its tests.
+    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = [],
+                        tests: [Dep] = []) -> FeatureSpec {
+        FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature, testSupport: tests)
     }
 
     var interface: String { name + "Interface" }
@@ -176,14 +187,15 @@ struct FeatureSpec {
                             + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser]),
             .test(tests, path: "Tests/\(tests)",
                   deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
-                      + usedInterfaces + usedTestings + sharedModules + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]),
+                      + usedInterfaces + usedTestings + sharedModules
+                      + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb] + testSupport),
         ]
     }
 }
 
 // MARK: - 5. Assemble (and the MOA_ONLY switch)
 
-let allModules = shared + core + features.flatMap(\.modules) + app + crossCuttingTests
+let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks + crossCuttingTests
 let byName = Dictionary(uniqueKeysWithValues: allModules.map { ($0.name, $0) })
 
 /// `MOA_ONLY=<Feature>` keeps that feature's tests and Example with their dependency closure;

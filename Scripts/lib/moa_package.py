@@ -110,7 +110,8 @@ def targets_of(describe: dict) -> list[Target]:
 class Role:
     """Where a target sits in the layout.
 
-    kind: "Shared", "Core", one of LAYERS, "App", "FeatureTests", "CrossCuttingTests" or "Outside".
+    kind: "Shared", "Core", one of LAYERS, "App", "FeatureTests", "CrossCuttingTests", "Tool"
+    (a benchmark under Scripts/Benchmarks) or "Outside".
     feature: the feature name for feature layers and feature tests.
     problem: for "Outside", what is wrong.
     """
@@ -132,7 +133,7 @@ class Role:
         return self.kind
 
 
-LAYOUT_HELP = "Shared/, Core/, Features/<Feature>/<Layer>, App/ or Tests/"
+LAYOUT_HELP = "Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/"
 
 
 def feature_names(targets: list[Target]) -> list[str]:
@@ -162,6 +163,8 @@ def role_of(target: Target, features: list[str]) -> Role:
             return Role(layer, feature)
         return Role("Outside", problem=f"{target.path} is not Features/<Feature>/<Layer> "
                                        f"with a layer among {', '.join(LAYERS)}")
+    if top == "Scripts" and len(parts) == 3 and parts[1] == "Benchmarks":
+        return Role("Tool")
     if top == "Tests" and len(parts) == 2:
         folder = parts[1]
         if folder.endswith("Tests") and folder[: -len("Tests")] in features:
