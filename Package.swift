@@ -62,7 +62,8 @@ let core: [Module] = [
 let features: [FeatureSpec] = [
     .feature("Auth", data: ["Storage", grdb, crypto, cryptoExtras]),
     .feature("Settings", uses: ["Auth"]),
-    .feature("Account", uses: ["Auth"]),
+    .feature("Account", uses: ["Auth", "Transfer"]),
+    .feature("Transfer", uses: ["Account", "Settings", "Auth"], feature: [swiftCSV], example: ["Persistence"]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
@@ -79,6 +80,8 @@ let app: [Module] = [
 /// print ratios measured in one run, and assert nothing about time.
 let benchmarks: [Module] = [
     // Scripts/Benchmarks/<Name>: added with the benchmark that needs it.
+    .executable("BenchLedger", path: "Scripts/Benchmarks/BenchLedger",
+                deps: ["AccountData", "AccountDomain", "AccountInterface", "Registry", "SharedKit", "Storage", grdb]),
 ]
 
 let crossCuttingTests: [Module] = [
@@ -152,12 +155,13 @@ struct FeatureSpec {
     let infrastructure: [Dep]
     let presentation: [Dep]
     let testSupport: [Dep]
+    let exampleSupport: [Dep]
 
     /// A feature: its name, the features whose Interface it uses, the Core modules and packages its
-    /// Data layer needs, extra packages of its Feature layer, and extra packages of its tests.
+    /// Data layer needs, extra packages of its Feature layer, of its tests and of its Example.
     static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = [],
-                        tests: [Dep] = []) -> FeatureSpec {
-        FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature, testSupport: tests)
+                        tests: [Dep] = [], example: [Dep] = []) -> FeatureSpec {
+        FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature, testSupport: tests, exampleSupport: example)
     }
 
     var interface: String { name + "Interface" }
@@ -184,7 +188,7 @@ struct FeatureSpec {
             .library(testing, path: "\(root)/Testing", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
             .executable(example, path: "\(root)/Example",
                         deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedInterfaces + usedTestings
-                            + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser]),
+                            + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser] + exampleSupport),
             .test(tests, path: "Tests/\(tests)",
                   deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
                       + usedInterfaces + usedTestings + sharedModules

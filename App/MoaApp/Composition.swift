@@ -5,6 +5,7 @@ import Registry
 import SharedKit
 import Storage
 import AuthData
+import AuthInterface
 import AuthFeature
 import SettingsData
 import SettingsInterface
@@ -12,6 +13,8 @@ import SettingsFeature
 import AccountData
 import AccountDomain
 import AccountFeature
+import TransferData
+import TransferFeature
 // new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
@@ -19,6 +22,10 @@ public struct AppRoot: Sendable {
     public let commandGroups: [FeatureCommands]
     /// The user's settings (language and colour apply to every command's output).
     public let settings: any SettingsReader
+    /// The interactive mode's home screen entries, in menu order.
+    public let homeEntries: [HomeEntry]
+    /// Who is logged in (for the home screen).
+    public let session: any SessionProvider
     /// The features' invariants on the live database, run by `moa doctor`.
     public let checks: [any ConsistencyCheck]
 }
@@ -26,6 +33,12 @@ public struct AppRoot: Sendable {
 /// Every feature's command group, in menu order.
 enum CommandGroupsKey: ServiceKey {
     typealias Service = [FeatureCommands]
+    static var expectedProvider: String { "App" }
+}
+
+/// The interactive home's entries.
+enum HomeEntriesKey: ServiceKey {
+    typealias Service = [HomeEntry]
     static var expectedProvider: String { "App" }
 }
 
@@ -50,6 +63,7 @@ public enum Composition {
         AuthMigrations.all,
         SettingsMigrations.all,
         AccountMigrations.all,
+        TransferMigrations.all,
         // new-feature: migrations
     ]
 
@@ -58,7 +72,15 @@ public enum Composition {
         AuthCommandsKey.self,
         SettingsCommandsKey.self,
         AccountCommandsKey.self,
+        TransferCommandsKey.self,
         // new-feature: command keys
+    ]
+
+    /// The interactive home's entries, in menu order (features add theirs).
+    static let homeKeys: [any ServiceKey<HomeEntry>.Type] = [
+        AuthSignInEntryKey.self,
+        AccountHomeEntryKey.self,
+        AuthSignOutEntryKey.self,
     ]
 
     /// Every feature's consistency check, run by `moa doctor`.
@@ -80,6 +102,7 @@ public enum Composition {
             AuthDataModule(), AuthFeatureModule(),
             SettingsDataModule(overrides: nil), SettingsFeatureModule(),
             AccountDataModule(), AccountFeatureModule(),
+            TransferDataModule(), TransferFeatureModule(),
             // new-feature: modules
             ModuleOf("App", [appRoot()] + collections()),
         ]
@@ -88,8 +111,9 @@ public enum Composition {
     /// The root requires every feature's command group (one key each, in menu order), so a feature
     /// whose commands are listed but not provided is a validation problem, not a crash.
     static func appRoot() -> Provider {
-        .singleton(AppRootKey.self, requires: CommandGroupsKey.self, SettingsReaderKey.self, ChecksKey.self) {
-            AppRoot(commandGroups: $0, settings: $1, checks: $2)
+        .singleton(AppRootKey.self, requires: CommandGroupsKey.self, SettingsReaderKey.self, HomeEntriesKey.self,
+                   SessionProviderKey.self, ChecksKey.self) {
+            AppRoot(commandGroups: $0, settings: $1, homeEntries: $2, session: $3, checks: $4)
         }
     }
 
@@ -97,6 +121,7 @@ public enum Composition {
         [
             .singleton(CommandGroupsKey.self, requiresEach: commandKeys) { $0 },
             .singleton(ChecksKey.self, requiresEach: checkKeys) { $0 },
+            .singleton(HomeEntriesKey.self, requiresEach: homeKeys) { $0 },
         ]
     }
 

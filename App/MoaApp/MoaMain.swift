@@ -22,7 +22,8 @@ public enum MoaMain {
                 return .init(commands: [doctor], context: context)
             }
             let root = try Composition.validate(modules).resolve()
-            return .init(commands: root.commandGroups, context: await displaySettings(root.settings, context, global))
+            let interactive = FeatureCommands(MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session))
+            return .init(commands: root.commandGroups + [interactive], context: await displaySettings(root.settings, context, global))
         }
     }
 

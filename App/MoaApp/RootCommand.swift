@@ -3,15 +3,17 @@ import CommandKit
 import AuthFeature
 import SettingsFeature
 import AccountFeature
+import TransferFeature
 // new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
 /// dispatched through the command groups of the validated registry (see ``MoaMain``).
-struct MoaCommand: AsyncParsableCommand {
+struct MoaCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "moa",
         abstract: "Moa (모아): your bank accounts, transfers, settings, user search and cultural-event archive.",
         discussion: """
+        Run `moa` alone for the interactive mode (menus, from the home screen to every feature).
         Data lives in $MOA_HOME (default ~/.moa): one SQLite database and the session file.
 
         Exit statuses: 0 ok, 1 refused by a business rule, 64 usage, 65 bad data, 66 no input, \
@@ -23,10 +25,16 @@ struct MoaCommand: AsyncParsableCommand {
             AuthCommand.self,
             SettingsCommand.self,
             AccountCommand.self,
+            TransferCommand.self,
             // new-feature: commands
             DoctorCommand.self,
         ]
     )
 
     @OptionGroup var global: GlobalOptions
+
+    /// `moa` alone: the interactive mode.
+    func run(in environment: HomeEnvironment, context: CommandContext) async throws {
+        await Home.run(environment, Screen(context: context, input: StandardLineInput()))
+    }
 }

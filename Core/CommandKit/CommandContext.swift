@@ -147,3 +147,18 @@ public enum CommandError: Error, UserFacingError, Equatable {
         }
     }
 }
+
+extension CommandContext {
+    /// The last step of every command: the view model's error is thrown (the runner reports it),
+    /// otherwise its outcome is printed — as JSON with `--json`, else rendered for a person.
+    public func present<Outcome>(_ outcome: Outcome?, error: (any UserFacingError)?,
+                                 json: (Outcome) -> any Encodable, render: (Outcome) -> String) throws {
+        if let error { throw error }
+        guard let outcome else { return }
+        if self.json {
+            try printJSON(json(outcome))
+        } else {
+            print(render(outcome))
+        }
+    }
+}

@@ -1,6 +1,6 @@
 import AccountData
 import AccountDomain
-import AccountFeature
+@testable import AccountFeature
 import AccountInterface
 import AuthInterface
 import AuthTesting
@@ -12,6 +12,8 @@ import Money
 import Persistence
 import Registry
 import SharedKit
+import TransferInterface
+import TransferTesting
 import Storage
 import Synchronization
 import Testing
@@ -31,7 +33,7 @@ struct AccountHarness {
         let draws = Mutex(digits)
         registry = try RegistryBuilder(modules: [
             ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter())]),
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountServiceKey.self)
@@ -259,7 +261,7 @@ struct AccountCommandTests {
         _ = try await harness.service.open(kind: .checking, name: "생활비 통장")
         let group = try RegistryBuilder(modules: [
             ModuleOf("Core", [.instance(DatabaseKey.self, harness.database), .instance(WallClockKey.self, harness.clock)]),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session)]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter())]),
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountCommandsKey.self).resolve()
@@ -273,5 +275,51 @@ struct AccountCommandTests {
         #expect(decoded?.first?["type"] as? String == "checking")
         #expect((decoded?.first?["balance"] as? [String: Any])?["minor_units"] as? Int == 0)
         #expect(decoded?.first?["opened_at"] != nil)
+    }
+}
+
+@Suite("Accounts coordinator (interactive mode)")
+@MainActor
+struct AccountsCoordinatorTests {
+    @Test func listDetailSendConfirmReceiptAndBackToTheDetail() async throws {
+        let harness = try AccountHarness(digits: ["00000001"])
+        let account = try await harness.service.open(kind: .checking, name: "Everyday")
+        _ = try await harness.service.deposit("100,000", to: account.number.description, memo: nil)
+        let transfers = FakeTransferStarter(balanceAfter: Money(minorUnits: 70_000, currency: .krw))
+        let out = CapturingOutput()
+        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()), input: ScriptedLineInput([
+            "1",                  // the first account
+            "1",                  // send money
+            "220-8765-4321-0", "30,000", "rent",
+            "y",                  // confirm
+            "",                   // leave the receipt
+            "0",                  // back from the detail
+            "0",                  // back from the list: done
+        ]))
+        let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers)
+        await coordinator.run()
+
+        let routes = coordinator.router.history.map { route -> String in
+            switch route {
+            case .list: "list"
+            case .detail: "detail"
+            case .send: "send"
+            case .receipt: "receipt"
+            }
+        }
+        #expect(routes == ["list", "detail", "send", "receipt", "detail", "list"])
+        #expect(transfers.drafts == [TransferDraft(from: account.number.description, to: "220-8765-4321-0", amount: "30,000", memo: "rent")])
+        #expect(out.text.contains("70,000 KRW"))   // the receipt's balance after
+    }
+
+    @Test func decliningTheConfirmationSendsNothing() async throws {
+        let harness = try AccountHarness()
+        _ = try await harness.service.open(kind: .checking, name: "Everyday")
+        let transfers = FakeTransferStarter()
+        let screen = Screen(context: CommandContext(out: CapturingOutput(), err: CapturingOutput()),
+                            input: ScriptedLineInput(["1", "1", "220-8765-4321-0", "10", "", "n", "0", "0"]))
+        let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers)
+        await coordinator.run()
+        #expect(transfers.drafts.isEmpty)
     }
 }

@@ -191,7 +191,7 @@ struct CheckArchitectureTests {
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
         #expect(result.lines == [
-            "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/ or Tests/",
+            "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/",
         ], "\(result)")
     }
 }

@@ -13,13 +13,15 @@ import Foundation
 import Registry
 import SharedKit
 import Storage
+import TransferInterface
+import TransferTesting
 
 exit(await CommandRunner.run(AccountCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
     let database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let registry = try RegistryBuilder(modules: [
         ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
-        ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
+        ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter())]),
         AccountDataModule(),
         AccountFeatureModule(),
         ModuleOf("Example", [

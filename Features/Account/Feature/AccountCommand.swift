@@ -8,6 +8,7 @@ import Foundation
 import Money
 import Registry
 import SharedKit
+import TransferInterface
 
 /// Account's command group, collected by the App's root.
 public enum AccountCommandsKey: ServiceKey {
@@ -119,13 +120,7 @@ enum AccountScreen {
         let viewModel = AccountsViewModel(service: environment.service)
         await viewModel.send(input)
         let state = await viewModel.state
-        if let error = state.error { throw error }
-        guard let outcome = state.outcome else { return }
-        if context.json {
-            try context.printJSON(AccountJSON.make(outcome))
-        } else {
-            context.print(render(outcome, theme: context.theme))
-        }
+        try context.present(state.outcome, error: state.error, json: AccountJSON.make) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: AccountsViewModel.Outcome, theme: Theme) -> String {
@@ -234,6 +229,9 @@ public struct AccountFeatureModule: FeatureModule {
             },
             .singleton(AccountCommandsKey.self, requires: AccountServiceKey.self) { service in
                 FeatureCommands(AccountCommand.self, environment: AccountEnvironment(service: service))
+            },
+            .singleton(AccountHomeEntryKey.self, requires: AccountServiceKey.self, TransferStarterKey.self) {
+                AccountHome.entry(service: $0, transfers: $1)
             },
         ]
     }

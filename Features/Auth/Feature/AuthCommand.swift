@@ -106,13 +106,7 @@ enum AuthScreen {
         let viewModel = AuthViewModel(registration: environment.registration, sessions: environment.sessions)
         await viewModel.send(input)
         let state = await viewModel.state
-        if let error = state.error { throw error }
-        guard let outcome = state.outcome else { return }
-        if context.json {
-            try context.printJSON(AuthOutput(outcome))
-        } else {
-            context.print(render(outcome, theme: context.theme))
-        }
+        try context.present(state.outcome, error: state.error, json: AuthOutput.init) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: AuthViewModel.Outcome, theme: Theme) -> String {
@@ -183,6 +177,12 @@ public struct AuthFeatureModule: FeatureModule {
         [
             .singleton(AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self) { registration, sessions in
                 FeatureCommands(AuthCommand.self, environment: AuthEnvironment(registration: registration, sessions: sessions))
+            },
+            .singleton(AuthSignInEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self) {
+                AuthHome.signIn(AuthEnvironment(registration: $0, sessions: $1))
+            },
+            .singleton(AuthSignOutEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self) {
+                AuthHome.signOut(AuthEnvironment(registration: $0, sessions: $1))
             },
         ]
     }

@@ -1,0 +1,112 @@
+import DesignSystem
+import SharedKit
+import Synchronization
+
+/// Where the interactive mode reads the person's answers: standard input, or a script in tests.
+public protocol LineInput: Sendable {
+    /// One line without its newline, or `nil` at the end of input.
+    func readLine() -> String?
+}
+
+/// Standard input.
+public struct StandardLineInput: LineInput {
+    public init() {}
+    public func readLine() -> String? { Swift.readLine(strippingNewline: true) }
+}
+
+/// Answers given in advance, for tests and demos.
+public final class ScriptedLineInput: LineInput {
+    private let lines: Mutex<[String]>
+
+    public init(_ lines: [String]) {
+        self.lines = Mutex(lines)
+    }
+
+    public func readLine() -> String? {
+        lines.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+    }
+}
+
+/// The interactive mode's terminal: prints screens with the design system and asks questions.
+/// Every screen of every feature talks to the person through it.
+public struct Screen: Sendable {
+    public let context: CommandContext
+    public let input: any LineInput
+
+    public init(context: CommandContext, input: any LineInput) {
+        self.context = context
+        self.input = input
+    }
+
+    public var theme: Theme { context.theme }
+
+    /// Prints a block of text (a card, a table…) followed by a blank line.
+    public func show(_ text: String) {
+        context.print(text + "\n")
+    }
+
+    /// Prints a one-line notice.
+    public func say(_ text: String) {
+        context.print(text)
+    }
+
+    /// Prints an error the way commands do (in the user's language when it has one).
+    public func showError(_ error: any UserFacingError) {
+        context.out.write(ErrorText(message: error.message(in: context.language), hint: error.hint).render(theme: theme) + "\n\n")
+    }
+
+    /// Asks a question; `nil` at the end of input. The answer is trimmed.
+    public func ask(_ question: String) -> String? {
+        context.out.write(theme.paint(question, .accent) + " ")
+        guard let line = input.readLine() else { return nil }
+        return String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    /// Asks for a secret: without echo on a terminal, as a plain line from a script.
+    public func askSecret(_ question: String) -> String? {
+        if context.isInteractive, input is StandardLineInput {
+            return try? SecretInput.read(question + " ", from: .prompt, context: context)
+        }
+        context.out.write(theme.paint(question, .accent) + " ")
+        return input.readLine()
+    }
+
+    /// Shows numbered choices and returns the index chosen; `nil` for "back" (0, `b`, `q`, empty
+    /// input or end of input). Asks again on anything else.
+    public func choose(_ title: String, _ options: [String], back: String = "Back") -> Int? {
+        var lines = [theme.paint(title, .heading)]
+        for (index, option) in options.enumerated() { lines.append("  \(index + 1). \(option)") }
+        lines.append(theme.paint("  0. \(back)", .muted))
+        show(lines.joined(separator: "\n"))
+        while true {
+            guard let answer = ask(">") else { return nil }
+            if answer.isEmpty || ["0", "b", "q", "back", "quit"].contains(answer.lowercased()) { return nil }
+            if let number = Int(answer), (1...options.count).contains(number) { return number - 1 }
+            say(theme.paint("Type a number from 1 to \(options.count), or 0 to go back.", .warning))
+        }
+    }
+
+    /// A yes/no question; only `y`/`yes` (or `네`/`예`) is yes.
+    public func confirm(_ question: String) -> Bool {
+        guard let answer = ask(question + " [y/N]")?.lowercased() else { return false }
+        return ["y", "yes", "네", "예"].contains(answer)
+    }
+}
+
+/// One entry of the interactive home menu, contributed by a feature.
+public struct HomeEntry: Sendable {
+    /// Who sees the entry.
+    public enum Audience: Sendable {
+        case anyone, signedIn, signedOut
+    }
+
+    public let title: LocalizedText
+    public let audience: Audience
+    public let open: @Sendable (Screen) async -> Void
+
+    public init(title: LocalizedText, audience: Audience = .signedIn, open: @escaping @Sendable (Screen) async -> Void) {
+        self.title = title
+        self.audience = audience
+        self.open = open
+    }
+}

@@ -1,0 +1,147 @@
+import AccountDomain
+import AccountInterface
+import CommandKit
+import DesignSystem
+import Money
+import Registry
+import SharedKit
+import TransferInterface
+import ViewModelKit
+
+/// Account's entry in the interactive home.
+public enum AccountHomeEntryKey: ServiceKey { public typealias Service = HomeEntry }
+
+/// The accounts flow of the interactive mode: list → detail → send money → receipt → back to the
+/// detail with its new balance. The coordinator owns this navigation; "send money" is Transfer's,
+/// started only through `TransferStarter` (TransferInterface).
+@MainActor
+final class AccountsCoordinator: Coordinator {
+    enum Route: Hashable, Sendable {
+        case list
+        case detail(AccountNumber)
+        case send(from: AccountNumber)
+        case receipt(TransferReceipt)
+    }
+
+    let router = Router(root: Route.list)
+    private let screen: Screen
+    private let viewModel: AccountsViewModel
+    private let transfers: any TransferStarter
+
+    init(screen: Screen, service: AccountService, transfers: any TransferStarter) {
+        self.screen = screen
+        self.viewModel = AccountsViewModel(service: service)
+        self.transfers = transfers
+    }
+
+    private func text(_ en: String, _ ko: String) -> String { screen.context.text(LocalizedText(en: en, ko: ko)) }
+
+    func show(_ route: Route) async -> Navigation<Route> {
+        switch route {
+        case .list: await list()
+        case .detail(let number): await detail(number)
+        case .send(let from): await send(from: from)
+        case .receipt(let receipt): receiptScreen(receipt)
+        }
+    }
+
+    private func list() async -> Navigation<Route> {
+        guard case .accounts(let accounts)? = await send(.list) else { return .finish }
+        screen.show(AccountScreen.render(.accounts(accounts), theme: screen.theme))
+        let open = accounts.filter { !$0.isClosed }
+        let options = open.map { "\($0.name) · \($0.number) · \($0.balance.formatted())" } + [text("Open an account", "계좌 개설")]
+        guard let choice = screen.choose(text("Accounts", "계좌"), options) else { return .finish }
+        if choice < open.count { return .push(.detail(open[choice].number)) }
+        await openAccount()
+        return .replace(.list)
+    }
+
+    private func detail(_ number: AccountNumber) async -> Navigation<Route> {
+        guard let outcome = await send(.show(number.description)) else { return .pop }
+        screen.show(AccountScreen.render(outcome, theme: screen.theme))
+        let choice = screen.choose(text("What next?", "다음 작업"), [
+            text("Send money", "송금하기"), text("Deposit", "입금"), text("Withdraw", "출금"),
+        ])
+        switch choice {
+        case 0?: return .push(.send(from: number))
+        case 1?, 2?:
+            if let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty {
+                let memo = screen.ask(text("Memo (optional):", "메모(선택):"))
+                let input: AccountsViewModel.Input = choice == 1
+                    ? .deposit(number.description, amount: amount, memo: memo)
+                    : .withdraw(number.description, amount: amount, memo: memo)
+                if let moved = await send(input) { screen.show(AccountScreen.render(moved, theme: screen.theme)) }
+            }
+            return .replace(.detail(number))
+        default:
+            return .pop
+        }
+    }
+
+    private func send(from: AccountNumber) async -> Navigation<Route> {
+        guard let to = screen.ask(text("To account number:", "받는 계좌번호:")), !to.isEmpty,
+              let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty
+        else { return .pop }
+        let memo = screen.ask(text("Memo (optional):", "메모(선택):")).flatMap { $0.isEmpty ? nil : $0 }
+        screen.show(Card(title: text("Send money", "송금"), lines: KeyValueRows([
+            text("From", "보내는 계좌"): from.description,
+            text("To", "받는 계좌"): to,
+            text("Amount", "금액"): amount,
+            text("Memo", "메모"): memo ?? "—",
+        ]).render(theme: screen.theme).components(separatedBy: "\n")).render(theme: screen.theme))
+        guard screen.confirm(text("Send it?", "송금할까요?")) else {
+            screen.say(text("Not sent.", "송금하지 않았습니다."))
+            return .pop
+        }
+        do {
+            let receipt = try await transfers.send(TransferDraft(from: from.description, to: to, amount: amount, memo: memo))
+            return .replace(.receipt(receipt))
+        } catch {
+            screen.showError(AccountFailure.wrap(error))
+            return .pop
+        }
+    }
+
+    private func receiptScreen(_ receipt: TransferReceipt) -> Navigation<Route> {
+        let transfer = receipt.transfer
+        screen.show(Card(title: text("Receipt", "송금 영수증"), lines: KeyValueRows([
+            text("Sent", "보낸 금액"): transfer.amount.formatted(),
+            text("From", "보내는 계좌"): transfer.from,
+            text("To", "받는 계좌"): transfer.to,
+            text("Memo", "메모"): transfer.memo ?? "—",
+            text("Balance after", "송금 후 잔액"): transfer.fromBalanceAfter.formatted(),
+            text("Transfer", "거래 번호"): transfer.id.rawValue,
+        ]).render(theme: screen.theme).components(separatedBy: "\n")).render(theme: screen.theme))
+        _ = screen.ask(text("Press Enter to go back to the account.", "Enter를 누르면 계좌로 돌아갑니다."))
+        return .pop
+    }
+
+    private func openAccount() async {
+        let kinds = AccountKind.allCases
+        guard let kind = screen.choose(text("Which kind?", "어떤 계좌인가요?"), kinds.map(\.rawValue)),
+              let name = screen.ask(text("Name:", "이름:")), !name.isEmpty
+        else { return }
+        if let opened = await send(.open(kind: kinds[kind], name: name, currency: "KRW")) {
+            screen.show(AccountScreen.render(opened, theme: screen.theme))
+        }
+    }
+
+    /// Sends an input to the view model; shows its error, if any.
+    private func send(_ input: AccountsViewModel.Input) async -> AccountsViewModel.Outcome? {
+        await viewModel.send(input)
+        if let error = viewModel.state.error {
+            screen.showError(error)
+            return nil
+        }
+        return viewModel.state.outcome
+    }
+}
+
+enum AccountHome {
+    static func entry(service: AccountService, transfers: any TransferStarter) -> HomeEntry {
+        HomeEntry(title: LocalizedText(en: "Accounts and transfers", ko: "계좌와 송금")) { screen in
+            let coordinator = await AccountsCoordinator(screen: screen, service: service, transfers: transfers)
+            await coordinator.run()
+        }
+    }
+}

@@ -1,0 +1,215 @@
+import AccountInterface
+import AuthInterface
+import Foundation
+import Money
+import Persistence
+import Registry
+import SettingsInterface
+import SharedKit
+import Synchronization
+import TransferInterface
+
+/// The "send money" use case: checks a draft, then — in **one** transaction — looks up the
+/// idempotency key, adds up what the user sent today, has Account post the double entry, and
+/// records the transfer. Every refusal is a typed error; nothing is written unless all of it is.
+public struct SendMoney: TransferStarter {
+    private let session: any SessionProvider
+    private let directory: any AccountDirectory
+    private let posting: any AccountPosting
+    private let settings: any SettingsReader
+    private let unitOfWork: any UnitOfWork
+    private let store: any TransferStore
+    private let clock: any WallClock
+    private let calendar: Calendar
+    private let makeID: @Sendable () -> TransferID
+
+    /// - Parameters:
+    ///   - calendar: whose days the daily limit counts (its time zone is the user's).
+    ///   - makeID: new transfer ids (injected for tests).
+    public init(session: any SessionProvider, directory: any AccountDirectory, posting: any AccountPosting,
+                settings: any SettingsReader, unitOfWork: any UnitOfWork, store: any TransferStore, clock: any WallClock,
+                calendar: Calendar = SendMoney.localCalendar, makeID: @escaping @Sendable () -> TransferID = { .random() }) {
+        self.session = session
+        self.directory = directory
+        self.posting = posting
+        self.settings = settings
+        self.unitOfWork = unitOfWork
+        self.store = store
+        self.clock = clock
+        self.calendar = calendar
+        self.makeID = makeID
+    }
+
+    /// The Gregorian calendar in this machine's time zone: the user's days.
+    public static var localCalendar: Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        return calendar
+    }
+
+    /// Who sends, and under which limits: resolved once per command (or per batch).
+    public struct Context: Sendable {
+        public let user: AuthenticatedUser
+        public let limits: TransferLimits
+    }
+
+    /// The logged-in user and their limits (`NotLoggedInError` when nobody is logged in).
+    public func prepare() async throws -> Context {
+        let user = try await session.requireUser()
+        return Context(user: user, limits: try await settings.snapshot().transferLimits)
+    }
+
+    public func send(_ draft: TransferDraft) async throws -> TransferReceipt {
+        try await send(draft, context: try await prepare())
+    }
+
+    /// Sends `draft` for `context.user`. `sources` may remember source accounts between calls (a batch).
+    func send(_ draft: TransferDraft, context: Context, sources: SourceCache? = nil) async throws -> TransferReceipt {
+        let user = context.user
+        // Checks that need no lookup come first: a mistyped destination is refused before any.
+        let destination = try AccountNumber(draft.to)
+        let memo = try Self.memo(draft.memo)
+        let givenKey = try Self.idempotencyKey(draft.idempotencyKey)
+        let source = try await sourceAccount(draft.from, of: user.id, cache: sources)
+        let amount: Money
+        do {
+            amount = try Money.parse(draft.amount, currency: source.currency)
+        } catch {
+            throw TransferError.invalidAmount(error.description)
+        }
+        guard amount.isPositive else { throw TransferError.amountNotPositive(amount) }
+
+        let now = clock.now()
+        let day = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
+        let id = makeID()
+        let key = givenKey ?? id.rawValue
+        let request = PostingRequest(from: source.number, to: destination, amount: amount, memo: memo, reference: id.rawValue,
+                                     initiatedBy: user.id, at: now)
+        let limits = context.limits
+        let store = self.store
+        let posting = self.posting
+        return try await unitOfWork.perform { transaction in
+            if let original = try store.transfer(initiatedBy: user.id, idempotencyKey: key, in: transaction) {
+                guard original.from == request.from.description, original.to == request.to.description,
+                      original.amount == request.amount, original.memo == request.memo
+                else { throw TransferError.idempotencyKeyReused(key) }
+                return TransferReceipt(transfer: original, replayed: true)
+            }
+            try Self.checkLimits(amount, limits) {
+                try store.sentTotal(initiatedBy: user.id, currency: $0, from: day.start, until: day.end, in: transaction)
+            }
+            let posted = try posting.post(request, in: transaction)
+            let transfer = TransferSummary(id: id, from: request.from.description, to: request.to.description, amount: amount, memo: memo,
+                                           idempotencyKey: key, createdAt: now, initiatedBy: user.id,
+                                           fromBalanceAfter: posted.from.balance)
+            try store.insert(transfer, in: transaction)
+            return TransferReceipt(transfer: transfer, replayed: false)
+        }
+    }
+
+    // MARK: Rules
+
+    /// The per-transfer and daily limits. A limit only applies to amounts in its currency (Moa
+    /// converts nothing); `sentToday` gives the user's total of the day in a currency.
+    static func checkLimits(_ amount: Money, _ limits: TransferLimits, sentToday: (Currency) throws -> Money) throws {
+        if amount.currency == limits.perTransfer.currency, amount.minorUnits > limits.perTransfer.minorUnits {
+            throw TransferError.overPerTransferLimit(amount: amount, limit: limits.perTransfer)
+        }
+        let daily = limits.daily
+        guard amount.currency == daily.currency else { return }
+        let sent = try sentToday(daily.currency)
+        let (total, overflow) = sent.minorUnits.addingReportingOverflow(amount.minorUnits)
+        if overflow || total > daily.minorUnits {
+            let left = max(0, daily.minorUnits - min(sent.minorUnits, daily.minorUnits))
+            throw TransferError.dailyLimitExceeded(amount: amount, limit: daily, remaining: Money(minorUnits: left, currency: daily.currency))
+        }
+    }
+
+    /// The user's account to send from, by number or id. Someone else's is refused as not theirs.
+    private func sourceAccount(_ reference: String, of user: UserID, cache: SourceCache?) async throws -> AccountSummary {
+        if let cached = cache?.account(for: reference) { return cached }
+        let account: AccountSummary
+        if let number = try? AccountNumber(reference) {
+            guard let found = try await directory.account(number: number) else { throw PostingError.unknownAccount(number) }
+            account = found
+        } else {
+            if Self.looksLikeAccountNumber(reference) { _ = try AccountNumber(reference) } // says which digit rule failed
+            guard let found = try await directory.accounts(of: user).first(where: { $0.id.rawValue == reference }) else {
+                throw TransferError.unknownSourceAccount(reference)
+            }
+            account = found
+        }
+        guard account.ownerID == user else { throw PostingError.notOwner(account.number) }
+        cache?.remember(account, for: reference)
+        return account
+    }
+
+    static func looksLikeAccountNumber(_ text: String) -> Bool {
+        let digits = text.filter(\.isNumber)
+        return digits.count >= 10 && text.allSatisfy { $0.isNumber || $0 == "-" || $0 == " " }
+    }
+
+    /// The memo, trimmed (`nil` when empty); refused when too long or not on one line.
+    static func memo(_ memo: String?) throws(TransferError) -> String? {
+        guard let memo else { return nil }
+        let trimmed = trimmed(memo)
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= TransferError.maximumMemoLength, !trimmed.unicodeScalars.contains(where: isControl) else {
+            throw .invalidMemo
+        }
+        return trimmed
+    }
+
+    /// The key, trimmed (`nil` when absent or empty: a new one is generated).
+    static func idempotencyKey(_ key: String?) throws(TransferError) -> String? {
+        guard let key else { return nil }
+        let trimmed = trimmed(key)
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= TransferError.maximumKeyLength, !trimmed.unicodeScalars.contains(where: isControl) else {
+            throw .invalidIdempotencyKey(key)
+        }
+        return trimmed
+    }
+
+    static func trimmed(_ text: String) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || scalar.properties.isNoncharacterCodePoint
+            || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+}
+
+/// Source accounts already looked up during a batch (only their number, owner and currency are used:
+/// balances and the closed state are checked by the posting, inside the transaction).
+final class SourceCache: Sendable {
+    private let accounts = Mutex<[String: AccountSummary]>([:])
+
+    func account(for reference: String) -> AccountSummary? { accounts.withLock { $0[reference] } }
+    func remember(_ account: AccountSummary, for reference: String) { accounts.withLock { $0[reference] = account } }
+}
+
+/// The "send money" use case, for Transfer's own screens (the batch needs more than the starter).
+public enum SendMoneyKey: ServiceKey { public typealias Service = SendMoney }
+
+extension SendMoney {
+    /// How the app composes the use case: from Account, Settings and Auth's Interfaces, Core's unit of
+    /// work and clock, and Transfer's store. It lives here (not in TransferData) because only Transfer's
+    /// Domain and Feature may see other features' Interfaces; TransferFeatureModule lists it.
+    public static var providers: [Provider] {
+        [
+            .singleton(SendMoneyKey.self,
+                       requires: SessionProviderKey.self, AccountDirectoryKey.self, AccountPostingKey.self, SettingsReaderKey.self,
+                       UnitOfWorkKey.self, TransferStoreKey.self, WallClockKey.self) {
+                session, directory, posting, settings, unitOfWork, store, clock in
+                SendMoney(session: session, directory: directory, posting: posting, settings: settings, unitOfWork: unitOfWork,
+                          store: store, clock: clock)
+            },
+            .singleton(TransferStarterKey.self, requires: SendMoneyKey.self) { $0 },
+            .singleton(TransferReadingKey.self, requires: SessionProviderKey.self, TransferStoreKey.self) {
+                TransferHistory(session: $0, store: $1)
+            },
+        ]
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Money
+import Persistence
+import Registry
+import SharedKit
+import TransferInterface
+
+/// Transfer's records (TransferData implements it on SQLite).
+///
+/// The methods taking a `Transaction` run inside the unit of work that ``SendMoney`` opens, the same
+/// one Account's posting writes its ledger entries in: the idempotency lookup, the day's total,
+/// the posting and the new record commit together or not at all.
+public protocol TransferStore: Sendable {
+    /// The user's transfer recorded under `idempotencyKey`, if any.
+    func transfer(initiatedBy user: UserID, idempotencyKey: String, in transaction: any Transaction) throws -> TransferSummary?
+    /// The sum of the user's transfers in `currency` created in `start..<end`.
+    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date,
+                   in transaction: any Transaction) throws -> Money
+    /// Records a transfer; the store refuses a second record with the same user and key.
+    func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws
+
+    /// The user's transfers, newest first, those strictly older than `position` (all when `nil`).
+    func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer]
+    /// One of the user's transfers.
+    func transfer(id: TransferID, initiatedBy user: UserID) async throws -> TransferSummary?
+}
+
+/// A transfer and its place in the store's order of insertion (the paging key: increasing, never reused).
+public struct PositionedTransfer: Sendable, Hashable {
+    public let position: Int64
+    public let transfer: TransferSummary
+
+    public init(position: Int64, transfer: TransferSummary) {
+        self.position = position
+        self.transfer = transfer
+    }
+}
+
+public enum TransferStoreKey: ServiceKey { public typealias Service = any TransferStore }

@@ -1,0 +1,76 @@
+import SharedKit
+import TransferDomain
+import TransferInterface
+import ViewModelKit
+
+/// The transfer screens' view model: `moa transfer send/list/show` (and the interactive mode's
+/// send-money flow) send it an input and render its state. No rule lives here: the use cases decide.
+@MainActor
+public final class TransferViewModel: AsyncViewModel {
+    public enum Input: Sendable {
+        case send(TransferDraft)
+        case list(limit: Int, after: String?)
+        case show(String)
+    }
+
+    public typealias Action = Input
+
+    /// What happened, for the screen to show.
+    public enum Outcome: Sendable, Equatable {
+        case sent(TransferReceipt)
+        case page(TransferPage)
+        case transfer(TransferSummary)
+    }
+
+    public struct State: Sendable {
+        public var outcome: Outcome?
+        public var error: (any UserFacingError)?
+        public var isWorking = false
+    }
+
+    public private(set) var state = State()
+    private let starter: any TransferStarter
+    private let reading: any TransferReading
+
+    public nonisolated init(starter: any TransferStarter, reading: any TransferReading) {
+        self.starter = starter
+        self.reading = reading
+    }
+
+    public func transform(_ input: Input) -> [Action] { [input] }
+
+    public func perform(_ action: Action) async throws {
+        state = State(outcome: nil, error: nil, isWorking: true)
+        defer { state.isWorking = false }
+        switch action {
+        case .send(let draft):
+            state.outcome = .sent(try await starter.send(draft))
+        case .list(let limit, let after):
+            state.outcome = .page(try await reading.transfers(limit: limit, after: after))
+        case .show(let id):
+            state.outcome = .transfer(try await reading.transfer(id: TransferID(id)))
+        }
+    }
+
+    public func handleError(_ error: any Error) {
+        state.outcome = nil
+        state.error = TransferFailure.wrap(error)
+    }
+}
+
+/// Errors reaching a screen: the typed ones as they are, anything else as one sentence (exit 70).
+enum TransferFailure: UserFacingError {
+    case unexpected(String)
+
+    static func wrap(_ error: any Error) -> any UserFacingError {
+        (error as? any UserFacingError) ?? TransferFailure.unexpected(String(describing: error))
+    }
+
+    var message: String {
+        switch self {
+        case .unexpected(let reason): "The transfer failed unexpectedly: \(reason)."
+        }
+    }
+
+    var exitStatus: ExitStatus { .software }
+}

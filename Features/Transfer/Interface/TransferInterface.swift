@@ -1,0 +1,112 @@
+import Foundation
+import Money
+import Registry
+import SharedKit
+
+// What other features may use of Transfer: the transfer models, a starter (how Account's detail
+// screen begins "send money"), a reader of the user's transfers, and their keys.
+//
+// Account numbers are plain strings here (an Interface sees no other feature, so it cannot name
+// `AccountNumber`), always in their canonical form `110-1234-5678-9`.
+
+public enum TransferTag {}
+/// A transfer's id (a lowercase UUID).
+public typealias TransferID = Identifier<TransferTag>
+
+/// What a person asked to send, as typed: Transfer parses and checks every field.
+public struct TransferDraft: Sendable, Hashable {
+    /// The source: one of the user's accounts, by number (`110-1234-5678-9`, dashes optional) or id.
+    public var from: String
+    /// The destination account number (anyone's), checked digit by digit before any lookup.
+    public var to: String
+    /// The amount in the source account's currency, e.g. `50,000` or `12.50`.
+    public var amount: String
+    public var memo: String?
+    /// Makes retries safe: the same key with the same request returns the first transfer. `nil`: a new key.
+    public var idempotencyKey: String?
+
+    public init(from: String, to: String, amount: String, memo: String? = nil, idempotencyKey: String? = nil) {
+        self.from = from
+        self.to = to
+        self.amount = amount
+        self.memo = memo
+        self.idempotencyKey = idempotencyKey
+    }
+}
+
+/// A transfer as recorded: who sent what, from where to where, and the sender's balance after it.
+public struct TransferSummary: Sendable, Hashable, Codable {
+    public let id: TransferID
+    /// The source account number, `110-1234-5678-9`.
+    public let from: String
+    /// The destination account number.
+    public let to: String
+    /// What left the source (always positive).
+    public let amount: Money
+    public let memo: String?
+    /// The key given, or the one generated for the request. Unique per user.
+    public let idempotencyKey: String
+    public let createdAt: Date
+    /// The user who sent it (the owner of the source).
+    public let initiatedBy: UserID
+    /// The source's balance right after the transfer.
+    public let fromBalanceAfter: Money
+
+    public init(id: TransferID, from: String, to: String, amount: Money, memo: String?, idempotencyKey: String, createdAt: Date,
+                initiatedBy: UserID, fromBalanceAfter: Money) {
+        self.id = id
+        self.from = from
+        self.to = to
+        self.amount = amount
+        self.memo = memo
+        self.idempotencyKey = idempotencyKey
+        self.createdAt = createdAt
+        self.initiatedBy = initiatedBy
+        self.fromBalanceAfter = fromBalanceAfter
+    }
+}
+
+/// What sending returned.
+public struct TransferReceipt: Sendable, Hashable, Codable {
+    public let transfer: TransferSummary
+    /// `true` when the idempotency key had already been used for this very request: nothing was
+    /// posted this time, `transfer` is the original one.
+    public let replayed: Bool
+
+    public init(transfer: TransferSummary, replayed: Bool) {
+        self.transfer = transfer
+        self.replayed = replayed
+    }
+}
+
+/// Starts a transfer for the logged-in user: the one way other features (Account's detail screen)
+/// send money. Refusals are typed `UserFacingError`s with exit status 1 (limits, funds, closed or
+/// unknown account, same account, currency mismatch, not the owner, a reused idempotency key) or
+/// 65 for malformed input (account number, amount, memo, key).
+public protocol TransferStarter: Sendable {
+    func send(_ draft: TransferDraft) async throws -> TransferReceipt
+}
+
+/// One page of transfers, newest first, and the cursor of the next (`nil`: no more).
+public struct TransferPage: Sendable, Hashable {
+    public let transfers: [TransferSummary]
+    /// Opaque: pass it back as `after` for the next page.
+    public let nextCursor: String?
+
+    public init(transfers: [TransferSummary], nextCursor: String?) {
+        self.transfers = transfers
+        self.nextCursor = nextCursor
+    }
+}
+
+/// The logged-in user's transfers (the ones they sent).
+public protocol TransferReading: Sendable {
+    /// Newest first, `limit` (1…200) at a time, after the cursor a previous page gave. Stable while
+    /// other transfers are being sent: a page never repeats or skips a transfer.
+    func transfers(limit: Int, after cursor: String?) async throws -> TransferPage
+    /// One of the user's transfers; another user's is "not found".
+    func transfer(id: TransferID) async throws -> TransferSummary
+}
+
+public enum TransferStarterKey: ServiceKey { public typealias Service = any TransferStarter }
+public enum TransferReadingKey: ServiceKey { public typealias Service = any TransferReading }
