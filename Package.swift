@@ -64,6 +64,8 @@ let features: [FeatureSpec] = [
     .feature("Settings", uses: ["Auth"]),
     .feature("Account", uses: ["Auth", "Transfer"]),
     .feature("Transfer", uses: ["Account", "Settings", "Auth"], feature: [swiftCSV], example: ["Persistence"]),
+    .feature("Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Network", grdb], tests: [flyingFox, "Network", logging], example: ["Network"]),
+    .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Network", grdb, logging], tests: [swiftCSV, "Network", logging]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
@@ -71,7 +73,7 @@ let features: [FeatureSpec] = [
 
 let app: [Module] = [
     .library("MoaApp", path: "App/MoaApp",
-             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Network", "SharedKit", "Money", argumentParser]
+             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Network", "SharedKit", "Money", argumentParser, logging]
                  + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
 ]
@@ -82,6 +84,9 @@ let benchmarks: [Module] = [
     // Scripts/Benchmarks/<Name>: added with the benchmark that needs it.
     .executable("BenchLedger", path: "Scripts/Benchmarks/BenchLedger",
                 deps: ["AccountData", "AccountDomain", "AccountInterface", "Registry", "SharedKit", "Storage", grdb]),
+    .executable("BenchArchive", path: "Scripts/Benchmarks/BenchArchive",
+                deps: ["ArchiveData", "ArchiveDomain", "ArchiveInterface", "Storage", "SharedKit"]),
+    .executable("BenchCache", path: "Scripts/Benchmarks/BenchCache", deps: ["SearchData"]),
 ]
 
 let crossCuttingTests: [Module] = [

@@ -15,6 +15,10 @@ import AccountDomain
 import AccountFeature
 import TransferData
 import TransferFeature
+import SearchData
+import SearchFeature
+import ArchiveData
+import ArchiveFeature
 // new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
@@ -64,6 +68,8 @@ public enum Composition {
         SettingsMigrations.all,
         AccountMigrations.all,
         TransferMigrations.all,
+        SearchMigrations.all,
+        ArchiveMigrations.all,
         // new-feature: migrations
     ]
 
@@ -73,6 +79,8 @@ public enum Composition {
         SettingsCommandsKey.self,
         AccountCommandsKey.self,
         TransferCommandsKey.self,
+        SearchCommandsKey.self,
+        ArchiveCommandsKey.self,
         // new-feature: command keys
     ]
 
@@ -80,6 +88,7 @@ public enum Composition {
     static let homeKeys: [any ServiceKey<HomeEntry>.Type] = [
         AuthSignInEntryKey.self,
         AccountHomeEntryKey.self,
+        SearchHomeEntryKey.self,
         AuthSignOutEntryKey.self,
     ]
 
@@ -103,6 +112,8 @@ public enum Composition {
             SettingsDataModule(overrides: nil), SettingsFeatureModule(),
             AccountDataModule(), AccountFeatureModule(),
             TransferDataModule(), TransferFeatureModule(),
+            SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa/\(MoaVersion.current)")), SearchFeatureModule(),
+            ArchiveDataModule(), ArchiveFeatureModule(),
             // new-feature: modules
             ModuleOf("App", [appRoot()] + collections()),
         ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandKit
 import DesignSystem
+import Logging
 import Registry
 import SettingsFeature
 import SettingsInterface
@@ -11,7 +12,8 @@ import Storage
 /// becomes a message (in the user's language when it has one) and an exit status.
 public enum MoaMain {
     public static func run(arguments: [String]) async -> Int32 {
-        await CommandRunner.run(MoaCommand.self, arguments: arguments) { command, context in
+        bootstrapLogging(verbose: arguments.contains("--verbose"))
+        return await CommandRunner.run(MoaCommand.self, arguments: arguments) { command, context in
             let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
             let home = MoaHome.resolve(option: global.home, environment: context.environment)
             let database = try Composition.openInfrastructure(home: home)
@@ -24,6 +26,16 @@ public enum MoaMain {
             let root = try Composition.validate(modules).resolve()
             let interactive = FeatureCommands(MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session))
             return .init(commands: root.commandGroups + [interactive], context: await displaySettings(root.settings, context, global))
+        }
+    }
+
+    /// `--verbose`: every module's logs (already redacted where they carry requests) go to standard
+    /// error at debug level; otherwise only warnings and errors do.
+    static func bootstrapLogging(verbose: Bool) {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = verbose ? .debug : .warning
+            return handler
         }
     }
 

@@ -4,6 +4,8 @@ import AuthFeature
 import SettingsFeature
 import AccountFeature
 import TransferFeature
+import SearchFeature
+import ArchiveFeature
 // new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
@@ -26,6 +28,8 @@ struct MoaCommand: ServiceCommand {
             SettingsCommand.self,
             AccountCommand.self,
             TransferCommand.self,
+            SearchCommand.self,
+            ArchiveCommand.self,
             // new-feature: commands
             DoctorCommand.self,
         ]

@@ -120,9 +120,16 @@ public final class AppDatabase: Sendable {
         }
     }
 
-    /// Runs a read.
+    /// Runs a read (in a read transaction: a consistent snapshot across its statements).
     public func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
         try writer.read(value)
+    }
+
+    /// Runs a read made of **one** statement, without wrapping it in a transaction: SQLite already
+    /// gives a single statement a consistent snapshot, and the BEGIN/COMMIT pair costs as much as a
+    /// small indexed query. For hot paths such as a history page.
+    public func readSingleStatement<T: Sendable>(_ value: @Sendable (Database) throws -> T) throws -> T {
+        try writer.unsafeRead(value)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -36,13 +36,17 @@ enum Ledger {
                    ownerID: row["owner_id"], currency: currency, balance: row["balance"], openedAt: row["opened_at"], closedAt: row["closed_at"])
     }
 
+    // Hot paths (every posting) use cached statements: prepared once per connection.
+
     static func account(number: AccountNumber, _ db: Database) throws -> Row? {
-        try GRDB.Row.fetchOne(db, sql: "SELECT \(columns) FROM account_accounts WHERE number = ?", arguments: [number.digits]).map(row)
+        try GRDB.Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM account_accounts WHERE number = ?"),
+                              arguments: [number.digits]).map(row)
     }
 
     static func account(id: String, _ db: Database) throws -> Row? {
-        try GRDB.Row.fetchOne(db, sql: "SELECT \(columns) FROM account_accounts WHERE id = ?", arguments: [id]).map(row)
+        try GRDB.Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM account_accounts WHERE id = ?"), arguments: [id]).map(row)
     }
+
 
     /// The hidden cash account of `currency`, created on first use.
     static func cashAccount(_ currency: Currency, _ db: Database, at: Date) throws -> Row {
@@ -77,17 +81,18 @@ enum Ledger {
     }
 
     private static func setBalance(of account: Row, expected: Int64, to balance: Int64, _ db: Database) throws {
-        try db.execute(sql: "UPDATE account_accounts SET balance = ? WHERE id = ? AND balance = ?", arguments: [balance, account.id, expected])
+        try db.cachedStatement(sql: "UPDATE account_accounts SET balance = ? WHERE id = ? AND balance = ?")
+            .execute(arguments: [balance, account.id, expected])
         guard db.changesCount == 1 else { throw LedgerConflict(account: account.number) }
     }
 
     private static func insertEntry(account: Row, amount: Money, balanceAfter: Money, kind: LedgerEntry.Kind, counterparty: Row,
                                     memo: String?, reference: String?, at: Date, _ db: Database) throws -> LedgerEntry {
-        try db.execute(sql: """
+        try db.cachedStatement(sql: """
             INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [account.id, amount.minorUnits, amount.currency.code, balanceAfter.minorUnits, kind.rawValue,
-                             counterparty.id, reference, memo, at])
+            """).execute(arguments: [account.id, amount.minorUnits, amount.currency.code, balanceAfter.minorUnits, kind.rawValue,
+                                     counterparty.id, reference, memo, at])
         return LedgerEntry(id: db.lastInsertedRowID, account: account.number, amount: amount, balanceAfter: balanceAfter, kind: kind,
                            counterparty: counterparty.isCash ? nil : counterparty.number, memo: memo, reference: reference, at: at)
     }
@@ -97,4 +102,12 @@ enum Ledger {
 struct LedgerConflict: Error, CustomStringConvertible {
     let account: AccountNumber
     var description: String { "The balance of \(account) changed during the posting." }
+}
+
+extension Ledger.Row {
+    /// The row with another balance (after a posting), without reading it again.
+    func with(balance: Int64) -> Ledger.Row {
+        Ledger.Row(id: id, number: number, name: name, kind: kind, ownerID: ownerID, currency: currency, balance: balance,
+                   openedAt: openedAt, closedAt: closedAt)
+    }
 }

@@ -78,16 +78,20 @@ struct SQLiteAccountStore: AccountStore {
     }
 
     func history(of number: AccountNumber, before: Int64?, limit: Int) async throws -> [LedgerEntry] {
-        try database.read { db in
-            guard let account = try Ledger.account(number: number, db) else { return [] }
-            return try Row.fetchAll(db, sql: """
+        try database.readSingleStatement { db in
+            // One cached statement: the account is found by number inside the query, and the
+            // (account_id, id) index makes a page at any depth one index seek.
+            let statement = try db.cachedStatement(sql: """
                 SELECT e.id, e.amount, e.currency, e.balance_after, e.kind, e.reference, e.memo, e.created_at,
                        c.number AS counterparty_number, c.owner_id AS counterparty_owner
                 FROM account_entries e LEFT JOIN account_accounts c ON c.id = e.counterparty_id
-                WHERE e.account_id = ? AND e.id < ?
+                WHERE e.account_id = (SELECT id FROM account_accounts WHERE number = ?) AND e.id < ?
                 ORDER BY e.id DESC LIMIT ?
-                """, arguments: [account.id, before ?? Int64.max, limit]).map { row in
-                let currency = try Currency(code: row["currency"])
+                """)
+            var currencies: [String: Currency] = [:]
+            return try Row.fetchAll(statement, arguments: [number.digits, before ?? Int64.max, limit]).map { row in
+                let code: String = row["currency"]
+                let currency = try currencies[code] ?? { let parsed = try Currency(code: code); currencies[code] = parsed; return parsed }()
                 let counterparty: String? = row["counterparty_owner"] == nil ? nil : row["counterparty_number"]
                 return LedgerEntry(id: row["id"], account: number, amount: Money(minorUnits: row["amount"], currency: currency),
                                    balanceAfter: Money(minorUnits: row["balance_after"], currency: currency),
@@ -147,9 +151,10 @@ struct SQLiteAccountPosting: AccountPosting {
         guard from.currency == request.amount.currency else { throw PostingError.currencyMismatch(from: from.currency, to: request.amount.currency) }
         let (debit, credit) = try Ledger.move(request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
                                               memo: request.memo, reference: request.reference, at: request.at, db)
-        guard let fromAfter = try Ledger.account(id: from.id, db)?.summary, let toAfter = try Ledger.account(id: to.id, db)?.summary else {
-            throw PostingError.unknownAccount(request.to)
-        }
+        // The balances after are those the entries recorded: no need to read the accounts again.
+        guard let fromAfter = from.with(balance: debit.balanceAfter.minorUnits).summary,
+              let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary
+        else { throw PostingError.unknownAccount(request.to) }
         return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: debit.id, creditEntryID: credit.id)
     }
 }

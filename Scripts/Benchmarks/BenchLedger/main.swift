@@ -85,6 +85,7 @@ do {
         "median_us": samples[samples.count / 2],
         "entries": count,
         "account_id": "bench",
+        "number": number.digits,
         "before": before,
     ]
     let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])

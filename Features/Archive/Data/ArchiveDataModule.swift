@@ -1,0 +1,31 @@
+import ArchiveDomain
+import ArchiveInterface
+import Network
+import Registry
+import SharedKit
+import Storage
+
+/// What Archive's Data layer provides: the SQLite stores, the catalogue other features search
+/// (`EventCatalogueKey`), the import sources (files, the live API), the importer and the export writer.
+/// (The ticket use cases, which need the session from AuthInterface, come from ArchiveFeatureModule.)
+public struct ArchiveDataModule: FeatureModule {
+    public let name = "Archive"
+    private let httpClient: (any HTTPClient)?
+
+    /// - Parameter httpClient: for the live API; `nil`: URLSession against ``SeoulOpenAPISource/baseURL``.
+    public init(httpClient: (any HTTPClient)? = nil) {
+        self.httpClient = httpClient
+    }
+
+    public var providers: [Provider] {
+        let httpClient = httpClient
+        return [
+            .singleton(CatalogueStoreKey.self, requires: DatabaseKey.self) { SQLiteCatalogueStore(database: $0) },
+            .singleton(TicketStoreKey.self, requires: DatabaseKey.self) { SQLiteTicketStore(database: $0) },
+            .singleton(EventCatalogueKey.self, requires: CatalogueStoreKey.self) { StoreEventCatalogue(store: $0) },
+            .singleton(CatalogueImporterKey.self, requires: CatalogueStoreKey.self, WallClockKey.self) { CatalogueImporter(store: $0, clock: $1) },
+            .singleton(CatalogueSourcesKey.self) { ArchiveSources(client: httpClient) },
+            .singleton(ExportWriterKey.self) { AtomicExportWriter() },
+        ]
+    }
+}

@@ -1,0 +1,76 @@
+import ArchiveInterface
+import Foundation
+import Registry
+import SharedKit
+
+/// The catalogue in storage (ArchiveData implements it on SQLite).
+public protocol CatalogueStore: Sendable {
+    /// Writes every entry in ONE transaction — new ones inserted, changed ones updated — and says
+    /// what happened to each, in order. If anything fails, nothing is written.
+    /// `progress` is called with the number of entries handled so far.
+    func upsert(_ entries: [CatalogueEntry], at: Date, progress: @escaping @Sendable (Int) -> Void) async throws -> [UpsertOutcome]
+    func count() async throws -> Int
+    func event(id: EventID) async throws -> CulturalEvent?
+    /// The semantics of ``EventQuery`` (see `EventQueryMatching.swift` in ArchiveInterface).
+    func search(_ query: EventQuery) async throws -> EventPage
+    /// Events still running or yet to come on `day` (`endsOn >= day`), in catalogue order.
+    func events(endingOnOrAfter day: Day) async throws -> [CulturalEvent]
+}
+
+/// Tickets in storage.
+public protocol TicketStore: Sendable {
+    /// Inserts a ticket; throws ``DuplicateTicket`` when the owner already archived that event on that day.
+    func insert(_ ticket: Ticket) async throws
+    /// The owner's tickets, most recently attended first (then most recently added).
+    func tickets(of owner: UserID) async throws -> [Ticket]
+    /// Deletes the owner's ticket; `false` when the owner has no such ticket.
+    func delete(_ id: TicketID, of owner: UserID) async throws -> Bool
+}
+
+/// The same event archived twice on the same day.
+public struct DuplicateTicket: Error, Equatable {
+    public init() {}
+}
+
+/// Where an import reads its rows from (a file, the live API).
+public protocol CatalogueSource: Sendable {
+    /// Names the source in reports: "events.json", "Seoul Open Data API, rows 1–3000".
+    var name: String { get }
+    /// Every row, in order; `nil` for an element of the row list that is not an object.
+    /// Throws ``ArchiveImportError`` when the source cannot be read at all (nothing is imported then).
+    func rows(progress: @escaping @Sendable (ImportProgress) -> Void) async throws -> [RawEvent?]
+}
+
+/// Makes sources (ArchiveData knows files and HTTP).
+public protocol CatalogueSources: Sendable {
+    func file(path: String) -> any CatalogueSource
+    /// The live `culturalEventInfo` API, rows `from`…`to` (1-based, inclusive; `to` nil: to the last).
+    func seoulOpenAPI(key: String, from: Int, to: Int?) -> any CatalogueSource
+}
+
+/// Writes exports to disk.
+public protocol ExportWriting: Sendable {
+    /// Writes `data` to `path` atomically (readers never see half a file), readable by its owner only.
+    func write(_ data: Data, to path: String) async throws
+}
+
+public enum CatalogueStoreKey: ServiceKey { public typealias Service = any CatalogueStore }
+public enum TicketStoreKey: ServiceKey { public typealias Service = any TicketStore }
+public enum CatalogueSourcesKey: ServiceKey { public typealias Service = any CatalogueSources }
+public enum ExportWriterKey: ServiceKey { public typealias Service = any ExportWriting }
+/// The ticket use cases, for Archive's commands (and, as `EventArchivingKey`, for other features).
+public enum ArchiveServiceKey: ServiceKey { public typealias Service = ArchiveService }
+public enum CatalogueImporterKey: ServiceKey { public typealias Service = CatalogueImporter }
+
+/// `EventCatalogue` (what Search sees) over the store.
+public struct StoreEventCatalogue: EventCatalogue {
+    private let store: any CatalogueStore
+
+    public init(store: any CatalogueStore) {
+        self.store = store
+    }
+
+    public func search(_ query: EventQuery) async throws -> EventPage { try await store.search(query) }
+    public func event(id: EventID) async throws -> CulturalEvent? { try await store.event(id: id) }
+    public func count() async throws -> Int { try await store.count() }
+}

@@ -1,0 +1,174 @@
+import ArchiveDomain
+import ArchiveInterface
+import Foundation
+import SettingsInterface
+import SharedKit
+import ViewModelKit
+
+/// What Archive's commands and screens run with.
+public struct ArchiveEnvironment: Sendable {
+    let service: ArchiveService
+    let importer: CatalogueImporter
+    let sources: any CatalogueSources
+    let catalogue: any EventCatalogue
+    let settings: any SettingsReader
+    let writer: any ExportWriting
+
+    public init(service: ArchiveService, importer: CatalogueImporter, sources: any CatalogueSources, catalogue: any EventCatalogue,
+                settings: any SettingsReader, writer: any ExportWriting) {
+        self.service = service
+        self.importer = importer
+        self.sources = sources
+        self.catalogue = catalogue
+        self.settings = settings
+        self.writer = writer
+    }
+}
+
+/// The catalogue filters as typed on the command line (`moa archive events`, and Search's `moa search events`).
+public struct EventFilters: Sendable, Hashable {
+    public var text: String?
+    public var region: String?
+    public var category: String?
+    public var audience: String?
+    public var free: Bool?
+    public var from: String?
+    public var to: String?
+    public var page: Int
+    /// `nil`: the `display.page-size` setting.
+    public var perPage: Int?
+
+    public init(text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil, free: Bool? = nil,
+                from: String? = nil, to: String? = nil, page: Int = 1, perPage: Int? = nil) {
+        self.text = text
+        self.region = region
+        self.category = category
+        self.audience = audience
+        self.free = free
+        self.from = from
+        self.to = to
+        self.page = page
+        self.perPage = perPage
+    }
+
+    /// The query, validated: dates are `YYYY-MM-DD` and in order, page ≥ 1, per page 1…200.
+    public func query(defaultPerPage: Int) throws(ArchiveError) -> EventQuery {
+        let from = try from.map { text throws(ArchiveError) in try ArchiveService.day(text, field: "--from") }
+        let to = try to.map { text throws(ArchiveError) in try ArchiveService.day(text, field: "--to") }
+        if let from, let to, from > to { throw .invalidDateRange(from: from, to: to) }
+        guard page >= 1 else { throw .invalidPage(page) }
+        let perPage = perPage ?? min(max(defaultPerPage, 1), EventQuery.maxPerPage)
+        guard (1...EventQuery.maxPerPage).contains(perPage) else { throw .invalidPerPage(perPage, max: EventQuery.maxPerPage) }
+        return EventQuery(text: text, district: region.map(SeoulDistricts.normalized), category: category, audience: audience, free: free,
+                          from: from, to: to, page: page, perPage: perPage)
+    }
+}
+
+/// Archive's view model: `moa archive …` commands (and the interactive screens) send it inputs and
+/// render its state.
+@MainActor
+public final class ArchiveViewModel: AsyncViewModel {
+    public enum Input: Sendable {
+        case importFile(path: String)
+        case importAPI(key: String, from: Int, to: Int?)
+        case events(EventFilters)
+        case addFromCatalogue(eventID: String, rating: Int?, memo: String?, attended: String?)
+        case addManual(title: String, category: String, region: String, date: String, free: Bool, rating: Int?, memo: String?)
+        case list
+        case remove(String)
+        case taste
+        case recommend(limit: Int)
+        case export(ExportFormat, output: String?)
+    }
+
+    public typealias Action = Input
+
+    public enum Outcome: Sendable {
+        case imported(ImportReport)
+        /// A page of the catalogue; `catalogueCount` 0 means nothing was imported yet.
+        case events(EventPage, catalogueCount: Int)
+        case added(Ticket)
+        case tickets([Ticket])
+        case removed(Ticket)
+        case taste(TasteProfile)
+        case recommendations(RecommendationList)
+        /// The export; written to `path`, or to be printed when `path` is nil.
+        case exported(ExportDocument, path: String?)
+    }
+
+    public struct State: Sendable {
+        public var outcome: Outcome?
+        public var error: (any UserFacingError)?
+    }
+
+    public private(set) var state = State()
+    private let environment: ArchiveEnvironment
+    private let progress: @Sendable (ImportProgress) -> Void
+
+    /// - Parameter progress: told how far an import is (called from any thread).
+    public nonisolated init(environment: ArchiveEnvironment, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) {
+        self.environment = environment
+        self.progress = progress
+    }
+
+    public func transform(_ input: Input) -> [Action] { [input] }
+
+    public func perform(_ action: Action) async throws {
+        state = State()
+        let service = environment.service
+        switch action {
+        case .importFile(let path):
+            state.outcome = .imported(try await environment.importer.run(environment.sources.file(path: path), progress: progress))
+        case .importAPI(let key, let from, let to):
+            try CatalogueImporter.validateRows(from: from, to: to)
+            let source = environment.sources.seoulOpenAPI(key: key, from: from, to: to)
+            state.outcome = .imported(try await environment.importer.run(source, progress: progress))
+        case .events(let filters):
+            let pageSize = try await environment.settings.snapshot().pageSize
+            let query = try filters.query(defaultPerPage: pageSize)
+            let page = try await environment.catalogue.search(query)
+            state.outcome = .events(page, catalogueCount: try await environment.catalogue.count())
+        case .addFromCatalogue(let eventID, let rating, let memo, let attended):
+            let day = try attended.map { text throws(ArchiveError) in try ArchiveService.day(text, field: "--attended") }
+            state.outcome = .added(try await service.add(eventID: eventID, rating: rating, memo: memo, attendedOn: day))
+        case .addManual(let title, let category, let region, let date, let free, let rating, let memo):
+            let day = try ArchiveService.day(date, field: "--date")
+            let ticket = ManualTicket(title: title, category: category, district: region, isFree: free, attendedOn: day, rating: rating, memo: memo)
+            state.outcome = .added(try await service.addManual(ticket))
+        case .list:
+            state.outcome = .tickets(try await service.list())
+        case .remove(let reference):
+            state.outcome = .removed(try await service.remove(reference))
+        case .taste:
+            state.outcome = .taste(try await service.taste())
+        case .recommend(let limit):
+            state.outcome = .recommendations(try await service.recommend(limit: limit))
+        case .export(let format, let output):
+            let document = try await service.export(format)
+            if let output { try await environment.writer.write(Data(document.text.utf8), to: output) }
+            state.outcome = .exported(document, path: output)
+        }
+    }
+
+    public func handleError(_ error: any Error) {
+        state.outcome = nil
+        state.error = ArchiveFailure.wrap(error)
+    }
+}
+
+/// Errors reaching the screen: the typed ones as they are, anything else as one sentence.
+enum ArchiveFailure: UserFacingError {
+    case unexpected(String)
+
+    static func wrap(_ error: any Error) -> any UserFacingError {
+        (error as? any UserFacingError) ?? ArchiveFailure.unexpected(String(describing: error))
+    }
+
+    var message: String {
+        switch self {
+        case .unexpected(let reason): "The archive operation failed: \(reason)."
+        }
+    }
+
+    var exitStatus: ExitStatus { .software }
+}

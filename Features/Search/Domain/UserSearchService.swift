@@ -1,0 +1,56 @@
+import Foundation
+import SearchInterface
+import SettingsInterface
+
+/// Searches users and shows one, on the API configured in Settings (read at each request, so a
+/// `moa settings set search.api-base-url …` applies at once). Validates the input before any
+/// request: an empty query, a page below 1, a page size outside 1…100, a page past the API's
+/// 1,000-result cap and a malformed login are refused without a network round trip.
+public struct UserSearchService: UserProfileLookup {
+    /// The API's largest page.
+    public static let maxPerPage = 100
+
+    private let settings: any SettingsReader
+    private let repository: any UserSearchRepository
+
+    public init(settings: any SettingsReader, repository: any UserSearchRepository) {
+        self.settings = settings
+        self.repository = repository
+    }
+
+    /// One page of users matching `query`. `perPage` defaults to the `display.page-size` setting
+    /// (at most 100).
+    public func search(_ query: String, page: Int = 1, perPage: Int? = nil, sort: UserSearchSort? = nil) async throws -> UserSearchPage {
+        let query = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !query.isEmpty else { throw SearchError.emptyQuery }
+        guard page >= 1 else { throw SearchError.invalidPage(page) }
+        if let perPage, !(1...Self.maxPerPage).contains(perPage) { throw SearchError.invalidPerPage(perPage) }
+        let snapshot = try await settings.snapshot()
+        let size = perPage ?? min(max(snapshot.pageSize, 1), Self.maxPerPage)
+        guard (page - 1) * size < UserSearchPage.resultCap else { throw SearchError.beyondResultCap(page: page, perPage: size) }
+        let request = UserSearchRequest(query: query, page: page, perPage: size, sort: sort)
+        return try await repository.searchUsers(request, access: SearchAPIAccess(snapshot.searchAPI))
+    }
+
+    /// The user `login` (a leading `@` is ignored), from the cache when it is fresh.
+    public func user(_ login: String) async throws -> FetchedUser {
+        let login = try Self.validLogin(login)
+        let snapshot = try await settings.snapshot()
+        return try await repository.user(login: login, access: SearchAPIAccess(snapshot.searchAPI))
+    }
+
+    public func profile(login: String) async throws -> UserProfile {
+        try await user(login).profile
+    }
+
+    /// GitHub logins are letters, digits and hyphens; compatible servers also allow `_` and `.`.
+    static func validLogin(_ text: String) throws(SearchError) -> String {
+        var login = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        if login.hasPrefix("@") { login = login.dropFirst() }
+        guard (1...100).contains(login.count),
+              login.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }),
+              login != ".", login != ".."
+        else { throw .invalidLogin(text) }
+        return String(login)
+    }
+}

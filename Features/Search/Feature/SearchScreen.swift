@@ -1,0 +1,249 @@
+import ArchiveInterface
+import CommandKit
+import DesignSystem
+import Foundation
+import SearchDomain
+import SearchInterface
+import SharedKit
+
+/// Sends one input and renders the outcome with the design system, or as JSON.
+enum SearchScreen {
+    @MainActor
+    static func show(_ input: SearchViewModel.Input, _ environment: SearchEnvironment, _ context: CommandContext) async throws {
+        let viewModel = SearchViewModel(users: environment.users, events: environment.events)
+        await viewModel.send(input)
+        let state = viewModel.state
+        if let error = state.error { throw error }
+        guard let outcome = state.outcome else { return }
+        if context.json {
+            try context.printJSON(SearchJSON.make(outcome))
+        } else {
+            context.print(render(outcome, theme: context.theme))
+        }
+    }
+
+    static func render(_ outcome: SearchViewModel.Outcome, theme: Theme) -> String {
+        switch outcome {
+        case .users(let page): users(page, theme: theme)
+        case .user(let fetched): card(fetched, theme: theme)
+        case .events(let result): events(result, theme: theme)
+        }
+    }
+
+    // MARK: Users
+
+    static func users(_ page: UserSearchPage, theme: Theme) -> String {
+        let request = page.request
+        var table = Table(columns: [.init("Login"), .init("ID", alignment: .right), .init("Type"), .init("Score", alignment: .right),
+                                    .init("URL")],
+                          emptyMessage: "No users match “\(clean(request.query))” on this page.")
+        for user in page.users {
+            table.append([clean(user.login), String(user.id), clean(user.type), user.score.map(score) ?? "",
+                          user.htmlURL.map { clean($0.absoluteString) } ?? ""])
+        }
+        var lines = [table.render(theme: theme), "", theme.paint(footer(page), .muted)]
+        if page.isCapped { lines.append(theme.paint(SearchError.capSentence.en + ".", .warning)) }
+        if page.incompleteResults {
+            lines.append(theme.paint("The results may be incomplete: the search timed out on the server.", .warning))
+        }
+        if let next = page.nextPage, (next - 1) * request.perPage < UserSearchPage.resultCap {
+            lines.append(theme.paint("Next: " + nextCommand(request, page: next), .muted))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `page 2 of 34 · 1,000 of 3,450 shown at most`, or `page 1 of 3 · 45 users`.
+    static func footer(_ page: UserSearchPage) -> String {
+        let position = "page \(page.request.page) of \(max(page.pageCount, 1))"
+        if page.totalCount > UserSearchPage.resultCap {
+            return "\(position) · \(SearchError.grouped(page.reachableCount)) of \(SearchError.grouped(page.totalCount)) shown at most"
+        }
+        return "\(position) · \(SearchError.grouped(page.totalCount)) \(page.totalCount == 1 ? "user" : "users")"
+    }
+
+    /// The command that shows page `number` of the same search.
+    static func nextCommand(_ request: UserSearchRequest, page number: Int) -> String {
+        var words = ["moa", "search", "users", shellQuoted(request.query), "--page", String(number), "--per-page", String(request.perPage)]
+        if let sort = request.sort { words += ["--sort", sort.rawValue] }
+        return words.joined(separator: " ")
+    }
+
+    // MARK: One user
+
+    static func card(_ fetched: FetchedUser, theme: Theme) -> String {
+        let user = fetched.profile
+        var rows: [KeyValueRows.Row] = [.init("Login", clean(user.login)), .init("ID", String(user.id)), .init("Type", clean(user.type))]
+        let optional: [(String, String?)] = [
+            ("Name", user.name), ("Company", user.company), ("Location", user.location), ("E-mail", user.email),
+            ("Blog", user.blog), ("Bio", user.bio),
+            ("Repositories", user.publicRepos.map(SearchError.grouped)), ("Followers", user.followers.map(SearchError.grouped)),
+            ("Following", user.following.map(SearchError.grouped)), ("Joined", user.createdAt.map(day)),
+            ("Profile", user.htmlURL?.absoluteString),
+        ]
+        rows += optional.compactMap { key, value in value.map { KeyValueRows.Row(key, clean($0)) } }
+        let source = switch fetched.source {
+        case .network: "fetched now"
+        case .revalidated: "cached copy, confirmed current by the server (304 Not Modified)"
+        case .memory: "from this session's cache, no request sent"
+        }
+        let lines = KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n") + ["", theme.paint(source, .muted)]
+        let title = user.name.map { "\(clean($0)) (\(clean(user.login)))" } ?? clean(user.login)
+        return Card(title: title, lines: lines).render(theme: theme)
+    }
+
+    // MARK: Events
+
+    /// How to fill an empty catalogue.
+    static let importHint = "The event catalogue is empty: import one with `moa archive import FILE.json` (Seoul Open Data culturalEventInfo JSON)."
+
+    static func events(_ result: EventSearchResult, theme: Theme) -> String {
+        guard case .page(let page, let query) = result else { return theme.paint(importHint, .warning) }
+        var table = Table(columns: [.init("Dates"), .init("Title", maxWidth: 40), .init("District"), .init("Category"),
+                                    .init("Audience", maxWidth: 16), .init("Fee", maxWidth: 20)],
+                          emptyMessage: "No events match these filters.")
+        for event in page.events {
+            table.append([dates(event), clean(event.title), clean(event.district), clean(event.category), clean(event.audience),
+                          event.isFree ? "free" : clean(event.fee)])
+        }
+        var lines = [table.render(theme: theme)]
+        if page.total > 0 {
+            lines += ["", theme.paint("page \(page.page) of \(page.pageCount) · \(SearchError.grouped(page.total)) \(page.total == 1 ? "event" : "events")", .muted)]
+            if page.events.isEmpty {
+                lines.append(theme.paint("Page \(page.page) is past the last page (\(page.pageCount)).", .warning))
+            } else if page.page < page.pageCount {
+                lines.append(theme.paint("Next: " + nextEventsCommand(query, page: page.page + 1), .muted))
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func eventCard(_ event: CulturalEvent, theme: Theme) -> String {
+        let rows: [(String, String?)] = [
+            ("Dates", dates(event)), ("Category", event.category), ("District", event.district), ("Place", event.place),
+            ("Audience", event.audience), ("Fee", event.isFree ? "free" : event.fee), ("Organiser", event.organization),
+            ("Link", event.link?.absoluteString),
+        ]
+        let lines = KeyValueRows(rows.compactMap { key, value in
+            value.flatMap { $0.isEmpty ? nil : KeyValueRows.Row(key, clean($0)) }
+        }).render(theme: theme).components(separatedBy: "\n")
+        return Card(title: clean(event.title), lines: lines).render(theme: theme)
+    }
+
+    static func dates(_ event: CulturalEvent) -> String {
+        event.startsOn == event.endsOn ? event.startsOn.description : "\(event.startsOn) – \(event.endsOn)"
+    }
+
+    /// The command that shows page `number` of the same event search.
+    static func nextEventsCommand(_ query: EventQuery, page number: Int) -> String {
+        var words = ["moa", "search", "events"]
+        let options: [(String, String?)] = [("--text", query.text), ("--region", query.district), ("--category", query.category),
+                                            ("--audience", query.audience), ("--from", query.from?.description), ("--to", query.to?.description)]
+        for (option, value) in options { if let value { words += [option, shellQuoted(value)] } }
+        if let free = query.free { words.append(free ? "--free" : "--paid") }
+        return (words + ["--page", String(number)]).joined(separator: " ")
+    }
+
+    // MARK: Text helpers
+
+    /// Text from the server, made safe for a terminal: control characters (escape sequences,
+    /// newlines) become spaces.
+    static func clean(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? " " : scalar
+        }))
+    }
+
+    static func score(_ value: Double) -> String {
+        String(format: "%.1f", value)
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+
+    /// `swift`, `종로구`, or `'swift location:seoul'` (POSIX shell single quotes; shell syntax is ASCII).
+    static func shellQuoted(_ text: String) -> String {
+        let safe = Set("-_.,:/@+=%")
+        if !text.isEmpty, text.allSatisfy({ $0.isLetter || $0.isNumber || safe.contains($0) }) { return text }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+}
+
+/// The `--json` shapes (stable snake_case field names).
+enum SearchJSON {
+    struct User: Encodable {
+        let login: String, id: Int64, type: String, score: Double?, htmlUrl: String?, avatarUrl: String?
+        init(_ hit: UserHit) {
+            (login, id, type, score) = (hit.login, hit.id, hit.type, hit.score)
+            (htmlUrl, avatarUrl) = (hit.htmlURL?.absoluteString, hit.avatarURL?.absoluteString)
+        }
+    }
+
+    struct Users: Encodable {
+        let query: String, page: Int, perPage: Int, sort: String?
+        let totalCount: Int, incompleteResults: Bool, pageCount: Int, nextPage: Int?, lastPage: Int?
+        /// The 1,000-result cap matters for this search.
+        let capped: Bool
+        let users: [User]
+        init(_ p: UserSearchPage) {
+            (query, page, perPage, sort) = (p.request.query, p.request.page, p.request.perPage, p.request.sort?.rawValue)
+            (totalCount, incompleteResults, pageCount, nextPage, lastPage) = (p.totalCount, p.incompleteResults, p.pageCount, p.nextPage, p.lastPage)
+            capped = p.isCapped
+            users = p.users.map(User.init)
+        }
+    }
+
+    struct Profile: Encodable {
+        let login: String, id: Int64, type: String, name: String?, company: String?, blog: String?, location: String?
+        let email: String?, bio: String?, publicRepos: Int?, followers: Int?, following: Int?, createdAt: Date?
+        let htmlUrl: String?, avatarUrl: String?
+        /// `network`, `revalidated` (304) or `memory`.
+        let source: String
+        init(_ fetched: FetchedUser) {
+            let u = fetched.profile
+            (login, id, type, name, company, blog, location) = (u.login, u.id, u.type, u.name, u.company, u.blog, u.location)
+            (email, bio, publicRepos, followers, following, createdAt) = (u.email, u.bio, u.publicRepos, u.followers, u.following, u.createdAt)
+            (htmlUrl, avatarUrl, source) = (u.htmlURL?.absoluteString, u.avatarURL?.absoluteString, fetched.source.rawValue)
+        }
+    }
+
+    struct Event: Encodable {
+        let id: String, title: String, category: String, district: String, place: String, audience: String
+        let fee: String, isFree: Bool, startsOn: Day, endsOn: Day, organization: String, link: String?, imageUrl: String?
+        init(_ e: CulturalEvent) {
+            (id, title, category, district, place, audience) = (e.id.rawValue, e.title, e.category, e.district, e.place, e.audience)
+            (fee, isFree, startsOn, endsOn, organization) = (e.fee, e.isFree, e.startsOn, e.endsOn, e.organization)
+            (link, imageUrl) = (e.link?.absoluteString, e.imageURL?.absoluteString)
+        }
+    }
+
+    struct Events: Encodable {
+        let page: Int, perPage: Int, pageCount: Int, total: Int
+        /// Nothing imported yet (`hint` says how to import).
+        let catalogueEmpty: Bool
+        let hint: String?
+        let events: [Event]
+        init(_ result: EventSearchResult) {
+            switch result {
+            case .emptyCatalogue(let query):
+                (page, perPage, pageCount, total, catalogueEmpty) = (query.effectivePage, query.effectivePerPage, 0, 0, true)
+                (hint, events) = (SearchScreen.importHint, [])
+            case .page(let p, _):
+                (page, perPage, pageCount, total, catalogueEmpty) = (p.page, p.perPage, p.pageCount, p.total, false)
+                (hint, events) = (nil, p.events.map(Event.init))
+            }
+        }
+    }
+
+    static func make(_ outcome: SearchViewModel.Outcome) -> any Encodable {
+        switch outcome {
+        case .users(let page): Users(page)
+        case .user(let fetched): Profile(fetched)
+        case .events(let result): Events(result)
+        }
+    }
+}
