@@ -135,7 +135,7 @@ enum Doctor {
             "Schema": schema,
         ]).render(theme: theme).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)).render(theme: theme) + "\n\n"
         var table = Table(columns: [
-            .init("Key"), .init("Interface"), .init("Provided by"), .init("Scope"), .init("Requires"),
+            .init("Key"), .init("Interface"), .init("Provided by"), .init("Scope"), .init("Requires", maxWidth: 60),
         ])
         for row in report.providers {
             table.append([row.key, row.interface, row.providedBy, row.scope, row.requires.isEmpty ? "—" : row.requires.joined(separator: ", ")])

@@ -14,6 +14,8 @@ public struct ArchiveSources: CatalogueSources {
 
     public func file(path: String) -> any CatalogueSource { FileCatalogueSource(path: path) }
 
+    public func sample() -> any CatalogueSource { InMemoryCatalogueSource.sample }
+
     public func seoulOpenAPI(key: String, from: Int, to: Int?) -> any CatalogueSource {
         let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
         let client = client ?? URLSessionHTTPClient(baseURL: SeoulOpenAPISource.baseURL,

@@ -46,6 +46,9 @@ public protocol CatalogueSources: Sendable {
     func file(path: String) -> any CatalogueSource
     /// The live `culturalEventInfo` API, rows `from`…`to` (1-based, inclusive; `to` nil: to the last).
     func seoulOpenAPI(key: String, from: Int, to: Int?) -> any CatalogueSource
+    /// A small catalogue shipped with moa (real Seoul places, Hangul, a duplicate, a row without a
+    /// title): to try the archive — and the app tour — without a download or an API key.
+    func sample() -> any CatalogueSource
 }
 
 /// Writes exports to disk.

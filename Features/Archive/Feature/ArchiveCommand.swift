@@ -40,10 +40,15 @@ public struct ArchiveCommand: AsyncParsableCommand {
         var apiKey: String?
         @Option(help: "With --api-key: the first row to fetch (1-based).") var from: Int?
         @Option(help: "With --api-key: the last row to fetch (default: the last one).") var to: Int?
+        @Flag(help: "Import the small sample catalogue that ships with moa (no file, no API key).") var sample = false
 
         func validate() throws {
+            if sample {
+                guard file == nil, apiKey == nil, from == nil, to == nil else { throw ValidationError("--sample goes alone.") }
+                return
+            }
             switch (file, apiKey) {
-            case (nil, nil): throw ValidationError("Give a FILE to import, or --api-key KEY for the live API.")
+            case (nil, nil): throw ValidationError("Give a FILE to import, --api-key KEY for the live API, or --sample.")
             case (.some, .some): throw ValidationError("Give either a FILE or --api-key, not both.")
             case (.some, nil) where from != nil || to != nil: throw ValidationError("--from and --to go with --api-key.")
             default: break
@@ -51,7 +56,13 @@ public struct ArchiveCommand: AsyncParsableCommand {
         }
 
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
-            let input: ArchiveViewModel.Input = if let file { .importFile(path: file) } else { .importAPI(key: apiKey ?? "", from: from ?? 1, to: to) }
+            let input: ArchiveViewModel.Input = if sample {
+                .importSample
+            } else if let file {
+                .importFile(path: file)
+            } else {
+                .importAPI(key: apiKey ?? "", from: from ?? 1, to: to)
+            }
             let display = ImportProgressDisplay(context: context)
             defer { display.finish() }
             try await ArchiveScreen.show(input, environment, context, progress: display.update)

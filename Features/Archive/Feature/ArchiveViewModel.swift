@@ -70,6 +70,7 @@ public struct EventFilters: Sendable, Hashable {
 public final class ArchiveViewModel: AsyncViewModel {
     public enum Input: Sendable {
         case importFile(path: String)
+        case importSample
         case importAPI(key: String, from: Int, to: Int?)
         case events(EventFilters)
         case addFromCatalogue(eventID: String, rating: Int?, memo: String?, attended: String?)
@@ -119,6 +120,8 @@ public final class ArchiveViewModel: AsyncViewModel {
         switch action {
         case .importFile(let path):
             state.outcome = .imported(try await environment.importer.run(environment.sources.file(path: path), progress: progress))
+        case .importSample:
+            state.outcome = .imported(try await environment.importer.run(environment.sources.sample(), progress: progress))
         case .importAPI(let key, let from, let to):
             try CatalogueImporter.validateRows(from: from, to: to)
             let source = environment.sources.seoulOpenAPI(key: key, from: from, to: to)
