@@ -65,7 +65,7 @@ let features: [FeatureSpec] = [
     .feature("Account", uses: ["Auth", "Transfer"]),
     .feature("Transfer", uses: ["Account", "Settings", "Auth"], feature: [swiftCSV], example: ["Persistence"]),
     .feature("Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Network", grdb], tests: [flyingFox, "Network", logging], example: ["Network"]),
-    .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Network", grdb, logging], tests: [swiftCSV, "Network", logging]),
+    .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Network", grdb], tests: [swiftCSV, "Network"]),
     // Scripts/new-feature inserts new features above this line.
 ]
 

@@ -98,6 +98,15 @@ public enum NetworkError: Error, Equatable, Sendable, UserFacingError, CustomStr
     public var description: String { message }
 
     /// The error for a failed transfer: maps `URLError` codes, task cancellation, and passes a `NetworkError` through.
+    /// The same error with `secrets` masked in its text (a transport failure may quote the URL).
+    public func hiding(_ secrets: [String]) -> NetworkError {
+        switch self {
+        case .transport(let text): .transport(Redactor.hide(secrets, in: text))
+        case .invalidURL(let text): .invalidURL(Redactor.hide(secrets, in: text))
+        default: self
+        }
+    }
+
     public init(transportError error: any Error) {
         switch error {
         case let error as NetworkError:

@@ -60,6 +60,24 @@ public enum Redactor {
         redact(urlString: url.absoluteString)
     }
 
+    /// The URL with sensitive query values masked and, in addition, every occurrence of `secrets`
+    /// (values that travel in the path, such as an API key in `…/{KEY}/json/…`) replaced by ``mask``.
+    public static func redact(_ url: URL, hiding secrets: [String]) -> String {
+        hide(secrets, in: redact(url))
+    }
+
+    /// `text` with every occurrence of `secrets` (and of their percent-encoded forms) masked.
+    public static func hide(_ secrets: [String], in text: String) -> String {
+        var text = text
+        for secret in secrets where !secret.isEmpty {
+            text = text.replacingOccurrences(of: secret, with: mask)
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed), encoded != secret {
+                text = text.replacingOccurrences(of: encoded, with: mask)
+            }
+        }
+        return text
+    }
+
     /// ``redact(_:)-(URL)`` for a URL held as text.
     public static func redact(urlString: String) -> String {
         var text = Substring(urlString)

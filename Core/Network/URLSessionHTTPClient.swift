@@ -16,17 +16,22 @@ public struct URLSessionHTTPClient: HTTPClient {
     public let defaultHeaders: HTTPHeaders
     private let session: URLSession
     private let logger: Logger
+    private let secrets: [String]
 
+    /// - Parameter secrets: values that may appear in request URLs outside the query (an API key in
+    ///   the path): masked in every log line and error message, like tokens in headers and queries.
     public init(
         baseURL: URL,
         session: URLSession = URLSessionHTTPClient.makeSession(),
         defaultHeaders: HTTPHeaders = [:],
-        logger: Logger = Logger(label: "moa.network")
+        logger: Logger = Logger(label: "moa.network"),
+        secrets: [String] = []
     ) {
         self.baseURL = baseURL
         self.session = session
         self.defaultHeaders = defaultHeaders
         self.logger = logger
+        self.secrets = secrets
     }
 
     /// An ephemeral session with no cookies and no URL cache, so that conditional requests
@@ -44,7 +49,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     public func send(_ endpoint: Endpoint) async throws(NetworkError) -> HTTPResponse {
         let request = try endpoint.urlRequest(baseURL: baseURL, defaultHeaders: defaultHeaders)
         let method = endpoint.method.rawValue
-        let url = request.url.map(Redactor.redact) ?? ""
+        let url = request.url.map { Redactor.redact($0, hiding: secrets) } ?? ""
         logger.trace(
             "HTTP \(method) \(url) request headers",
             metadata: [
@@ -61,7 +66,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         do {
             (data, response) = try await session.data(for: request)
         } catch {
-            let failure = NetworkError(transportError: error)
+            let failure = NetworkError(transportError: error).hiding(secrets)
             let elapsed = milliseconds()
             logger.debug(
                 "HTTP \(method) \(url) -> failed: \(failure.message) (\(elapsed) ms)",

@@ -74,7 +74,7 @@ struct ExportTests {
             try await harness.run(["export", "--format", "csv", "--output", nowhere])
         } throws: { error in
             guard case .cannotWrite(let failed, let reason)? = error as? ArchiveError else { return false }
-            return failed == nowhere && reason == "No such file or directory" && (error as? ArchiveError)?.exitStatus == .ioError
+            return failed == nowhere && reason.hasSuffix("No such file or directory") && (error as? ArchiveError)?.exitStatus == .ioError
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["tickets.csv"])
     }

@@ -4,8 +4,6 @@ import ArchiveInterface
 import Foundation
 import Network
 import SharedKit
-import Logging
-import Synchronization
 import Testing
 
 @Suite("Live import (Seoul Open Data API, against a stub client)")
@@ -123,38 +121,5 @@ struct LiveImportTests {
         await #expect(throws: ArchiveError.invalidRowRange(from: 0, to: nil)) { try await harness.run(["import", "--api-key", "k", "--from", "0"]) }
         await #expect(throws: ArchiveImportError.apiKeyMissing) { try await harness.run(["import", "--api-key", "  "]) }
         #expect(harness.http.requests.isEmpty)
-    }
-}
-
-@Suite("The API key stays out of the logs")
-struct KeyRedactionTests {
-    /// Records every line it is given (the lines live in a shared box: handlers are values).
-    struct Capture: LogHandler {
-        final class Lines: Sendable {
-            let all = Mutex<[String]>([])
-        }
-
-        let lines = Lines()
-        var metadata: Logger.Metadata = [:]
-        var metadataProvider: Logger.MetadataProvider?
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            let meta = (event.metadata ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-            lines.all.withLock { $0.append("\(event.message) \(meta)") }
-        }
-    }
-
-    @Test func theKeyInTheURLPathIsMaskedInMessagesAndMetadata() {
-        let capture = Capture()
-        let logger = Logger(label: "moa.network") { _ in KeyRedactingLogHandler(wrapping: capture, hiding: "SECRET-KEY") }
-        logger.debug("HTTP GET http://openapi.seoul.go.kr:8088/SECRET-KEY/json/culturalEventInfo/1/1000 -> 200 (12 ms)",
-                     metadata: ["http.url": "http://openapi.seoul.go.kr:8088/SECRET-KEY/json", "nested": ["a": .array(["SECRET-KEY"])]])
-        let lines = capture.lines.all.withLock { $0 }
-        #expect(lines == ["HTTP GET http://openapi.seoul.go.kr:8088/***/json/culturalEventInfo/1/1000 -> 200 (12 ms) "
-                          + "http.url=http://openapi.seoul.go.kr:8088/***/json nested=[\"a\": [\"***\"]]"])
     }
 }

@@ -371,6 +371,25 @@ struct NetworkURLSessionClientTests {
     }
 
     @Test(.timeLimit(.minutes(1)))
+    func aSecretInThePathIsMaskedInLogsAndErrors() async throws {
+        let closed = try NetworkLoopbackServer(listening: false)
+        let sink = NetworkLogLines()
+        let key = "SEOUL-KEY-4f2a"
+        let client = URLSessionHTTPClient(
+            baseURL: try closed.baseURL, session: URLSessionHTTPClient.makeSession(timeout: 5),
+            logger: Logger(label: "test.network") { _ in NetworkCapturingLogHandler(sink: sink) }, secrets: [key])
+        await #expect {
+            try await client.send(Endpoint(pathSegments: [key, "json", "culturalEventInfo", "1", "5"], timeout: 2))
+        } throws: { error in
+            !"\((error as? NetworkError)?.message ?? "")".contains(key)
+        }
+        let log = sink.all.joined(separator: "\n")
+        #expect(log.contains("/***/json/culturalEventInfo/1/5"))
+        #expect(!log.contains(key))
+        #expect(NetworkError.transport("could not load http://x/\(key)/json").hiding([key]) == .transport("could not load http://x/***/json"))
+    }
+
+    @Test(.timeLimit(.minutes(1)))
     func realExchangeWithALoopbackServer() async throws {
         let server = try NetworkLoopbackServer()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v3/"))

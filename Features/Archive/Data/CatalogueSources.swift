@@ -7,7 +7,7 @@ public struct ArchiveSources: CatalogueSources {
     private let client: (any HTTPClient)?
 
     /// - Parameter client: talks to ``SeoulOpenAPISource/baseURL`` (a `StubHTTPClient` in tests); `nil`:
-    ///   URLSession, with a logger that hides the key of each import (it travels in the URL's path).
+    ///   URLSession, told to mask the key of each import (it travels in the URL's path).
     public init(client: (any HTTPClient)? = nil) {
         self.client = client
     }
@@ -18,8 +18,8 @@ public struct ArchiveSources: CatalogueSources {
 
     public func seoulOpenAPI(key: String, from: Int, to: Int?) -> any CatalogueSource {
         let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
-        let client = client ?? URLSessionHTTPClient(baseURL: SeoulOpenAPISource.baseURL,
-                                                    logger: KeyRedactingLogHandler.logger(label: "moa.network", hiding: trimmed))
+        // The key travels in the URL's path: the client masks it in its logs and errors.
+        let client = client ?? URLSessionHTTPClient(baseURL: SeoulOpenAPISource.baseURL, secrets: [trimmed])
         return SeoulOpenAPISource(client: client, key: trimmed, from: from, to: to)
     }
 }

@@ -1,5 +1,6 @@
 import AuthDomain
 import Foundation
+import Storage
 import SharedKit
 
 /// The session file could not be written or removed.

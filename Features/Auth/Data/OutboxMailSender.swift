@@ -1,5 +1,6 @@
 import AuthDomain
 import Foundation
+import Storage
 import SharedKit
 
 /// The outbox folder could not be written.

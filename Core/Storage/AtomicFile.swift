@@ -2,10 +2,15 @@ import Foundation
 
 /// Owner-only files written atomically: a temporary file created with the final mode in the same
 /// folder, flushed, then renamed over the destination. Readers never see a partial file.
-enum AtomicFile {
+public enum AtomicFile {
     /// Why a file operation failed, in words (the system's message; never the file's content).
-    struct Failure: Error {
-        let reason: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let reason: String
+        public var description: String { reason }
+
+        public init(reason: String) {
+            self.reason = reason
+        }
 
         static func system(_ operation: String) -> Failure {
             Failure(reason: "\(operation) failed: \(String(cString: strerror(errno)))")
@@ -13,7 +18,7 @@ enum AtomicFile {
     }
 
     /// Writes `data` to `url` with `mode` (0600 by default), replacing any existing file.
-    static func save(_ data: Data, to url: URL, mode: mode_t = 0o600) throws(Failure) {
+    public static func save(_ data: Data, to url: URL, mode: mode_t = 0o600) throws(Failure) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString.lowercased()).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
@@ -37,7 +42,7 @@ enum AtomicFile {
     }
 
     /// Creates `folder` (and its parents) with mode 0700 when it does not exist.
-    static func ensureFolder(_ folder: URL) throws(Failure) {
+    public static func ensureFolder(_ folder: URL) throws(Failure) {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw Failure(reason: "it exists but is not a folder") }
