@@ -13,13 +13,7 @@ enum SearchScreen {
         let viewModel = SearchViewModel(users: environment.users, events: environment.events)
         await viewModel.send(input)
         let state = viewModel.state
-        if let error = state.error { throw error }
-        guard let outcome = state.outcome else { return }
-        if context.json {
-            try context.printJSON(SearchJSON.make(outcome))
-        } else {
-            context.print(render(outcome, theme: context.theme))
-        }
+        try context.present(state.outcome, error: state.error, json: SearchJSON.make) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: SearchViewModel.Outcome, theme: Theme) -> String {

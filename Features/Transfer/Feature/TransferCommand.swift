@@ -106,17 +106,13 @@ enum TransferScreen {
         let viewModel = TransferViewModel(starter: environment.starter, reading: environment.reading)
         await viewModel.send(input)
         let state = await viewModel.state
-        if let error = state.error { throw error }
-        guard let outcome = state.outcome else { return }
-        if context.json {
+        try context.present(state.outcome, error: state.error, json: { outcome -> any Encodable in
             switch outcome {
-            case .sent(let receipt): try context.printJSON(TransferJSON.Transfer(receipt.transfer, replayed: receipt.replayed))
-            case .transfer(let transfer): try context.printJSON(TransferJSON.Transfer(transfer))
-            case .page(let page): try context.printJSON(TransferJSON.Page(page))
+            case .sent(let receipt): TransferJSON.Transfer(receipt.transfer, replayed: receipt.replayed)
+            case .transfer(let transfer): TransferJSON.Transfer(transfer)
+            case .page(let page): TransferJSON.Page(page)
             }
-        } else {
-            context.print(render(outcome, theme: context.theme))
-        }
+        }) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: TransferViewModel.Outcome, theme: Theme) -> String {
