@@ -97,9 +97,11 @@ public enum Composition {
         LedgerCheckKey.self,
     ]
 
-    /// All modules of the app, given the infrastructure opened before composition.
+    /// All modules of the app, given the infrastructure opened before composition. `environment`: where
+    /// Settings reads its `MOA_…` variables (the process environment; `moa tour` passes a filtered one).
     public static func modules(home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock(),
-                               overrides: SettingsOverrides = SettingsOverrides()) -> [any FeatureModule] {
+                               overrides: SettingsOverrides = SettingsOverrides(),
+                               environment: [String: String] = ProcessInfo.processInfo.environment) -> [any FeatureModule] {
         [
             ModuleOf("Core", [
                 .instance(MoaHomeKey.self, home),
@@ -109,7 +111,7 @@ public enum Composition {
                 .instance(SettingsOverridesKey.self, overrides),
             ]),
             AuthDataModule(), AuthFeatureModule(),
-            SettingsDataModule(overrides: nil), SettingsFeatureModule(),
+            SettingsDataModule(overrides: nil, environment: environment), SettingsFeatureModule(),
             AccountDataModule(), AccountFeatureModule(),
             TransferDataModule(), TransferFeatureModule(),
             SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa/\(MoaVersion.current)")), SearchFeatureModule(),

@@ -14,6 +14,11 @@ public enum MoaMain {
     public static func run(arguments: [String]) async -> Int32 {
         bootstrapLogging(verbose: arguments.contains("--verbose"))
         return await CommandRunner.run(MoaCommand.self, arguments: arguments) { command, context in
+            // The tour makes its own throwaway home and composition: the user's home is never opened.
+            if command is TourCommand {
+                let tour = FeatureCommands(TourCommand.self, environment: TourEnvironment(variables: context.environment))
+                return .init(commands: [tour], context: context)
+            }
             let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
             let home = MoaHome.resolve(option: global.home, environment: context.environment)
             let database = try Composition.openInfrastructure(home: home)

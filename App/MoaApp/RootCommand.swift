@@ -32,6 +32,7 @@ struct MoaCommand: ServiceCommand {
             ArchiveCommand.self,
             // new-feature: commands
             DoctorCommand.self,
+            TourCommand.self,
         ]
     )
 

@@ -42,7 +42,7 @@ public struct Screen: Sendable {
 
     /// Prints a block of text (a card, a table…) followed by a blank line.
     public func show(_ text: String) {
-        context.print(text + "\n")
+        context.out.write((text.hasSuffix("\n") ? text : text + "\n") + "\n")
     }
 
     /// Prints a one-line notice.

@@ -16,14 +16,14 @@ struct CompositionTests {
         let (modules, _, _) = try modules()
         let registry = try Composition.validate(modules)
         #expect(registry.catalogue.map(\.key.name).contains("DatabaseKey"))
-        #expect(registry.resolve().commandGroups.count == MoaCommand.configuration.subcommands.count - 1) // all but doctor
+        #expect(registry.resolve().commandGroups.count == MoaCommand.configuration.subcommands.count - 2) // all but doctor and tour
     }
 
     @Test func everyRootSubcommandIsRunByAComposedGroup() throws {
         let (modules, _, _) = try modules()
         let groups = try Composition.validate(modules).resolve().commandGroups
         let grouped = Set(groups.map { ObjectIdentifier($0.command) })
-        for command in MoaCommand.configuration.subcommands where command != DoctorCommand.self {
+        for command in MoaCommand.configuration.subcommands where command != DoctorCommand.self && command != TourCommand.self {
             #expect(grouped.contains(ObjectIdentifier(command)), "\(command) has no command group in the composition")
         }
     }

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// `moa` with no arguments, driven through piped standard input like a person at the keyboard:
+/// home → log in → accounts → detail → send money (Transfer's flow, started through
+/// TransferInterface) → receipt → the detail's new balance → back → quit.
+@Suite("moa interactive mode end to end")
+struct InteractiveEndToEndTests {
+    static let email = "ada@example.com"
+    static let password = "a long passphrase nobody guesses"
+
+    /// A user with two funded accounts, logged out again (so the home screen logs them in).
+    struct Prepared {
+        let main: String
+        let savings: String
+        /// The 1-based position of `main` in the accounts menu (the order of `account list`).
+        let mainChoice: Int
+    }
+
+    static func prepare(_ moa: MoaProcess) throws -> Prepared {
+        try moa.loggedIn(email, password: password)
+        let main = try moa.openAccount(name: "생활비 통장")
+        let savings = try moa.openAccount("savings", name: "비상금")
+        #expect(try moa.run(["account", "deposit", main, "1,000,000", "--memo", "월급"]).status == 0)
+        #expect(try moa.run(["account", "deposit", savings, "200,000"]).status == 0)
+        let numbers = try balances(moa).map(\.number)
+        let position = try #require(numbers.firstIndex(of: main))
+        #expect(try moa.run(["auth", "logout"]).status == 0)
+        return Prepared(main: main, savings: savings, mainChoice: position + 1)
+    }
+
+    /// `moa account list --json`: number and balance (minor units) of each account, in list order.
+    static func balances(_ moa: MoaProcess) throws -> [(number: String, minorUnits: Int)] {
+        let result = try moa.run(["account", "list", "--json"])
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let accounts = try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [[String: Any]] ?? []
+        return accounts.map { account in
+            (account["number"] as? String ?? "", (account["balance"] as? [String: Any])?["minor_units"] as? Int ?? -1)
+        }
+    }
+
+    /// The answers, one a line, as typed.
+    static func typed(_ answers: [String]) -> String {
+        answers.joined(separator: "\n") + "\n"
+    }
+
+    @Test func logInSendMoneyFromAnAccountSeeTheReceiptAndTheNewBalanceThenQuit() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        let prepared = try Self.prepare(moa)
+
+        let result = try moa.run([], stdin: Self.typed([
+            "1",                                   // home: Log in or sign up
+            "1",                                   // Welcome to Moa: Log in
+            Self.email, Self.password,
+            "1",                                   // home: Accounts and transfers
+            String(prepared.mainChoice),           // Accounts: 생활비 통장
+            "1",                                   // What next?: Send money
+            prepared.savings, "250,000", "점심값",  // to, amount, memo
+            "y",                                   // Send it?
+            "",                                    // Press Enter to go back to the account
+            "0",                                   // What next?: Back
+            "0",                                   // Accounts: Back
+            "0",                                   // home: Quit
+        ]))
+        let out = result.out
+        #expect(result.status == 0, "stderr: \(result.err)")
+        #expect(result.err.isEmpty)
+        #expect(!out.contains(Self.password), "the password is never echoed")
+
+        // The home, logged out, then the login.
+        #expect(Self.line(in: out, containing: ["│ Not logged in"]))
+        #expect(out.contains("What would you like to do?\n  1. Log in or sign up\n"))
+        #expect(out.contains("Welcome to Moa\n  1. Log in\n  2. Sign up\n  0. Back"))
+        #expect(out.contains("E-mail: Password: Logged in as ada@example.com."))
+
+        // The home, logged in: the features' entries.
+        #expect(Self.line(in: out, containing: ["│ Logged in as ada@example.com"]))
+        #expect(out.contains("  1. Accounts and transfers\n"))
+        #expect(out.contains("  0. Quit"))
+
+        // The accounts screen: both accounts, their balances, the menu.
+        #expect(out.contains("Accounts\n"))
+        #expect(out.contains("\(prepared.mainChoice). 생활비 통장 · \(prepared.main) · 1,000,000 KRW"))
+        #expect(out.contains("비상금 · \(prepared.savings) · 200,000 KRW"))
+        #expect(out.contains("Open an account"))
+
+        // The detail, the send-money card, the confirmation, the receipt.
+        #expect(out.contains("What next?\n  1. Send money\n  2. Deposit\n  3. Withdraw\n  0. Back"))
+        #expect(out.contains("To account number: Amount: Memo (optional): ┌─ Send money ─"))
+        #expect(Self.line(in: out, containing: ["│ To", prepared.savings]))
+        #expect(out.contains("Send it? [y/N] ┌─ Receipt ─"))
+        let receipt = Self.section(of: out, from: "┌─ Receipt ─", to: "Press Enter to go back to the account.")
+        #expect(Self.line(in: receipt, containing: ["│ Sent", "250,000 KRW"]))
+        #expect(Self.line(in: receipt, containing: ["│ From", prepared.main]))
+        #expect(Self.line(in: receipt, containing: ["│ To", prepared.savings]))
+        #expect(Self.line(in: receipt, containing: ["│ Memo", "점심값"]))
+        #expect(Self.line(in: receipt, containing: ["│ Balance after", "750,000 KRW"]))
+        #expect(Self.line(in: receipt, containing: ["│ Transfer "]))
+
+        // Back on the detail: the new balance and the movement; then the list with both new balances.
+        let afterReceipt = Self.section(of: out, from: "Press Enter to go back to the account.", to: "Bye.")
+        let detail = Self.section(of: afterReceipt, from: "┌─ 생활비 통장 ─", to: "What next?")
+        #expect(Self.line(in: detail, containing: ["│ Balance", "750,000 KRW"]))
+        #expect(Self.line(in: detail, containing: ["transfer-out \(prepared.savings)", "-250,000 KRW", "750,000 KRW", "점심값"]))
+        #expect(afterReceipt.contains("생활비 통장 · \(prepared.main) · 750,000 KRW"))
+        #expect(afterReceipt.contains("비상금 · \(prepared.savings) · 450,000 KRW"))
+
+        // Quit.
+        #expect(out.hasSuffix("Bye.\n"))
+
+        // The money moved, and only once.
+        let after = Dictionary(uniqueKeysWithValues: try Self.balances(moa).map { ($0.number, $0.minorUnits) })
+        #expect(after[prepared.main] == 750_000)
+        #expect(after[prepared.savings] == 450_000)
+        let doctor = try moa.run(["doctor"])
+        #expect(doctor.status == 0)
+        #expect(doctor.out.contains("Ledger OK: 2 accounts"))
+    }
+
+    @Test func decliningTheConfirmationSendsNothingAndAWrongPasswordLogsNobodyIn() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        let prepared = try Self.prepare(moa)
+
+        let result = try moa.run([], stdin: Self.typed([
+            "1", "1", Self.email, "not the passphrase at all",   // refused: the home stays logged out
+            "1", "1", Self.email, Self.password,                 // then the right one
+            "1", String(prepared.mainChoice), "1",
+            prepared.savings, "250,000", "",
+            "n",                                                 // Send it? no
+            "0", "0", "0",
+        ]))
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let out = result.out
+        #expect(out.contains("E-mail: Password: error: The e-mail address or the password is wrong."))
+        #expect(out.components(separatedBy: "│ Not logged in").count - 1 == 2, "the home shows logged out again after the refusal")
+        #expect(out.contains("Logged in as ada@example.com."))
+        #expect(Self.line(in: out, containing: ["│ Memo", "—"]))
+        #expect(out.contains("Send it? [y/N] Not sent."))
+        #expect(!out.contains("┌─ Receipt ─"))
+        #expect(out.hasSuffix("Bye.\n"))
+
+        let after = Dictionary(uniqueKeysWithValues: try Self.balances(moa).map { ($0.number, $0.minorUnits) })
+        #expect(after[prepared.main] == 1_000_000)
+        #expect(after[prepared.savings] == 200_000)
+    }
+
+    /// Whether one line of `text` contains every fragment.
+    static func line(in text: String, containing fragments: [String]) -> Bool {
+        text.components(separatedBy: "\n").contains { line in fragments.allSatisfy(line.contains) }
+    }
+
+    /// The text between two markers (to the end when `end` is missing).
+    static func section(of text: String, from start: String, to end: String) -> String {
+        guard let from = text.range(of: start) else { return "" }
+        let rest = text[from.upperBound...]
+        return String(rest[..<(rest.range(of: end)?.lowerBound ?? rest.endIndex)])
+    }
+}
