@@ -69,13 +69,13 @@ struct InteractiveEndToEndTests {
         #expect(!out.contains(Self.password), "the password is never echoed")
 
         // The home, logged out, then the login.
-        #expect(Self.line(in: out, containing: ["│ Not logged in"]))
+        #expect(ScreenText.line(in: out, containing: ["│ Not logged in"]))
         #expect(out.contains("What would you like to do?\n  1. Log in or sign up\n"))
         #expect(out.contains("Welcome to Moa\n  1. Log in\n  2. Sign up\n  0. Back"))
         #expect(out.contains("E-mail: Password: Logged in as ada@example.com."))
 
         // The home, logged in: the features' entries.
-        #expect(Self.line(in: out, containing: ["│ Logged in as ada@example.com"]))
+        #expect(ScreenText.line(in: out, containing: ["│ Logged in as ada@example.com"]))
         #expect(out.contains("  1. Accounts and transfers\n"))
         #expect(out.contains("  0. Quit"))
 
@@ -88,21 +88,21 @@ struct InteractiveEndToEndTests {
         // The detail, the send-money card, the confirmation, the receipt.
         #expect(out.contains("What next?\n  1. Send money\n  2. Deposit\n  3. Withdraw\n  0. Back"))
         #expect(out.contains("To account number: Amount: Memo (optional): ┌─ Send money ─"))
-        #expect(Self.line(in: out, containing: ["│ To", prepared.savings]))
+        #expect(ScreenText.line(in: out, containing: ["│ To", prepared.savings]))
         #expect(out.contains("Send it? [y/N] ┌─ Receipt ─"))
-        let receipt = Self.section(of: out, from: "┌─ Receipt ─", to: "Press Enter to go back to the account.")
-        #expect(Self.line(in: receipt, containing: ["│ Sent", "250,000 KRW"]))
-        #expect(Self.line(in: receipt, containing: ["│ From", prepared.main]))
-        #expect(Self.line(in: receipt, containing: ["│ To", prepared.savings]))
-        #expect(Self.line(in: receipt, containing: ["│ Memo", "점심값"]))
-        #expect(Self.line(in: receipt, containing: ["│ Balance after", "750,000 KRW"]))
-        #expect(Self.line(in: receipt, containing: ["│ Transfer "]))
+        let receipt = ScreenText.section(of: out, from: "┌─ Receipt ─", to: "Press Enter to go back to the account.")
+        #expect(ScreenText.line(in: receipt, containing: ["│ Sent", "250,000 KRW"]))
+        #expect(ScreenText.line(in: receipt, containing: ["│ From", prepared.main]))
+        #expect(ScreenText.line(in: receipt, containing: ["│ To", prepared.savings]))
+        #expect(ScreenText.line(in: receipt, containing: ["│ Memo", "점심값"]))
+        #expect(ScreenText.line(in: receipt, containing: ["│ Balance after", "750,000 KRW"]))
+        #expect(ScreenText.line(in: receipt, containing: ["│ Transfer "]))
 
         // Back on the detail: the new balance and the movement; then the list with both new balances.
-        let afterReceipt = Self.section(of: out, from: "Press Enter to go back to the account.", to: "Bye.")
-        let detail = Self.section(of: afterReceipt, from: "┌─ 생활비 통장 ─", to: "What next?")
-        #expect(Self.line(in: detail, containing: ["│ Balance", "750,000 KRW"]))
-        #expect(Self.line(in: detail, containing: ["transfer-out \(prepared.savings)", "-250,000 KRW", "750,000 KRW", "점심값"]))
+        let afterReceipt = ScreenText.section(of: out, from: "Press Enter to go back to the account.", to: "Bye.")
+        let detail = ScreenText.section(of: afterReceipt, from: "┌─ 생활비 통장 ─", to: "What next?")
+        #expect(ScreenText.line(in: detail, containing: ["│ Balance", "750,000 KRW"]))
+        #expect(ScreenText.line(in: detail, containing: ["transfer-out \(prepared.savings)", "-250,000 KRW", "750,000 KRW", "점심값"]))
         #expect(afterReceipt.contains("생활비 통장 · \(prepared.main) · 750,000 KRW"))
         #expect(afterReceipt.contains("비상금 · \(prepared.savings) · 450,000 KRW"))
 
@@ -136,7 +136,7 @@ struct InteractiveEndToEndTests {
         #expect(out.contains("E-mail: Password: error: The e-mail address or the password is wrong."))
         #expect(out.components(separatedBy: "│ Not logged in").count - 1 == 2, "the home shows logged out again after the refusal")
         #expect(out.contains("Logged in as ada@example.com."))
-        #expect(Self.line(in: out, containing: ["│ Memo", "—"]))
+        #expect(ScreenText.line(in: out, containing: ["│ Memo", "—"]))
         #expect(out.contains("Send it? [y/N] Not sent."))
         #expect(!out.contains("┌─ Receipt ─"))
         #expect(out.hasSuffix("Bye.\n"))
@@ -144,17 +144,5 @@ struct InteractiveEndToEndTests {
         let after = Dictionary(uniqueKeysWithValues: try Self.balances(moa).map { ($0.number, $0.minorUnits) })
         #expect(after[prepared.main] == 1_000_000)
         #expect(after[prepared.savings] == 200_000)
-    }
-
-    /// Whether one line of `text` contains every fragment.
-    static func line(in text: String, containing fragments: [String]) -> Bool {
-        text.components(separatedBy: "\n").contains { line in fragments.allSatisfy(line.contains) }
-    }
-
-    /// The text between two markers (to the end when `end` is missing).
-    static func section(of text: String, from start: String, to end: String) -> String {
-        guard let from = text.range(of: start) else { return "" }
-        let rest = text[from.upperBound...]
-        return String(rest[..<(rest.range(of: end)?.lowerBound ?? rest.endIndex)])
     }
 }

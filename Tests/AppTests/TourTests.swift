@@ -42,48 +42,48 @@ struct TourTests {
 
         // 1. Sign-up through the interactive entry, the code from the outbox, verified, logged in.
         #expect(out.contains("Account created for tour@moa.example."))
-        #expect(Self.line(in: out, containing: ["Code from the e-mail (empty to stop): ", "(read from outbox/", "-verify.eml)"]))
+        #expect(ScreenText.line(in: out, containing: ["Code from the e-mail (empty to stop): ", "(read from outbox/", "-verify.eml)"]))
         #expect(out.contains("tour@moa.example is verified."))
         #expect(out.contains("Logged in as tour@moa.example."))
         #expect(!out.contains("a minute with every feature of moa"), "the passphrase is typed, never shown")
 
         // 2–3. Accounts, a deposit, a transfer and its receipt.
         #expect(out.contains("$ moa account open --type checking --name '생활비 통장'"))
-        #expect(Self.line(in: out, containing: ["Opened checking account", "“생활비 통장” in KRW."]))
-        #expect(Self.line(in: out, containing: ["Opened savings account", "“비상금” in KRW."]))
-        #expect(Self.line(in: out, containing: ["Deposited 2,500,000 KRW — balance of", ": 2,500,000 KRW"]))
+        #expect(ScreenText.line(in: out, containing: ["Opened checking account", "“생활비 통장” in KRW."]))
+        #expect(ScreenText.line(in: out, containing: ["Opened savings account", "“비상금” in KRW."]))
+        #expect(ScreenText.line(in: out, containing: ["Deposited 2,500,000 KRW — balance of", ": 2,500,000 KRW"]))
         #expect(out.contains("┌─ Transfer sent ─"))
-        #expect(Self.line(in: out, containing: ["│ Amount", "300,000 KRW"]))
-        #expect(Self.line(in: out, containing: ["│ New balance", "2,200,000 KRW"]))
-        #expect(Self.line(in: out, containing: ["│ Transfer ID"]))
+        #expect(ScreenText.line(in: out, containing: ["│ Amount", "300,000 KRW"]))
+        #expect(ScreenText.line(in: out, containing: ["│ New balance", "2,200,000 KRW"]))
+        #expect(ScreenText.line(in: out, containing: ["│ Transfer ID"]))
 
         // 4–5. Settings change, then the refusal as the person sees it; nothing moved.
         #expect(out.contains("display.page-size = 5 (saved for tour@moa.example)"))
         #expect(out.contains("transfer.per-transfer-limit = 1,000,000 KRW (saved for tour@moa.example)"))
         #expect(out.contains("error: 1,500,000 KRW is above the per-transfer limit of 1,000,000 KRW.\nhint: Split it, or raise transfer.per-transfer-limit with `moa settings set`.\n(exit 1: refused by a business rule)"))
-        let afterRefusal = Self.section(of: out, from: "5/10 A refused transfer", to: "6/10 Events")
-        #expect(Self.line(in: afterRefusal, containing: ["생활비 통장", "checking", "2,200,000 KRW", "open"]))
-        #expect(Self.line(in: afterRefusal, containing: ["비상금", "savings", "300,000 KRW", "open"]))
+        let afterRefusal = ScreenText.section(of: out, from: "5/10 A refused transfer", to: "6/10 Events")
+        #expect(ScreenText.line(in: afterRefusal, containing: ["생활비 통장", "checking", "2,200,000 KRW", "open"]))
+        #expect(ScreenText.line(in: afterRefusal, containing: ["비상금", "savings", "300,000 KRW", "open"]))
 
         // 6. The bundled sample, five per page (the setting of step 4, not MOA_DISPLAY_PAGE_SIZE).
-        #expect(Self.line(in: out, containing: ["│ Catalogue", "10 events"]))
-        #expect(Self.line(in: out, containing: ["Skipped because"]))
+        #expect(ScreenText.line(in: out, containing: ["│ Catalogue", "10 events"]))
+        #expect(ScreenText.line(in: out, containing: ["Skipped because"]))
         #expect(out.contains("Page 1 of 2 · 10 events · next: --page 2"))
 
         // 7. Two tickets.
-        let tickets = Self.section(of: out, from: "7/10 Tickets", to: "8/10 Taste card")
+        let tickets = ScreenText.section(of: out, from: "7/10 Tickets", to: "8/10 Taste card")
         #expect(tickets.components(separatedBy: "\nArchived “").count - 1 == 2)
-        #expect(Self.line(in: tickets, containing: ["rated 5/5", "as ticket"]))
-        #expect(Self.line(in: tickets, containing: ["rated 4/5", "as ticket"]))
+        #expect(ScreenText.line(in: tickets, containing: ["rated 5/5", "as ticket"]))
+        #expect(ScreenText.line(in: tickets, containing: ["rated 4/5", "as ticket"]))
 
         // 8. The taste card.
-        #expect(Self.line(in: out, containing: ["┌─ Your taste · 2 tickets · as of "]))
+        #expect(ScreenText.line(in: out, containing: ["┌─ Your taste · 2 tickets · as of "]))
         for part in ["│ Top categories", "│ Top districts", "│ Weekdays", "│ Free vs paid", "│ Average rating 4.5 (2 rated)."] {
             #expect(out.contains(part), "taste card: \(part)")
         }
 
         // 9. Recommendations, each with its reason.
-        let recommendations = Self.section(of: out, from: "9/10 Recommendations", to: "10/10 Search").components(separatedBy: "\n")
+        let recommendations = ScreenText.section(of: out, from: "9/10 Recommendations", to: "10/10 Search").components(separatedBy: "\n")
         #expect(recommendations.contains { $0.hasPrefix("Recommended for you · from your 2 tickets · as of ") })
         let first = try #require(recommendations.firstIndex { $0.hasPrefix("1. ") && $0.contains("score ") })
         #expect(recommendations.indices.contains(first + 2))
@@ -134,17 +134,5 @@ struct TourTests {
         #expect(home.status == 64)
         #expect(home.err.contains("The tour never uses a home of yours"))
         #expect(!FileManager.default.fileExists(atPath: moa.home.appendingPathComponent("moa.sqlite").path))
-    }
-
-    /// Whether one line of `text` contains every fragment.
-    static func line(in text: String, containing fragments: [String]) -> Bool {
-        text.components(separatedBy: "\n").contains { line in fragments.allSatisfy(line.contains) }
-    }
-
-    /// The text between two markers (to the end when `end` is missing).
-    static func section(of text: String, from start: String, to end: String) -> String {
-        guard let from = text.range(of: start) else { return "" }
-        let rest = text[from.upperBound...]
-        return String(rest[..<(rest.range(of: end)?.lowerBound ?? rest.endIndex)])
     }
 }
