@@ -60,12 +60,13 @@ let core: [Module] = [
 /// `data`: the Core infrastructure (and packages) its Data target needs; `feature`: extra packages
 /// of its Feature target (e.g. a CSV parser).
 let features: [FeatureSpec] = [
-    .feature("Auth", data: ["Storage", grdb, crypto, cryptoExtras]),
+    .feature("Auth", uses: ["Inbox"], data: ["Storage", grdb, crypto, cryptoExtras]),
     .feature("Settings", uses: ["Auth"]),
     .feature("Account", uses: ["Auth", "Transfer"]),
-    .feature("Transfer", uses: ["Account", "Settings", "Auth"], feature: [swiftCSV], example: ["Persistence"]),
+    .feature("Transfer", uses: ["Account", "Settings", "Auth", "Inbox"], feature: [swiftCSV], example: ["Persistence"]),
     .feature("Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Network", grdb], tests: [flyingFox, "Network", logging], example: ["Network"]),
     .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Network", grdb], tests: [swiftCSV, "Network"]),
+    .feature("Inbox", uses: ["Auth"]),
     // Scripts/new-feature inserts new features above this line.
 ]
 

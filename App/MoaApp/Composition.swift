@@ -8,17 +8,23 @@ import AuthData
 import AuthInterface
 import AuthFeature
 import SettingsData
+import SettingsDomain
 import SettingsInterface
 import SettingsFeature
 import AccountData
 import AccountDomain
 import AccountFeature
 import TransferData
+import TransferDomain
 import TransferFeature
 import SearchData
 import SearchFeature
 import ArchiveData
+import ArchiveDomain
 import ArchiveFeature
+import InboxData
+import InboxDomain
+import InboxFeature
 // new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
@@ -30,6 +36,8 @@ public struct AppRoot: Sendable {
     public let homeEntries: [HomeEntry]
     /// Who is logged in (for the home screen).
     public let session: any SessionProvider
+    /// The PIN prompt's unlock, asked before the interactive home (Auth).
+    public let unlocker: any SessionUnlocker
     /// The features' invariants on the live database, run by `moa doctor`.
     public let checks: [any ConsistencyCheck]
 }
@@ -70,6 +78,7 @@ public enum Composition {
         TransferMigrations.all,
         SearchMigrations.all,
         ArchiveMigrations.all,
+        InboxMigrations.all,
         // new-feature: migrations
     ]
 
@@ -81,6 +90,7 @@ public enum Composition {
         TransferCommandsKey.self,
         SearchCommandsKey.self,
         ArchiveCommandsKey.self,
+        InboxCommandsKey.self,
         // new-feature: command keys
     ]
 
@@ -90,6 +100,17 @@ public enum Composition {
         AccountHomeEntryKey.self,
         SearchHomeEntryKey.self,
         AuthSignOutEntryKey.self,
+    ]
+
+    /// Every feature's share in deleting a user (`moa auth delete`), in the order they erase: all are
+    /// asked for blockers first, then all erase, in one transaction. A feature that keeps data about
+    /// users adds its key here (the registry then proves it is provided).
+    static let userDataKeys: [any ServiceKey<any UserDataOwner>.Type] = [
+        TransferUserDataKey.self,
+        AccountUserDataKey.self,
+        InboxUserDataKey.self,
+        ArchiveUserDataKey.self,
+        SettingsUserDataKey.self,
     ]
 
     /// Every feature's consistency check, run by `moa doctor`.
@@ -116,6 +137,7 @@ public enum Composition {
             TransferDataModule(), TransferFeatureModule(),
             SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa/\(MoaVersion.current)")), SearchFeatureModule(),
             ArchiveDataModule(), ArchiveFeatureModule(),
+            InboxDataModule(), InboxFeatureModule(),
             // new-feature: modules
             ModuleOf("App", [appRoot()] + collections()),
         ]
@@ -125,8 +147,8 @@ public enum Composition {
     /// whose commands are listed but not provided is a validation problem, not a crash.
     static func appRoot() -> Provider {
         .singleton(AppRootKey.self, requires: CommandGroupsKey.self, SettingsReaderKey.self, HomeEntriesKey.self,
-                   SessionProviderKey.self, ChecksKey.self) {
-            AppRoot(commandGroups: $0, settings: $1, homeEntries: $2, session: $3, checks: $4)
+                   SessionProviderKey.self, ChecksKey.self, SessionUnlockerKey.self) {
+            AppRoot(commandGroups: $0, settings: $1, homeEntries: $2, session: $3, unlocker: $5, checks: $4)
         }
     }
 
@@ -135,6 +157,7 @@ public enum Composition {
             .singleton(CommandGroupsKey.self, requiresEach: commandKeys) { $0 },
             .singleton(ChecksKey.self, requiresEach: checkKeys) { $0 },
             .singleton(HomeEntriesKey.self, requiresEach: homeKeys) { $0 },
+            .singleton(UserDataOwnersKey.self, requiresEach: userDataKeys) { $0 },
         ]
     }
 

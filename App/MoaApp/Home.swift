@@ -1,3 +1,4 @@
+import AuthFeature
 import AuthInterface
 import CommandKit
 import DesignSystem
@@ -7,6 +8,8 @@ import SharedKit
 struct HomeEnvironment: Sendable {
     let entries: [HomeEntry]
     let session: any SessionProvider
+    /// Asks for the PIN before the home when the session's user has one.
+    let unlocker: any SessionUnlocker
 }
 
 /// The interactive mode's first screen: who is logged in, and the features' entries for them.
@@ -14,6 +17,11 @@ struct HomeEnvironment: Sendable {
 enum Home {
     static func run(_ environment: HomeEnvironment, _ screen: Screen) async {
         let context = screen.context
+        // A live session whose user has a PIN is unlocked first; quitting at the prompt ends here.
+        guard await PinUnlockScreen.run(screen, environment.unlocker) else {
+            screen.say(context.text(LocalizedText(en: "Bye.", ko: "안녕히 가세요.")))
+            return
+        }
         while true {
             let user = try? await environment.session.currentUser()
             let visible = environment.entries.filter { entry in

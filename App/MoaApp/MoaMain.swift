@@ -29,7 +29,7 @@ public enum MoaMain {
                 return .init(commands: [doctor], context: context)
             }
             let root = try Composition.validate(modules).resolve()
-            let interactive = FeatureCommands(MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session))
+            let interactive = FeatureCommands(MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session, unlocker: root.unlocker))
             return .init(commands: root.commandGroups + [interactive], context: await displaySettings(root.settings, context, global))
         }
     }

@@ -6,6 +6,7 @@ import AccountFeature
 import TransferFeature
 import SearchFeature
 import ArchiveFeature
+import InboxFeature
 // new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
@@ -30,6 +31,7 @@ struct MoaCommand: ServiceCommand {
             TransferCommand.self,
             SearchCommand.self,
             ArchiveCommand.self,
+            InboxCommand.self,
             // new-feature: commands
             DoctorCommand.self,
             TourCommand.self,

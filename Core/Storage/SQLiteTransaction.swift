@@ -6,7 +6,10 @@ public final class SQLiteTransaction: Transaction {
     /// The connection, usable only inside the unit of work that made this token.
     public let db: Database
 
-    init(_ db: Database) {
+    /// A token for a write transaction a Data layer already holds (inside `AppDatabase.write`), so
+    /// that it can hand it to another feature's Interface (e.g. `InboxPublisher`) and both write in
+    /// that one transaction.
+    public init(_ db: Database) {
         self.db = db
     }
 

@@ -33,7 +33,7 @@ struct AccountHarness {
         let draws = Mutex(digits)
         registry = try RegistryBuilder(modules: [
             ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter())]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountServiceKey.self)
@@ -261,7 +261,7 @@ struct AccountCommandTests {
         _ = try await harness.service.open(kind: .checking, name: "생활비 통장")
         let group = try RegistryBuilder(modules: [
             ModuleOf("Core", [.instance(DatabaseKey.self, harness.database), .instance(WallClockKey.self, harness.clock)]),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter())]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountCommandsKey.self).resolve()
@@ -321,5 +321,79 @@ struct AccountsCoordinatorTests {
         let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers)
         await coordinator.run()
         #expect(transfers.drafts.isEmpty)
+    }
+
+    /// Ada's favourites and recents as Transfer would list them: @mom, @Rent; then the newest recent
+    /// first (one of them @mom's number, one the source account itself — neither offered twice).
+    static func recipients(source: AccountNumber) -> FakeRecipientsReading {
+        let date = Date(timeIntervalSince1970: 1_767_225_600)
+        return FakeRecipientsReading(
+            favourites: [FavouriteRecipient(alias: "mom", accountNumber: "220-8765-4321-0", addedAt: date),
+                         FavouriteRecipient(alias: "Rent", accountNumber: "110-0000-0003-1", addedAt: date)],
+            recents: [RecentRecipient(accountNumber: "330-0000-0001-2", lastSentAt: date),
+                      RecentRecipient(accountNumber: "220-8765-4321-0", lastSentAt: date),
+                      RecentRecipient(accountNumber: source.description, lastSentAt: date),
+                      RecentRecipient(accountNumber: "110-0000-0009-9", lastSentAt: date)])
+    }
+
+    /// Runs the flow list → detail → send with `destination` typed at the destination prompt, then
+    /// amount 10, no memo, confirm, leave the receipt, back, back.
+    func sendTyping(_ destination: String, recipients: (any RecipientsReading)?) async throws -> (drafts: [TransferDraft], out: String) {
+        let harness = try AccountHarness(digits: ["00000001"])
+        let account = try await harness.service.open(kind: .checking, name: "Everyday")
+        _ = try await harness.service.deposit("100", to: account.number.description, memo: nil)
+        let transfers = FakeTransferStarter()
+        let out = CapturingOutput()
+        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()),
+                            input: ScriptedLineInput(["1", "1", destination, "10", "", "y", "", "0", "0"]))
+        let offered = recipients ?? Self.recipients(source: account.number)
+        let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers, recipients: offered)
+        await coordinator.run()
+        return (transfers.drafts, out.text)
+    }
+
+    @Test func theDestinationPromptListsFavouritesThenRecentsNumbered() async throws {
+        let (drafts, out) = try await sendTyping("1", recipients: nil)
+        #expect(out.contains("""
+            Send to
+              1. @mom · 220-8765-4321-0
+              2. @Rent · 110-0000-0003-1
+              3. 330-0000-0001-2 · recent
+              4. 110-0000-0009-9 · recent
+              0. Back
+            """))
+        #expect(out.contains("To (a number from the list, an account number or @alias): Amount:"))
+        #expect(drafts.map(\.to) == ["@mom"])
+        #expect(out.contains("@mom · 220-8765-4321-0"))
+    }
+
+    @Test(arguments: [("2", "@Rent"), ("3", "330-0000-0001-2"), ("4", "110-0000-0009-9"), ("220-1111-2222-3", "220-1111-2222-3"),
+                      ("@MOM", "@mom"), ("@carol", "@carol")])
+    func aNumberPicksFromTheListAnythingElseGoesToTransferAsTyped(typed: String, expected: String) async throws {
+        let (drafts, _) = try await sendTyping(typed, recipients: nil)
+        #expect(drafts.map(\.to) == [expected])
+    }
+
+    @Test func zeroAtTheDestinationGoesBackWithoutSending() async throws {
+        let harness = try AccountHarness()
+        let account = try await harness.service.open(kind: .checking, name: "Everyday")
+        let transfers = FakeTransferStarter()
+        let screen = Screen(context: CommandContext(out: CapturingOutput(), err: CapturingOutput()),
+                            input: ScriptedLineInput(["1", "1", "0", "0", "0"]))
+        let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers,
+                                              recipients: Self.recipients(source: account.number))
+        await coordinator.run()
+        #expect(transfers.drafts.isEmpty)
+    }
+
+    @Test func withNoRecipientsOrWhenTheyCannotBeReadTheFlowAsksForTheNumberAlone() async throws {
+        let failing = FakeRecipientsReading()
+        failing.fail(with: AccountFailure.unexpected("disk"))
+        for recipients: any RecipientsReading in [FakeRecipientsReading(), failing] {
+            let (drafts, out) = try await sendTyping("220-8765-4321-0", recipients: recipients)
+            #expect(out.contains("To account number: Amount: Memo (optional): ┌─ Send money ─"))
+            #expect(!out.contains("Send to\n"))
+            #expect(drafts.map(\.to) == ["220-8765-4321-0"])
+        }
     }
 }

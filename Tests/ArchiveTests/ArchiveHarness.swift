@@ -28,6 +28,7 @@ struct ArchiveHarness {
             let catalogue: any EventCatalogue
             let store: any CatalogueStore
             let archiving: any EventArchiving
+            let userData: any UserDataOwner
         }
     }
 
@@ -53,16 +54,17 @@ struct ArchiveHarness {
             ArchiveFeatureModule(timeZone: .gmt),
             ModuleOf("Test", [
                 .singleton(Root.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self, EventCatalogueKey.self,
-                           CatalogueStoreKey.self, EventArchivingKey.self) {
-                    Root.Service(commands: $0, service: $1, importer: $2, catalogue: $3, store: $4, archiving: $5)
+                           CatalogueStoreKey.self, EventArchivingKey.self, ArchiveUserDataKey.self) {
+                    Root.Service(commands: $0, service: $1, importer: $2, catalogue: $3, store: $4, archiving: $5, userData: $6)
                 },
             ]),
         ]
         let clock = clock
         let session = session
         root = try RegistryBuilder(modules: modules).validate(root: Root.self).overriding { overrides in
-            overrides.replace(.singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self) { tickets, catalogue in
-                ArchiveService(tickets: tickets, catalogue: catalogue, session: session, clock: clock, timeZone: .gmt, makeID: {
+            overrides.replace(.singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, PreferenceStoreKey.self) {
+                tickets, catalogue, preferences in
+                ArchiveService(tickets: tickets, catalogue: catalogue, preferences: preferences, session: session, clock: clock, timeZone: .gmt, makeID: {
                     ids.withLock { $0.isEmpty ? TicketID.random() : TicketID($0.removeFirst()) }
                 })
             })

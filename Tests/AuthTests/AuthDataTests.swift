@@ -3,6 +3,9 @@ import AuthDomain
 import AuthInterface
 import Foundation
 import GRDB
+import InboxInterface
+import InboxTesting
+import Persistence
 import Registry
 import SharedKit
 import Storage
@@ -513,8 +516,11 @@ struct AuthDataModuleTests {
     private func core(_ database: AppDatabase, _ home: MoaHome, _ clock: ManualWallClock) -> ModuleOf {
         ModuleOf("Core", [
             .instance(DatabaseKey.self, database),
+            .instance(UnitOfWorkKey.self, database),
             .instance(MoaHomeKey.self, home),
             .instance(WallClockKey.self, clock),
+            .instance(InboxPublisherKey.self, FakeInboxPublisher()),   // Inbox's, in the app
+            .instance(UserDataOwnersKey.self, []),                      // the App's list
         ])
     }
 
@@ -524,7 +530,8 @@ struct AuthDataModuleTests {
         let modules: [any FeatureModule] = [AuthDataModule(), core(database, MoaHome(root: scratch.url), ManualWallClock(start))]
         let registry = try RegistryBuilder(modules: modules).validate(root: SessionProviderKey.self)
         #expect(registry.resolve() is SessionManager)
-        #expect(Set(AuthDataModule().requires.map(\.name)) == ["DatabaseKey", "MoaHomeKey", "WallClockKey"])
+        #expect(Set(AuthDataModule().requires.map(\.name))
+                == ["DatabaseKey", "MoaHomeKey", "WallClockKey", "UnitOfWorkKey", "InboxPublisherKey", "UserDataOwnersKey"])
     }
 
     @Test func signUpVerifyAndLogInThroughTheComposedServices() async throws {

@@ -2,6 +2,10 @@ import AuthData
 import AuthDomain
 import AuthInterface
 import Foundation
+import InboxInterface
+import InboxTesting
+import Persistence
+import Registry
 import SharedKit
 import Storage
 import Synchronization
@@ -62,6 +66,9 @@ struct AuthHarness {
     let secrets = RandomSecretGenerator()
     let registration: Registration
     let sessions: SessionManager
+    /// Notices Auth published (new login, token reuse, password changed).
+    let inbox = FakeInboxPublisher()
+    let passwordReset: PasswordReset
 
     static let password = "correct horse battery staple 42"
 
@@ -70,13 +77,30 @@ struct AuthHarness {
         repository = SQLiteAuthRepository(database: database)
         self.hasher = hasher
         registration = Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
-        sessions = SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock)
+        sessions = SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock, inbox: inbox)
+        passwordReset = PasswordReset(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, inbox: inbox)
+    }
+
+    /// Account deletion with these features' owners, in this database's unit of work.
+    func deletion(owners: [any UserDataOwner]) -> AccountDeletion {
+        AccountDeletion(sessions: sessions, repository: repository, store: store, unitOfWork: database, owners: owners)
     }
 
     /// Signs up and verifies `email`, as the commands would.
     func verifiedUser(_ email: String = "ada@example.com") async throws {
         _ = try await registration.signUp(email: email, password: Self.password)
         try await registration.verify(email: email, code: mail.lastCode(to: email) ?? "")
+    }
+
+    /// What the App gives Auth's modules besides Core's database, home and clock: the unit of work,
+    /// Inbox's publisher (a fake) and the list of `UserDataOwner`s (none).
+    static func appServices(database: AppDatabase, inbox: FakeInboxPublisher = FakeInboxPublisher(),
+                            owners: [any UserDataOwner] = []) -> ModuleOf {
+        ModuleOf("App", [
+            .instance(UnitOfWorkKey.self, database),
+            .instance(InboxPublisherKey.self, inbox),
+            .instance(UserDataOwnersKey.self, owners),
+        ])
     }
 
     func count(_ sql: String) throws -> Int {

@@ -52,6 +52,26 @@ struct EventSearchTests {
         #expect(past.out.contains("Page 9 is past the last page (3)."))
     }
 
+    @Test func onADayKeepsEventsRunningThatDayEdgesIncluded() async throws {
+        let harness = try SearchHarness(events: Self.events)
+        // 빛초롱 축제 runs 2026-12-13 … 2027-01-05; 겨울 클래식 산책 only on 2026-12-20.
+        func titles(_ day: String, region: String? = nil) async throws -> [String] {
+            guard case .page(let page, _) = try await harness.events.search(EventSearchInput(region: region, on: day)) else { return [] }
+            return page.events.map(\.title)
+        }
+        #expect(try await titles("2026-12-13", region: "종로구") == ["한국 근현대 회화", "뮤지컬 〈명성황후〉", "빛초롱 축제"])
+        #expect(try await titles("2026-12-12", region: "종로구") == ["한국 근현대 회화", "뮤지컬 〈명성황후〉"])
+        #expect(try await titles("2027-01-05") == ["한국 근현대 회화", "빛초롱 축제"])
+        #expect(try await titles("2027-01-06") == ["한국 근현대 회화"])
+        #expect(try await titles("2026-12-20") == ["한국 근현대 회화", "뮤지컬 〈명성황후〉", "빛초롱 축제", "겨울 클래식 산책"])
+        #expect(harness.catalogue.queries.last?.on == Day("2026-12-20"))
+        let run = try await harness.run(["events", "--on", "2026-12-20", "--paid"])
+        #expect(run.out.contains("겨울 클래식 산책") && run.out.contains("뮤지컬 〈명성황후〉") && !run.out.contains("빛초롱"))
+        harness.settings.update { $0.pageSize = 1 }
+        let paged = try await harness.run(["events", "--on", "2026-12-20", "--paid"])
+        #expect(paged.out.contains("Next: moa search events --on 2026-12-20 --paid --page 2"))
+    }
+
     @Test func anEmptyCatalogueSaysHowToImportOne() async throws {
         let harness = try SearchHarness()
         let run = try await harness.run(["events", "--region", "종로구"])
@@ -80,16 +100,18 @@ struct EventSearchTests {
     }
 
     @Test(arguments: [
-        (["events", "--free", "--paid"], "--free and --paid exclude each other: give one of them, or neither for both."),
-        (["events", "--from", "2026-02-30"], "--from “2026-02-30” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01."),
-        (["events", "--to", "next week"], "--to “next week” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01."),
-        (["events", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to 2026-02-01: no day is in that range."),
-        (["events", "--page", "0"], "The page must be 1 or more, not 0."),
+        (["events", "--free", "--paid"], "--free and --paid exclude each other: give one of them, or neither for both.", SharedKit.ExitStatus.usage),
+        (["events", "--from", "2026-02-30"], "--from “2026-02-30” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.", SharedKit.ExitStatus.dataError),
+        (["events", "--to", "next week"], "--to “next week” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.", SharedKit.ExitStatus.dataError),
+        (["events", "--on", "2026-13-01"], "--on “2026-13-01” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.", SharedKit.ExitStatus.dataError),
+        (["events", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to 2026-02-01: no day is in that range.", SharedKit.ExitStatus.usage),
+        (["events", "--page", "0"], "The page must be 1 or more, not 0.", SharedKit.ExitStatus.usage),
     ])
-    func badFiltersAreUsageErrorsNamingTheValue(arguments: [String], message: String) async throws {
+    /// A malformed date is bad data (65, as in `moa archive events`); options that cannot go together are usage errors (64).
+    func badFiltersAreRefusedNamingTheValue(arguments: [String], message: String, status: SharedKit.ExitStatus) async throws {
         let harness = try SearchHarness(events: Self.events)
         let run = try await harness.run(arguments)
-        #expect(run.status == SharedKit.ExitStatus.usage.rawValue)
+        #expect(run.status == status.rawValue)
         #expect(run.err == "error: \(message)\n")
         #expect(harness.catalogue.queries.isEmpty)
     }

@@ -15,7 +15,7 @@ struct SearchCoordinatorTests {
             switch route {
             case .menu: "menu"
             case .userQuery: "userQuery"
-            case .users(_, let page): "users p\(page)"
+            case .users: "users"
             case .user(let login): "user \(login)"
             case .eventFilters: "eventFilters"
             case .events(let input): "events p\(input.page)"
@@ -36,7 +36,6 @@ struct SearchCoordinatorTests {
         let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()), input: ScriptedLineInput([
             "1",        // users
             "swift",    // the query
-            "3",        // next page
             "2",        // grace
             "",         // leave the card
             "0",        // back from the results
@@ -45,7 +44,7 @@ struct SearchCoordinatorTests {
         let coordinator = SearchCoordinator(screen: screen, users: harness.service, events: harness.events,
                                             archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
         await coordinator.run()
-        #expect(names(coordinator.router.history) == ["menu", "userQuery", "users p1", "users p2", "user grace", "users p2", "menu"])
+        #expect(names(coordinator.router.history) == ["menu", "userQuery", "users", "user grace", "users", "menu"])
         #expect(out.text.contains("Grace Hopper (grace)"))
         #expect(!out.text.contains("Archive"))  // no favourites route for users in any Interface
     }

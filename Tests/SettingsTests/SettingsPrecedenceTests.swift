@@ -37,16 +37,19 @@ struct SettingsPrecedenceTests {
         let store = MemorySettingsStore()
         store.put("display.language", "ko", in: .device)
         store.put("transfer.daily-limit", "20000000", in: .ada)
-        let manager = makeManager(store: store, flags: ["display.color": "never"], environment: ["MOA_DISPLAY_PAGE_SIZE": "77"])
+        let manager = makeManager(store: store, flags: ["display.color": "never"],
+                                  environment: ["MOA_DISPLAY_PAGE_SIZE": "77", "MOA_NOTIFICATIONS_LARGE_TRANSFER": "2,000,000"])
         let report = try await manager.report()
         let sources = Dictionary(uniqueKeysWithValues: report.entries.map { ($0.key, $0.source.code) })
         #expect(sources == [
             .displayLanguage: "device", .displayColor: "flag", .displayPageSize: "env", .accountDefault: "default",
-            .transferPerTransferLimit: "default", .transferDailyLimit: "user", .searchAPIBaseURL: "default", .searchAPIToken: "default",
+            .transferPerTransferLimit: "default", .transferDailyLimit: "user", .notificationsLargeTransfer: "env",
+            .searchAPIBaseURL: "default", .searchAPIToken: "default",
         ])
         let snapshot = try await manager.snapshot()
         #expect(snapshot.language == .ko && snapshot.color == .never && snapshot.pageSize == 77)
         #expect(snapshot.transferLimits.daily == Money(minorUnits: 20_000_000, currency: .krw))
+        #expect(snapshot.largeTransferThreshold == Money(minorUnits: 2_000_000, currency: .krw))
         #expect(report.warnings.isEmpty)
     }
 

@@ -15,6 +15,8 @@ struct SettingsReaderTests {
         #expect(await changes.next()?.pageSize == 33)
         _ = try await manager.set("transfer.daily-limit", to: "12,000,000")
         #expect(await changes.next()?.transferLimits.daily == Money(minorUnits: 12_000_000, currency: .krw))
+        _ = try await manager.set("notifications.large-transfer", to: "3,000,000 KRW")
+        #expect(await changes.next()?.largeTransferThreshold == Money(minorUnits: 3_000_000, currency: .krw))
         _ = try await manager.reset("display.page-size")
         #expect(await changes.next()?.pageSize == 20)
         _ = try await manager.resetAll()

@@ -25,6 +25,8 @@ struct SettingsValidationTests {
         (.transferPerTransferLimit, "5,000,000 KRW", "5000000", "5,000,000 KRW"),
         (.transferDailyLimit, "20,000,000 krw", "20000000", "20,000,000 KRW"),
         (.transferDailyLimit, "1", "1", "1 KRW"),
+        (.notificationsLargeTransfer, "1,000,000", "1000000", "1,000,000 KRW"),
+        (.notificationsLargeTransfer, " 250000 krw ", "250000", "250,000 KRW"),
         (.searchAPIBaseURL, "https://api.github.com", "https://api.github.com", "https://api.github.com"),
         (.searchAPIBaseURL, "http://127.0.0.1:8080/api/v3/", "http://127.0.0.1:8080/api/v3", "http://127.0.0.1:8080/api/v3"),
         (.searchAPIToken, "ghp_abcdefghijklmnopqrstuvwxyz1234", "ghp_abcdefghijklmnopqrstuvwxyz1234", "***1234"),
@@ -47,6 +49,8 @@ struct SettingsValidationTests {
         (.transferPerTransferLimit, "0"), (.transferPerTransferLimit, "-1,000"), (.transferPerTransferLimit, "5,000 USD"),
         (.transferPerTransferLimit, "5000.5"), (.transferPerTransferLimit, "five"), (.transferPerTransferLimit, "50,00"),
         (.transferDailyLimit, ""), (.transferDailyLimit, "1e7"), (.transferDailyLimit, "99999999999999999999"),
+        (.notificationsLargeTransfer, "0"), (.notificationsLargeTransfer, "-1"), (.notificationsLargeTransfer, "1,000 USD"),
+        (.notificationsLargeTransfer, "lots"), (.notificationsLargeTransfer, ""),
         (.searchAPIBaseURL, "ftp://example.com"), (.searchAPIBaseURL, "api.github.com"), (.searchAPIBaseURL, "https://"),
         (.searchAPIBaseURL, "https://user:pw@example.com"), (.searchAPIBaseURL, "https://exa mple.com"),
         (.searchAPIBaseURL, "https://example.com/?q=1"),
@@ -93,6 +97,7 @@ struct SettingsValidationTests {
         ("transfer.daily-limt", .transferDailyLimit),
         ("search.api-tokn", .searchAPIToken),
         ("acount.default", .accountDefault),
+        ("notifications.large-transfr", .notificationsLargeTransfer),
     ])
     func anUnknownKeySuggestsTheClosestKnownOne(typed: String, expected: SettingKey) async {
         await #expect(throws: SettingsError.unknownKey(typed, suggestion: expected)) {
@@ -138,6 +143,18 @@ struct SettingsValidationTests {
                                                            daily: Money(minorUnits: 10_000_000, currency: .krw)))
         #expect(defaults.searchAPI.baseURL.absoluteString == "https://api.github.com")
         #expect(defaults.searchAPI.token == nil)
+        #expect(defaults.largeTransferThreshold == Money(minorUnits: 1_000_000, currency: .krw))
+        #expect(SettingKey.notificationsLargeTransfer.defaultValue == .money(Money(minorUnits: 1_000_000, currency: .krw)))
+        #expect(SettingKey.notificationsLargeTransfer.environmentVariable == "MOA_NOTIFICATIONS_LARGE_TRANSFER")
+    }
+
+    @Test func theLargeTransferThresholdIsIndependentOfTheLimits() async throws {
+        let manager = makeManager()
+        // Above both limits is fine: it only decides when a notice is left, it refuses nothing.
+        _ = try await manager.set("notifications.large-transfer", to: "20,000,000")
+        _ = try await manager.set("notifications.large-transfer", to: "1")
+        #expect(try await manager.snapshot().largeTransferThreshold == Money(minorUnits: 1, currency: .krw))
+        #expect(try await manager.snapshot().transferLimits == SettingsSnapshot.defaults.transferLimits)
     }
 
     @Test func theSearchSettingsNeverPrintTheirToken() {

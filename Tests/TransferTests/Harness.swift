@@ -3,6 +3,8 @@ import AccountTesting
 import AuthInterface
 import AuthTesting
 import Foundation
+import InboxInterface
+import InboxTesting
 import Money
 import Persistence
 import SettingsInterface
@@ -23,6 +25,8 @@ struct Harness {
     let session = FakeSessionProvider()
     let clock = ManualWallClock() // 2026-01-01T00:00:00Z, 09:00 in Seoul
     let store = InMemoryTransferStore()
+    let recipientStore: InMemoryRecipientStore
+    let inbox = FakeInboxPublisher()
     let calendar: Calendar
 
     // Ada's accounts
@@ -39,6 +43,7 @@ struct Harness {
     init(balance: Int64 = 50_000_000) throws {
         accounts = FakeAccounts()
         directory = CountingDirectory(accounts)
+        recipientStore = InMemoryRecipientStore(transfers: store)
         checking = try AccountNumber(prefix: "11000000001")
         savings = try AccountNumber(prefix: "22000000002")
         dollars = try AccountNumber(prefix: "11000000005")
@@ -58,10 +63,16 @@ struct Harness {
         self.calendar = calendar
     }
 
+    /// Ada's recipients on the in-memory stores (or on `store`).
+    func book(store: (any RecipientStore)? = nil) -> RecipientBook {
+        RecipientBook(session: session, store: store ?? recipientStore, directory: accounts, clock: clock)
+    }
+
     func sendMoney(unitOfWork: any UnitOfWork = NoDatabaseUnitOfWork(), store: (any TransferStore)? = nil,
-                   posting: (any AccountPosting)? = nil) -> SendMoney {
+                   posting: (any AccountPosting)? = nil, recipients: (any RecipientStore)? = nil,
+                   inbox: (any InboxPublisher)? = nil) -> SendMoney {
         SendMoney(session: session, directory: directory, posting: posting ?? accounts, settings: settings, unitOfWork: unitOfWork,
-                  store: store ?? self.store, clock: clock, calendar: calendar)
+                  store: store ?? self.store, recipients: book(store: recipients), inbox: inbox ?? self.inbox, clock: clock, calendar: calendar)
     }
 
     func send(_ from: AccountNumber, to: AccountNumber, _ amount: String, memo: String? = nil, key: String? = nil) async throws -> TransferReceipt {
@@ -136,5 +147,52 @@ final class InMemoryTransferStore: TransferStore {
 
     func transfer(id: TransferID, initiatedBy user: UserID) async throws -> TransferSummary? {
         rows.withLock { $0.first { $0.transfer.id == id && $0.transfer.initiatedBy == user }?.transfer }
+    }
+}
+
+/// A `RecipientStore` in memory: favourites in a list, recents derived from an `InMemoryTransferStore`.
+final class InMemoryRecipientStore: RecipientStore {
+    private let saved = Mutex<[UserID: [FavouriteRecipient]]>([:])
+    private let transfers: InMemoryTransferStore
+
+    init(transfers: InMemoryTransferStore) {
+        self.transfers = transfers
+    }
+
+    func favourites(of user: UserID) async throws -> [FavouriteRecipient] {
+        saved.withLock { ($0[user] ?? []).sorted { $0.alias.lowercased() < $1.alias.lowercased() } }
+    }
+
+    func favourite(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
+        saved.withLock { ($0[user] ?? []).first { $0.alias.lowercased() == alias.key } }
+    }
+
+    func add(_ favourite: FavouriteRecipient, of user: UserID) async throws {
+        try saved.withLock { saved in
+            let mine = saved[user] ?? []
+            if let taken = mine.first(where: { $0.alias.lowercased() == favourite.alias.lowercased() }) {
+                throw TransferError.aliasTaken(alias: taken.alias, accountNumber: taken.accountNumber)
+            }
+            if let same = mine.first(where: { $0.accountNumber == favourite.accountNumber }) {
+                throw TransferError.alreadyAFavourite(accountNumber: same.accountNumber, alias: same.alias)
+            }
+            saved[user] = mine + [favourite]
+        }
+    }
+
+    func remove(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
+        saved.withLock { saved in
+            guard let index = saved[user]?.firstIndex(where: { $0.alias.lowercased() == alias.key }) else { return nil }
+            return saved[user]?.remove(at: index)
+        }
+    }
+
+    func recentRecipients(of user: UserID, limit: Int) async throws -> [RecentRecipient] {
+        var seen = Set<String>()
+        var recents: [RecentRecipient] = []
+        for transfer in transfers.all.reversed() where transfer.initiatedBy == user && seen.insert(transfer.to).inserted {
+            recents.append(RecentRecipient(accountNumber: transfer.to, lastSentAt: transfer.createdAt))
+        }
+        return Array(recents.prefix(limit))
     }
 }

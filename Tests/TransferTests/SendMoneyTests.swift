@@ -40,7 +40,7 @@ struct SendMoneyTests {
         let accounts = FakeAccounts([mine])
         try accounts.add(owner: Harness.bob.id, number: h.bobs.digits, balance: krw(0))
         let sendMoney = SendMoney(session: h.session, directory: accounts, posting: accounts, settings: h.settings, unitOfWork: NoDatabaseUnitOfWork(),
-                                  store: h.store, clock: h.clock, calendar: h.calendar)
+                                  store: h.store, recipients: h.book(), inbox: h.inbox, clock: h.clock, calendar: h.calendar)
         let receipt = try await sendMoney.send(TransferDraft(from: "acc-ada-1", to: h.bobs.description, amount: "5,000"))
         #expect(receipt.transfer.from == mine.number.description)
         #expect(accounts.balance(of: h.bobs) == krw(5_000))

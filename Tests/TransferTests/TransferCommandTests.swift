@@ -3,6 +3,7 @@ import AuthInterface
 import CommandKit
 import DesignSystem
 import Foundation
+import InboxInterface
 import Money
 import Persistence
 import Registry
@@ -33,6 +34,7 @@ struct CommandFixture {
             ModuleOf("Fakes", [
                 .instance(SessionProviderKey.self, h.session), .instance(AccountDirectoryKey.self, h.accounts),
                 .instance(AccountPostingKey.self, h.accounts), .instance(SettingsReaderKey.self, h.settings),
+                .instance(InboxPublisherKey.self, h.inbox),
             ]),
             TransferDataModule(),
             TransferFeatureModule(),

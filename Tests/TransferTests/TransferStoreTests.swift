@@ -119,7 +119,7 @@ struct TransferStoreTests {
         calendar.timeZone = TimeZone(secondsFromGMT: 5 * 3600 + 45 * 60) ?? .gmt
         h.limits(perTransfer: 1_000, daily: 1_000)
         let sendMoney = SendMoney(session: h.session, directory: h.accounts, posting: h.accounts, settings: h.settings,
-                                  unitOfWork: f.database, store: f.store, clock: h.clock, calendar: calendar)
+                                  unitOfWork: f.database, store: f.store, recipients: h.book(), inbox: h.inbox, clock: h.clock, calendar: calendar)
         let midnight = Date(timeIntervalSince1970: 1_767_225_600 - 6 * 3600 + 15 * 60) // 2025-12-31T18:15Z
         h.clock.set(midnight.addingTimeInterval(-1))
         _ = try await h.send(using: sendMoney, h.checking, to: h.bobs, "1,000")

@@ -4,8 +4,9 @@ import AccountInterface
 import Registry
 import Storage
 
-/// What Account's Data layer provides: its store, its Interface's directory and posting, and the ledger audit.
-/// (The use cases, which need the session from AuthInterface, are provided by AccountFeatureModule.)
+/// What Account's Data layer provides: its store, its Interface's directory and posting, the ledger audit,
+/// and the store behind user deletion. (The use cases and the `UserDataOwner`, which need AuthInterface,
+/// are provided by AccountFeatureModule.)
 public struct AccountDataModule: FeatureModule {
     public let name = "Account"
 
@@ -17,6 +18,7 @@ public struct AccountDataModule: FeatureModule {
             .singleton(AccountDirectoryKey.self, requires: AccountStoreKey.self) { StoreDirectory(store: $0) },
             .singleton(AccountPostingKey.self) { SQLiteAccountPosting() },
             .singleton(LedgerCheckKey.self, requires: AccountStoreKey.self) { LedgerCheck(store: $0) },
+            .singleton(AccountUserDataStoreKey.self) { SQLiteAccountUserData() },
         ]
     }
 }

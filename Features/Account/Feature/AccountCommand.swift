@@ -216,7 +216,8 @@ enum AccountJSON {
     }
 }
 
-/// What Account's Feature layer provides: its use cases (bound to the session) and its commands.
+/// What Account's Feature layer provides: its use cases (bound to the session), its commands, and its
+/// share in deleting a user.
 public struct AccountFeatureModule: FeatureModule {
     public let name = "Account"
 
@@ -230,8 +231,11 @@ public struct AccountFeatureModule: FeatureModule {
             .singleton(AccountCommandsKey.self, requires: AccountServiceKey.self) { service in
                 FeatureCommands(AccountCommand.self, environment: AccountEnvironment(service: service))
             },
-            .singleton(AccountHomeEntryKey.self, requires: AccountServiceKey.self, TransferStarterKey.self) {
-                AccountHome.entry(service: $0, transfers: $1)
+            .singleton(AccountHomeEntryKey.self, requires: AccountServiceKey.self, TransferStarterKey.self, RecipientsReadingKey.self) {
+                AccountHome.entry(service: $0, transfers: $1, recipients: $2)
+            },
+            .singleton(AccountUserDataKey.self, requires: AccountUserDataStoreKey.self, WallClockKey.self) {
+                AccountUserData(store: $0, clock: $1)
             },
         ]
     }

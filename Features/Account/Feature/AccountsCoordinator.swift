@@ -13,7 +13,8 @@ public enum AccountHomeEntryKey: ServiceKey { public typealias Service = HomeEnt
 
 /// The accounts flow of the interactive mode: list → detail → send money → receipt → back to the
 /// detail with its new balance. The coordinator owns this navigation; "send money" is Transfer's,
-/// started only through `TransferStarter` (TransferInterface).
+/// started only through `TransferStarter` (TransferInterface). When asking where to send, it offers
+/// the user's favourites, then their recent recipients (`RecipientsReading`), numbered.
 @MainActor
 final class AccountsCoordinator: Coordinator {
     enum Route: Hashable, Sendable {
@@ -27,11 +28,14 @@ final class AccountsCoordinator: Coordinator {
     private let screen: Screen
     private let viewModel: AccountsViewModel
     private let transfers: any TransferStarter
+    private let recipients: (any RecipientsReading)?
 
-    init(screen: Screen, service: AccountService, transfers: any TransferStarter) {
+    /// - Parameter recipients: what to offer when asking for the destination (`nil`: only ask).
+    init(screen: Screen, service: AccountService, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) {
         self.screen = screen
         self.viewModel = AccountsViewModel(service: service)
         self.transfers = transfers
+        self.recipients = recipients
     }
 
     private func text(_ en: String, _ ko: String) -> String { screen.context.text(LocalizedText(en: en, ko: ko)) }
@@ -79,13 +83,14 @@ final class AccountsCoordinator: Coordinator {
     }
 
     private func send(from: AccountNumber) async -> Navigation<Route> {
-        guard let to = screen.ask(text("To account number:", "받는 계좌번호:")), !to.isEmpty,
+        guard let destination = await askDestination(from: from),
               let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty
         else { return .pop }
+        let to = destination.to
         let memo = screen.ask(text("Memo (optional):", "메모(선택):")).flatMap { $0.isEmpty ? nil : $0 }
         screen.show(Card(title: text("Send money", "송금"), lines: KeyValueRows([
             text("From", "보내는 계좌"): from.description,
-            text("To", "받는 계좌"): to,
+            text("To", "받는 계좌"): destination.shown,
             text("Amount", "금액"): amount,
             text("Memo", "메모"): memo ?? "—",
         ]).render(theme: screen.theme).components(separatedBy: "\n")).render(theme: screen.theme))
@@ -100,6 +105,48 @@ final class AccountsCoordinator: Coordinator {
             screen.showError(AccountFailure.wrap(error))
             return .pop
         }
+    }
+
+    /// A destination: what the draft carries (an account number or `@alias`) and how the card shows it.
+    struct Destination: Equatable {
+        let to: String
+        let shown: String
+    }
+
+    /// Asks where to send. With favourites or recent recipients, lists them (favourites first, then
+    /// recents not already listed; the source account left out), numbered, and takes a number from
+    /// the list, an account number or an `@alias`; without any, asks for the account number alone.
+    /// `nil`: back (empty answer, `0`, end of input).
+    private func askDestination(from: AccountNumber) async -> Destination? {
+        let offered = await offeredRecipients(excluding: from)
+        guard !offered.isEmpty else {
+            guard let to = screen.ask(text("To account number:", "받는 계좌번호:")), !to.isEmpty else { return nil }
+            return Destination(to: to, shown: to)
+        }
+        var lines = [screen.theme.paint(text("Send to", "받는 사람"), .heading)]
+        for (index, recipient) in offered.enumerated() { lines.append("  \(index + 1). \(recipient.shown)") }
+        lines.append(screen.theme.paint("  0. " + text("Back", "뒤로"), .muted))
+        screen.show(lines.joined(separator: "\n"))
+        guard let answer = screen.ask(text("To (a number from the list, an account number or @alias):",
+                                            "받는 계좌(목록의 번호, 계좌번호 또는 @별칭):")),
+              !answer.isEmpty, answer != "0"
+        else { return nil }
+        if answer.count <= 3, let choice = Int(answer), (1...offered.count).contains(choice) { return offered[choice - 1] }
+        if answer.hasPrefix("@"), let favourite = offered.first(where: { $0.to.lowercased() == answer.lowercased() }) {
+            return favourite
+        }
+        return Destination(to: answer, shown: answer)
+    }
+
+    /// Favourites (`@alias · number`), then recents (`number`) that are not favourites; never the source.
+    /// A failure to read them only means none are offered.
+    private func offeredRecipients(excluding source: AccountNumber) async -> [Destination] {
+        guard let recipients, let list = try? await recipients.recipients() else { return [] }
+        let favourites = list.favourites.filter { $0.accountNumber != source.description }
+        let favouriteNumbers = Set(list.favourites.map(\.accountNumber))
+        let recents = list.recents.filter { !favouriteNumbers.contains($0.accountNumber) && $0.accountNumber != source.description }
+        return favourites.map { Destination(to: "@" + $0.alias, shown: "@\($0.alias) · \($0.accountNumber)") }
+            + recents.map { Destination(to: $0.accountNumber, shown: $0.accountNumber + " · " + text("recent", "최근")) }
     }
 
     private func receiptScreen(_ receipt: TransferReceipt) -> Navigation<Route> {
@@ -138,9 +185,11 @@ final class AccountsCoordinator: Coordinator {
 }
 
 enum AccountHome {
-    static func entry(service: AccountService, transfers: any TransferStarter) -> HomeEntry {
+    /// - Parameter recipients: Transfer's `RecipientsReading` (`RecipientsReadingKey`), offered when
+    ///   asking where to send; `nil`: only ask.
+    static func entry(service: AccountService, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) -> HomeEntry {
         HomeEntry(title: LocalizedText(en: "Accounts and transfers", ko: "계좌와 송금")) { screen in
-            let coordinator = await AccountsCoordinator(screen: screen, service: service, transfers: transfers)
+            let coordinator = await AccountsCoordinator(screen: screen, service: service, transfers: transfers, recipients: recipients)
             await coordinator.run()
         }
     }

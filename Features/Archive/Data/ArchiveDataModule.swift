@@ -22,6 +22,8 @@ public struct ArchiveDataModule: FeatureModule {
         return [
             .singleton(CatalogueStoreKey.self, requires: DatabaseKey.self) { SQLiteCatalogueStore(database: $0) },
             .singleton(TicketStoreKey.self, requires: DatabaseKey.self) { SQLiteTicketStore(database: $0) },
+            .singleton(PreferenceStoreKey.self, requires: DatabaseKey.self) { SQLitePreferenceStore(database: $0) },
+            .singleton(ArchiveUserDataStoreKey.self) { SQLiteArchiveUserDataStore() },
             .singleton(EventCatalogueKey.self, requires: CatalogueStoreKey.self) { StoreEventCatalogue(store: $0) },
             .singleton(CatalogueImporterKey.self, requires: CatalogueStoreKey.self, WallClockKey.self) { CatalogueImporter(store: $0, clock: $1) },
             .singleton(CatalogueSourcesKey.self) { ArchiveSources(client: httpClient) },

@@ -1,7 +1,8 @@
 import GRDB
 import Storage
 
-/// Archive's schema: the imported catalogue (shared by every user of this home) and each user's tickets.
+/// Archive's schema: the imported catalogue (shared by every user of this home), each user's tickets
+/// and each user's onboarding preferences (v2).
 ///
 /// Days are stored as `YYYY-MM-DD` text, which sorts and compares as dates. `search_text` holds the
 /// lowercased title, place and organisation (one per line) and `audience_folded` the lowercased
@@ -53,6 +54,16 @@ public enum ArchiveMigrations {
                 CREATE INDEX archive_tickets_by_owner ON archive_tickets (owner_id, attended_on);
                 CREATE UNIQUE INDEX archive_tickets_once_a_day ON archive_tickets (owner_id, event_id, attended_on)
                     WHERE event_id IS NOT NULL;
+                """)
+        },
+        .init("v2-create-preferences") { db in
+            try db.execute(sql: """
+                CREATE TABLE archive_preferences (
+                    owner_id TEXT PRIMARY KEY NOT NULL,
+                    districts TEXT NOT NULL,
+                    categories TEXT NOT NULL,
+                    updated_at DATETIME NOT NULL
+                );
                 """)
         },
     ])

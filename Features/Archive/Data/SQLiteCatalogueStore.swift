@@ -84,6 +84,12 @@ public struct SQLiteCatalogueStore: CatalogueStore {
         }
     }
 
+    public func categories() async throws -> [String] {
+        try database.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT category FROM archive_events WHERE category <> '' ORDER BY category")
+        }
+    }
+
     public func events(endingOnOrAfter day: Day) async throws -> [CulturalEvent] {
         try database.read { db in
             try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM archive_events WHERE ends_on >= ? ORDER BY starts_on, title, id",
@@ -153,6 +159,10 @@ public struct SearchSQL: Sendable {
         if let to = query.to {
             clauses.append("starts_on <= ?")
             arguments.append(to.description)
+        }
+        if let on = query.on {
+            clauses.append("starts_on <= ? AND ends_on >= ?")
+            arguments += [on.description, on.description]
         }
         whereClause = clauses.isEmpty ? "" : "WHERE " + clauses.joined(separator: " AND ")
         self.arguments = arguments

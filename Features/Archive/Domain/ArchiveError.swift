@@ -21,6 +21,14 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
     case invalidPage(Int)
     case invalidPerPage(Int, max: Int)
     case cannotWrite(path: String, reason: String)
+    /// 0 or more than 3 values in `--districts` / `--categories` (`available`: the categories to list).
+    case preferenceCount(kind: PreferenceKind, count: Int, available: [String])
+    case duplicatePreference(kind: PreferenceKind, value: String)
+    case unknownDistrict(String)
+    case unknownCategory(String, available: [String])
+    case ambiguousCategory(String, matches: [String])
+    /// Categories come from the imported events, and none are imported.
+    case noCategoriesImported
 
     public static let memoLimit = 500
 
@@ -46,6 +54,15 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .invalidPage(let page): "--page must be 1 or more, not \(page)."
         case .invalidPerPage(let perPage, let max): "--per-page must be from 1 to \(max), not \(perPage)."
         case .cannotWrite(let path, let reason): "Could not write \(path): \(reason)."
+        case .preferenceCount(let kind, let count, _):
+            count == 0 ? "Choose at least one \(kind.singular) with \(kind.option) (up to 3, comma-separated)."
+                : "Choose at most 3 \(kind.rawValue) with \(kind.option), not \(count)."
+        case .duplicatePreference(let kind, let value): "\(value) is listed twice in \(kind.option)."
+        case .unknownDistrict(let value): "“\(value)” is not one of Seoul's 25 districts."
+        case .unknownCategory(let value, _): "“\(value)” is not a category of the imported events."
+        case .ambiguousCategory(let value, let matches):
+            "“\(value)” matches \(matches.count) categories (\(matches.joined(separator: ", "))): give one in full."
+        case .noCategoriesImported: "No events are imported yet, so there are no categories to choose from."
         }
     }
 
@@ -54,6 +71,13 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .unknownEvent: "Find event ids with `moa archive events`, or add a ticket by hand with --title, --category, --region and --date."
         case .unknownTicket, .ambiguousTicket: "See your tickets and their ids with `moa archive list`."
         case .alreadyArchived: "Give another --attended date if you went again."
+        case .preferenceCount(.districts, _, _), .duplicatePreference(.districts, _), .unknownDistrict:
+            "Seoul's districts: \(SeoulDistricts.choices)."
+        case .preferenceCount(.categories, _, let available), .unknownCategory(_, let available):
+            available.isEmpty ? "See the categories with `moa archive preferences choices`."
+                : "Categories of the imported events: \(available.joined(separator: ", "))."
+        case .duplicatePreference(.categories, _), .ambiguousCategory: "See the categories with `moa archive preferences choices`."
+        case .noCategoriesImported: "Import a catalogue first: `moa archive import --sample`, `moa archive import FILE.json` or `moa archive import --api-key KEY`."
         default: nil
         }
     }
@@ -62,7 +86,9 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         switch self {
         case .unknownEvent, .unknownTicket: .unavailable
         case .eventNotStarted, .alreadyArchived: .refused
-        case .invalidLimit, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage: .usage
+        case .invalidLimit, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage, .preferenceCount: .usage
+        case .duplicatePreference, .unknownDistrict, .unknownCategory, .ambiguousCategory: .dataError
+        case .noCategoriesImported: .unavailable
         case .cannotWrite: .ioError
         case .attendedInFuture, .attendedOutsideRun, .invalidRating, .memoTooLong, .invalidText, .invalidDate, .ambiguousTicket: .dataError
         }

@@ -8,6 +8,7 @@ import SharedKit
 public struct ArchiveService: EventArchiving {
     private let tickets: any TicketStore
     private let catalogue: any CatalogueStore
+    private let preferenceStore: any PreferenceStore
     private let session: any SessionProvider
     private let clock: any WallClock
     private let timeZone: TimeZone
@@ -16,10 +17,11 @@ public struct ArchiveService: EventArchiving {
     /// - Parameters:
     ///   - timeZone: where "today" is decided (the user's, by default).
     ///   - makeID: new ticket ids (injected for tests).
-    public init(tickets: any TicketStore, catalogue: any CatalogueStore, session: any SessionProvider, clock: any WallClock,
-                timeZone: TimeZone = .current, makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }) {
+    public init(tickets: any TicketStore, catalogue: any CatalogueStore, preferences: any PreferenceStore, session: any SessionProvider,
+                clock: any WallClock, timeZone: TimeZone = .current, makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }) {
         self.tickets = tickets
         self.catalogue = catalogue
+        self.preferenceStore = preferences
         self.session = session
         self.clock = clock
         self.timeZone = timeZone
@@ -89,19 +91,58 @@ public struct ArchiveService: EventArchiving {
         TasteProfile.make(tickets: try await list(), today: today())
     }
 
-    /// Current and upcoming events the user has not archived, ranked by their taste.
+    /// Current and upcoming events the user has not archived. With fewer than
+    /// ``Recommender/coldStartTickets`` tickets and preferences set: from the preferences alone; else
+    /// ranked by the taste card, boosted (boundedly) by the preferences when set.
     public func recommend(limit: Int = 10) async throws -> RecommendationList {
         guard Self.recommendationLimits.contains(limit) else { throw ArchiveError.invalidLimit(limit, range: Self.recommendationLimits) }
-        let mine = try await list()
+        let user = try await session.requireUser()
+        let mine = try await tickets.tickets(of: user.id)
+        let chosen = try await preferenceStore.preferences(of: user.id)
         let today = today()
         let profile = TasteProfile.make(tickets: mine, today: today)
+        if mine.count < Recommender.coldStartTickets, let chosen {
+            let candidates = try await catalogue.events(endingOnOrAfter: today)
+            let items = Recommender.recommend(preferences: chosen, tickets: mine, candidates: candidates, today: today, limit: limit)
+            return RecommendationList(status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items, basis: .preferences,
+                                      preferences: chosen)
+        }
         guard !mine.isEmpty else { return RecommendationList(status: .noTickets, profile: profile, items: []) }
         let candidates = try await catalogue.events(endingOnOrAfter: today)
-        let items = Recommender.recommend(profile: profile, tickets: mine, candidates: candidates, limit: limit)
-        return RecommendationList(status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items)
+        let items = Recommender.recommend(profile: profile, tickets: mine, candidates: candidates, limit: limit, preferences: chosen)
+        return RecommendationList(status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items,
+                                  basis: chosen == nil ? .taste : .blended, preferences: chosen)
     }
 
     public static let recommendationLimits = 1...100
+
+    // MARK: Preferences
+
+    /// The user's preferences, or `nil` when none are set.
+    public func preferences() async throws -> ArchivePreferences? {
+        try await preferenceStore.preferences(of: try await session.requireUser().id)
+    }
+
+    /// Sets the user's preferences from comma-separated lists: 1–3 of Seoul's districts and 1–3 of the
+    /// categories of the imported events (see ``PreferenceInput``). Replaces what was set before.
+    public func setPreferences(districts: String, categories: String) async throws -> ArchivePreferences {
+        let user = try await session.requireUser()
+        let districts = try PreferenceInput.districts(districts)
+        let categories = try PreferenceInput.categories(categories, available: try await catalogue.categories())
+        let preferences = ArchivePreferences(districts: districts, categories: categories, updatedAt: clock.now())
+        try await preferenceStore.save(preferences, of: user.id, at: clock.now())
+        return preferences
+    }
+
+    /// Removes the user's preferences; `false` when none were set.
+    public func clearPreferences() async throws -> Bool {
+        try await preferenceStore.clear(of: try await session.requireUser().id)
+    }
+
+    /// What may be chosen: the districts (always 25) and the categories of the imported events.
+    public func preferenceChoices() async throws -> (districts: [String], categories: [String]) {
+        (SeoulDistricts.romanised.map(\.name), try await catalogue.categories())
+    }
 
     // MARK: Export
 

@@ -1,5 +1,6 @@
 import ArchiveInterface
 import Foundation
+import Persistence
 import Registry
 import SharedKit
 
@@ -15,6 +16,26 @@ public protocol CatalogueStore: Sendable {
     func search(_ query: EventQuery) async throws -> EventPage
     /// Events still running or yet to come on `day` (`endsOn >= day`), in catalogue order.
     func events(endingOnOrAfter day: Day) async throws -> [CulturalEvent]
+    /// The distinct non-empty categories of the imported events, in byte order (empty: nothing imported).
+    func categories() async throws -> [String]
+}
+
+/// Each user's onboarding preferences (favourite districts and categories), at most one set per user.
+public protocol PreferenceStore: Sendable {
+    /// The owner's preferences, or `nil` when none are set.
+    func preferences(of owner: UserID) async throws -> ArchivePreferences?
+    /// Replaces the owner's preferences.
+    func save(_ preferences: ArchivePreferences, of owner: UserID, at: Date) async throws
+    /// Removes the owner's preferences; `false` when there were none.
+    func clear(of owner: UserID) async throws -> Bool
+}
+
+/// Everything Archive keeps per user (tickets, preferences), erased inside the caller's transaction
+/// when the user is deleted (`moa auth delete`). The catalogue is shared and stays.
+public protocol ArchiveUserDataStore: Sendable {
+    /// Deletes every row of `user`; returns how many rows went.
+    @discardableResult
+    func erase(_ user: UserID, in transaction: any Transaction) throws -> Int
 }
 
 /// Tickets in storage.
@@ -59,6 +80,8 @@ public protocol ExportWriting: Sendable {
 
 public enum CatalogueStoreKey: ServiceKey { public typealias Service = any CatalogueStore }
 public enum TicketStoreKey: ServiceKey { public typealias Service = any TicketStore }
+public enum PreferenceStoreKey: ServiceKey { public typealias Service = any PreferenceStore }
+public enum ArchiveUserDataStoreKey: ServiceKey { public typealias Service = any ArchiveUserDataStore }
 public enum CatalogueSourcesKey: ServiceKey { public typealias Service = any CatalogueSources }
 public enum ExportWriterKey: ServiceKey { public typealias Service = any ExportWriting }
 /// The ticket use cases, for Archive's commands (and, as `EventArchivingKey`, for other features).

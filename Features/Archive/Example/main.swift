@@ -5,6 +5,8 @@
 //     Scripts/run-example Archive events --region 종로구
 //     Scripts/run-example Archive taste
 //     Scripts/run-example Archive recommend
+//     Scripts/run-example Archive events --on 2026-12-24
+//     Scripts/run-example Archive preferences choices
 //     Scripts/run-example Archive export --format csv
 import ArchiveData
 import ArchiveDomain

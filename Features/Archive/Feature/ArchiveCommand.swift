@@ -22,7 +22,7 @@ public struct ArchiveCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Import Seoul's cultural-event catalogue, archive the events you attended, see your taste and what to see next.",
-        subcommands: [Import.self, Events.self, Add.self, List.self, Remove.self, Taste.self, Recommend.self, Export.self]
+        subcommands: [Import.self, Events.self, Add.self, List.self, Remove.self, Taste.self, Recommend.self, Preferences.self, Export.self]
     )
 
     public init() {}
@@ -80,6 +80,7 @@ public struct ArchiveCommand: AsyncParsableCommand {
         @Flag(help: "Paid events only.") var paid = false
         @Option(help: "Events running on or after this day (YYYY-MM-DD).") var from: String?
         @Option(help: "Events running on or before this day (YYYY-MM-DD).") var to: String?
+        @Option(help: "Events running on this day (YYYY-MM-DD): started on or before it and ending on or after it.") var on: String?
         @Option(help: "The page to show (1-based).") var page = 1
         @Option(name: .customLong("per-page"), help: "Events per page, 1–200 (default: the display.page-size setting).") var perPage: Int?
 
@@ -89,7 +90,7 @@ public struct ArchiveCommand: AsyncParsableCommand {
 
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
             let filters = EventFilters(text: text, region: region, category: category, audience: audience, free: free ? true : paid ? false : nil,
-                                       from: from, to: to, page: page, perPage: perPage)
+                                       from: from, to: to, on: on, page: page, perPage: perPage)
             try await ArchiveScreen.show(.events(filters), environment, context)
         }
     }
@@ -172,6 +173,53 @@ public struct ArchiveCommand: AsyncParsableCommand {
         }
     }
 
+    /// `moa archive preferences [show|set|clear|choices]`: the onboarding choices behind cold-start recommendations.
+    struct Preferences: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Your favourite districts and categories: recommendations use them until you have 3 tickets, then boost what matches them.",
+            subcommands: [Show.self, SetPreferences.self, Clear.self, Choices.self],
+            defaultSubcommand: Show.self)
+
+        struct Show: ServiceCommand {
+            static let configuration = CommandConfiguration(abstract: "Show your preferences (the default of `moa archive preferences`).")
+            @OptionGroup var global: GlobalOptions
+            func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
+                try await ArchiveScreen.show(.showPreferences, environment, context)
+            }
+        }
+
+        struct SetPreferences: ServiceCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "set",
+                abstract: "Choose 1–3 districts and 1–3 categories (comma-separated); replaces what you chose before.",
+                usage: "moa archive preferences set --districts Mapo-gu,Jongno-gu --categories 전시/미술,콘서트",
+                discussion: "Districts are Seoul's 25 자치구, in Korean (마포구, 마포) or romanised (Mapo-gu, mapo). "
+                    + "Categories are those of the imported events (see `moa archive preferences choices`).")
+            @OptionGroup var global: GlobalOptions
+            @Option(help: ArgumentHelp("1–3 of Seoul's districts, comma-separated.", valueName: "districts")) var districts: String
+            @Option(help: ArgumentHelp("1–3 categories of the imported events, comma-separated.", valueName: "categories")) var categories: String
+            func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
+                try await ArchiveScreen.show(.setPreferences(districts: districts, categories: categories), environment, context)
+            }
+        }
+
+        struct Clear: ServiceCommand {
+            static let configuration = CommandConfiguration(abstract: "Forget your preferences.")
+            @OptionGroup var global: GlobalOptions
+            func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
+                try await ArchiveScreen.show(.clearPreferences, environment, context)
+            }
+        }
+
+        struct Choices: ServiceCommand {
+            static let configuration = CommandConfiguration(abstract: "List what you can choose: Seoul's 25 districts and the categories of the imported events.")
+            @OptionGroup var global: GlobalOptions
+            func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
+                try await ArchiveScreen.show(.preferenceChoices, environment, context)
+            }
+        }
+    }
+
     struct Export: ServiceCommand {
         static let configuration = CommandConfiguration(abstract: "Export your tickets as JSON or CSV (RFC 4180).")
         @OptionGroup var global: GlobalOptions
@@ -213,7 +261,41 @@ enum ArchiveScreen {
         case .recommendations(let list): renderRecommendations(list, theme: theme)
         case .exported(let document, let path):
             "Exported \(document.ticketCount) ticket\(document.ticketCount == 1 ? "" : "s") as \(document.format.rawValue.uppercased()) to \(path ?? "standard output")."
+        case .preferences(let preferences): renderPreferences(preferences, theme: theme)
+        case .preferencesSaved(let preferences):
+            theme.paint("Saved your preferences.", .success) + "\n" + renderPreferences(preferences, theme: theme)
+        case .preferencesCleared(let cleared):
+            cleared ? "Cleared your preferences: recommendations come from your tickets alone." : theme.paint("You had no preferences to clear.", .muted)
+        case .preferenceChoices(let districts, let categories): renderChoices(districts: districts, categories: categories, theme: theme)
         }
+    }
+
+    static let setPreferencesHint = "`moa archive preferences set --districts Mapo-gu,Jongno-gu --categories 전시/미술` (choices: `moa archive preferences choices`)"
+
+    static func renderPreferences(_ preferences: ArchivePreferences?, theme: Theme) -> String {
+        guard let preferences else {
+            return theme.paint("No preferences set: choose 1–3 districts and 1–3 categories with \(setPreferencesHint).", .muted)
+        }
+        var rows: [KeyValueRows.Row] = [
+            .init("Districts", preferences.districts.map(SeoulDistricts.label).joined(separator: ", ")),
+            .init("Categories", preferences.categories.joined(separator: ", ")),
+        ]
+        if let updated = preferences.updatedAt { rows.append(.init("Updated", Day(updated, in: .gmt).description)) }
+        let note = theme.paint("Recommendations come from these until you have \(Recommender.coldStartTickets) tickets, then events matching them get a boost.", .muted)
+        return Card(title: "Your preferences", lines: KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
+            + "\n" + note
+    }
+
+    static func renderChoices(districts: [String], categories: [String], theme: Theme) -> String {
+        var lines = [theme.paint("Districts (--districts, Korean or romanised)", .heading)]
+        lines += districts.map { "  " + SeoulDistricts.label($0) }
+        lines += ["", theme.paint("Categories (--categories, from the imported events)", .heading)]
+        if categories.isEmpty {
+            lines.append("  " + theme.paint(ArchiveError.noCategoriesImported.message + " " + (ArchiveError.noCategoriesImported.hint ?? ""), .muted))
+        } else {
+            lines += categories.map { "  " + $0 }
+        }
+        return lines.joined(separator: "\n")
     }
 
     static let emptyCatalogue = "The catalogue is empty: import one with `moa archive import FILE.json` (culturalEventInfo format from data.seoul.go.kr) or `moa archive import --api-key KEY`."
@@ -275,11 +357,22 @@ enum ArchiveScreen {
         switch list.status {
         case .noTickets:
             return theme.paint("Nothing to recommend yet: recommendations come from your tickets. " + noTickets.dropFirst("No tickets yet: ".count), .muted)
+                + "\n" + theme.paint("Or tell moa what you like: \(setPreferencesHint).", .muted)
+        case .noCandidates where list.basis == .preferences:
+            let chosen = (list.preferences.map { $0.districts.map(SeoulDistricts.romanisedName) + $0.categories } ?? []).joined(separator: ", ")
+            return theme.paint("No current or upcoming event you have not archived is in your chosen districts or categories (\(chosen)): "
+                + "choose others with `moa archive preferences set`, or import a fresh catalogue with `moa archive import`.", .muted)
         case .noCandidates:
             return theme.paint("No current or upcoming event in the catalogue matches your taste (or you archived them all): import a fresh catalogue with `moa archive import`.", .muted)
         case .ok:
             let count = list.profile.ticketCount
-            var lines = [theme.paint("Recommended for you · from your \(count) ticket\(count == 1 ? "" : "s") · as of \(list.profile.asOf)", .heading)]
+            let tickets = "your \(count) ticket\(count == 1 ? "" : "s")"
+            let source = switch list.basis {
+            case .taste: "from \(tickets)"
+            case .preferences: "from your preferences"
+            case .blended: "from \(tickets) and your preferences"
+            }
+            var lines = [theme.paint("Recommended for you · \(source) · as of \(list.profile.asOf)", .heading)]
             let rankWidth = String(list.items.count).count + 1
             for (index, item) in list.items.enumerated() {
                 let rank = "\(index + 1).".padded(toDisplayWidth: rankWidth, alignment: .right)
@@ -447,20 +540,55 @@ enum ArchiveJSON {
         }
     }
 
+    struct Matched: Encodable {
+        let district: String?, category: String?
+    }
+
     struct Recommendation: Encodable {
         let rank: Int, event: Event, score: Double, strongestSignal: String, reason: String, contributions: [String: Double]
+        /// The chosen district/category the event is in (`null`: none).
+        let preference: Matched?
+        let preferenceBoost: Double
     }
 
     struct Recommendations: Encodable {
-        let status: String, asOf: String, tickets: Int, recommendations: [Recommendation]
+        /// `basis`: `taste`, `preferences` (cold start) or `blended`.
+        let status: String, basis: String, asOf: String, tickets: Int, preferences: PreferenceSet?, recommendations: [Recommendation]
         init(_ list: RecommendationList) {
-            (status, asOf, tickets) = (list.status.rawValue, list.profile.asOf.description, list.profile.ticketCount)
+            (status, basis, asOf, tickets) = (list.status.rawValue, list.basis.rawValue, list.profile.asOf.description, list.profile.ticketCount)
+            preferences = list.preferences.map(PreferenceSet.init)
             recommendations = list.items.enumerated().map { index, item in
                 Recommendation(rank: index + 1, event: Event(item.event), score: item.score, strongestSignal: item.strongest.rawValue, reason: item.reason,
-                               contributions: Dictionary(uniqueKeysWithValues: item.contributions.map { ($0.key.rawValue, round($0.value)) }))
+                               contributions: Dictionary(uniqueKeysWithValues: item.contributions.map { ($0.key.rawValue, round($0.value)) }),
+                               preference: item.preference.map { Matched(district: $0.district, category: $0.category) },
+                               preferenceBoost: round(item.preferenceBoost))
             }
         }
     }
+
+    struct District: Encodable {
+        /// GUNAME, as events store it ("마포구").
+        let name: String
+        /// "Mapo-gu".
+        let romanized: String
+        init(_ name: String) { (self.name, romanized) = (name, SeoulDistricts.romanisedName(name)) }
+    }
+
+    struct PreferenceSet: Encodable {
+        let districts: [District], categories: [String], updatedAt: Date?
+        init(_ p: ArchivePreferences) { (districts, categories, updatedAt) = (p.districts.map(District.init), p.categories, p.updatedAt) }
+    }
+
+    /// `moa archive preferences --json`: `set` false and empty lists when none are set.
+    struct PreferencesShown: Encodable {
+        let set: Bool, districts: [District], categories: [String], updatedAt: Date?
+        init(_ p: ArchivePreferences?) {
+            (set, districts, categories, updatedAt) = (p != nil, p?.districts.map(District.init) ?? [], p?.categories ?? [], p?.updatedAt)
+        }
+    }
+
+    struct Cleared: Encodable { let cleared: Bool }
+    struct Choices: Encodable { let districts: [District], categories: [String] }
 
     struct Removed: Encodable { let removed: Ticket }
     struct Exported: Encodable { let format: String, tickets: Int, path: String }
@@ -477,6 +605,10 @@ enum ArchiveJSON {
         case .taste(let profile): Taste(profile)
         case .recommendations(let list): Recommendations(list)
         case .exported(let document, let path): Exported(format: document.format.rawValue, tickets: document.ticketCount, path: path ?? "-")
+        case .preferences(let preferences): PreferencesShown(preferences)
+        case .preferencesSaved(let preferences): PreferencesShown(preferences)
+        case .preferencesCleared(let cleared): Cleared(cleared: cleared)
+        case .preferenceChoices(let districts, let categories): Choices(districts: districts.map(District.init), categories: categories)
         }
     }
 
@@ -485,7 +617,8 @@ enum ArchiveJSON {
 }
 
 /// What Archive's Feature layer provides: the ticket use cases (bound to the session), "archive
-/// this event" for other features, and the commands.
+/// this event" for other features, Archive's share of deleting a user (`ArchiveUserDataKey`, for the
+/// App's `UserDataOwnersKey`), and the commands.
 public struct ArchiveFeatureModule: FeatureModule {
     public let name = "Archive"
     private let timeZone: TimeZone
@@ -498,10 +631,12 @@ public struct ArchiveFeatureModule: FeatureModule {
     public var providers: [Provider] {
         let timeZone = timeZone
         return [
-            .singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
-                ArchiveService(tickets: $0, catalogue: $1, session: $2, clock: $3, timeZone: timeZone)
+            .singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, PreferenceStoreKey.self, SessionProviderKey.self,
+                       WallClockKey.self) {
+                ArchiveService(tickets: $0, catalogue: $1, preferences: $2, session: $3, clock: $4, timeZone: timeZone)
             },
             .singleton(EventArchivingKey.self, requires: ArchiveServiceKey.self) { $0 },
+            .singleton(ArchiveUserDataKey.self, requires: ArchiveUserDataStoreKey.self) { ArchiveUserData(store: $0) },
             .singleton(ArchiveCommandsKey.self, requires: ArchiveServiceKey.self, CatalogueImporterKey.self, CatalogueSourcesKey.self,
                        EventCatalogueKey.self, SettingsReaderKey.self, ExportWriterKey.self) { service, importer, sources, catalogue, settings, writer in
                 FeatureCommands(ArchiveCommand.self, environment: ArchiveEnvironment(service: service, importer: importer, sources: sources,

@@ -34,12 +34,14 @@ public struct EventFilters: Sendable, Hashable {
     public var free: Bool?
     public var from: String?
     public var to: String?
+    /// Events running on this day (YYYY-MM-DD).
+    public var on: String?
     public var page: Int
     /// `nil`: the `display.page-size` setting.
     public var perPage: Int?
 
     public init(text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil, free: Bool? = nil,
-                from: String? = nil, to: String? = nil, page: Int = 1, perPage: Int? = nil) {
+                from: String? = nil, to: String? = nil, on: String? = nil, page: Int = 1, perPage: Int? = nil) {
         self.text = text
         self.region = region
         self.category = category
@@ -47,6 +49,7 @@ public struct EventFilters: Sendable, Hashable {
         self.free = free
         self.from = from
         self.to = to
+        self.on = on
         self.page = page
         self.perPage = perPage
     }
@@ -56,11 +59,12 @@ public struct EventFilters: Sendable, Hashable {
         let from = try from.map { text throws(ArchiveError) in try ArchiveService.day(text, field: "--from") }
         let to = try to.map { text throws(ArchiveError) in try ArchiveService.day(text, field: "--to") }
         if let from, let to, from > to { throw .invalidDateRange(from: from, to: to) }
+        let on = try on.map { text throws(ArchiveError) in try ArchiveService.day(text, field: "--on") }
         guard page >= 1 else { throw .invalidPage(page) }
         let perPage = perPage ?? min(max(defaultPerPage, 1), EventQuery.maxPerPage)
         guard (1...EventQuery.maxPerPage).contains(perPage) else { throw .invalidPerPage(perPage, max: EventQuery.maxPerPage) }
         return EventQuery(text: text, district: region.map(SeoulDistricts.normalized), category: category, audience: audience, free: free,
-                          from: from, to: to, page: page, perPage: perPage)
+                          from: from, to: to, on: on, page: page, perPage: perPage)
     }
 }
 
@@ -80,6 +84,10 @@ public final class ArchiveViewModel: AsyncViewModel {
         case taste
         case recommend(limit: Int)
         case export(ExportFormat, output: String?)
+        case showPreferences
+        case setPreferences(districts: String, categories: String)
+        case clearPreferences
+        case preferenceChoices
     }
 
     public typealias Action = Input
@@ -95,6 +103,13 @@ public final class ArchiveViewModel: AsyncViewModel {
         case recommendations(RecommendationList)
         /// The export; written to `path`, or to be printed when `path` is nil.
         case exported(ExportDocument, path: String?)
+        /// The user's preferences (`nil`: none set).
+        case preferences(ArchivePreferences?)
+        case preferencesSaved(ArchivePreferences)
+        /// Whether there were preferences to clear.
+        case preferencesCleared(Bool)
+        /// What may be chosen: district GUNAMEs (all 25) and the categories of the imported events.
+        case preferenceChoices(districts: [String], categories: [String])
     }
 
     public struct State: Sendable {
@@ -150,6 +165,15 @@ public final class ArchiveViewModel: AsyncViewModel {
             let document = try await service.export(format)
             if let output { try await environment.writer.write(Data(document.text.utf8), to: output) }
             state.outcome = .exported(document, path: output)
+        case .showPreferences:
+            state.outcome = .preferences(try await service.preferences())
+        case .setPreferences(let districts, let categories):
+            state.outcome = .preferencesSaved(try await service.setPreferences(districts: districts, categories: categories))
+        case .clearPreferences:
+            state.outcome = .preferencesCleared(try await service.clearPreferences())
+        case .preferenceChoices:
+            let choices = try await service.preferenceChoices()
+            state.outcome = .preferenceChoices(districts: choices.districts, categories: choices.categories)
         }
     }
 

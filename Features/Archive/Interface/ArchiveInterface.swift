@@ -60,12 +60,14 @@ public struct EventQuery: Sendable, Hashable {
     /// Events overlapping [from, to] (either end open).
     public var from: Day?
     public var to: Day?
+    /// Events running on this day (`startsOn <= on <= endsOn`); combines with every other filter.
+    public var on: Day?
     /// 1-based.
     public var page: Int
     public var perPage: Int
 
     public init(text: String? = nil, district: String? = nil, category: String? = nil, audience: String? = nil,
-                free: Bool? = nil, from: Day? = nil, to: Day? = nil, page: Int = 1, perPage: Int = 20) {
+                free: Bool? = nil, from: Day? = nil, to: Day? = nil, on: Day? = nil, page: Int = 1, perPage: Int = 20) {
         self.text = text
         self.district = district
         self.category = category
@@ -73,6 +75,7 @@ public struct EventQuery: Sendable, Hashable {
         self.free = free
         self.from = from
         self.to = to
+        self.on = on
         self.page = page
         self.perPage = perPage
     }

@@ -11,6 +11,7 @@ import SharedKit
 // - audience: a case-insensitive substring of the event's USE_TRGT (blank = no filter);
 // - free: `true` free only, `false` paid only;
 // - from/to: the event's [startsOn, endsOn] overlaps [from, to] (either end open);
+// - on: the event runs on that day (startsOn <= on <= endsOn, both edges included);
 // - order: start date, then title (by UTF-8 bytes, as SQLite's BINARY collation), then id;
 // - paging: `page` below 1 reads as 1, `perPage` is clamped to 1…`EventQuery.maxPerPage`.
 
@@ -51,6 +52,7 @@ extension EventQuery {
         if let free, event.isFree != free { return false }
         if let from, event.endsOn < from { return false }
         if let to, event.startsOn > to { return false }
+        if let on, event.startsOn > on || event.endsOn < on { return false }
         if let audienceFilter, !Self.bytes(of: event.audience.lowercased(), contain: audienceFilter) { return false }
         let words = words
         if !words.isEmpty {

@@ -6,7 +6,10 @@ import Storage
 
 /// What Auth's Data layer provides: its repository, hasher, secrets, mail sender and session file,
 /// and from them the use cases — one ``SessionManager`` shared by Auth's commands and, as
-/// `SessionProviderKey`, by every other feature.
+/// `SessionProviderKey`, by every other feature; password reset; account deletion.
+///
+/// Requires `DatabaseKey`, `MoaHomeKey`, `WallClockKey`, `UnitOfWorkKey` (Core),
+/// `InboxPublisherKey` (Inbox) and `UserDataOwnersKey` (App: every feature's `UserDataOwner`).
 public struct AuthDataModule: FeatureModule {
     public let name = "Auth"
 
@@ -21,17 +24,22 @@ public struct AuthDataModule: FeatureModule {
                 OutboxMailSender(folder: home.outboxURL, clock: clock)
             },
             .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
-            .singleton(SessionManagerKey.self,
-                       requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, SessionStoreKey.self, WallClockKey.self) {
-                repository, hasher, secrets, store, clock in
-                SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock)
-            },
+            SessionManager.provider,  // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
+            .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinRepository(database: $0) },
+            .singleton(PinServiceKey.self,
+                       requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self, AuthRepositoryKey.self, WallClockKey.self) {
+                pins, hasher, sessions, events, clock in
+                PinService(pins: pins, hasher: hasher, sessions: sessions, events: events, clock: clock)
+            },
+            .singleton(SessionUnlockerKey.self, requires: PinServiceKey.self) { $0 },
             .singleton(RegistrationKey.self,
                        requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self) {
                 repository, hasher, secrets, mail, clock in
                 Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
             },
+            PasswordReset.provider,
+            AccountDeletion.provider,  // requires UnitOfWorkKey (Core) and UserDataOwnersKey (App)
         ]
     }
 }

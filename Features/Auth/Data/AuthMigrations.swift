@@ -47,5 +47,14 @@ public enum AuthMigrations {
                 table.column("at", .datetime).notNull()
             }
         },
+        // Quick-unlock PINs: the scrypt hash (own salt) and the wrong PINs in a row, one row per user.
+        .init("v2-pins") { db in
+            try db.create(table: "auth_pins") { table in
+                table.primaryKey("user_id", .text).references("auth_users", onDelete: .cascade)
+                table.column("pin_hash", .text).notNull()
+                table.column("failures", .integer).notNull().defaults(to: 0)
+                table.column("updated_at", .datetime).notNull()
+            }
+        },
     ])
 }

@@ -3,6 +3,7 @@ import AuthInterface
 import Foundation
 import SharedKit
 import GRDB
+import Persistence
 import Storage
 
 /// ``AuthRepository`` on the app's SQLite database. Every method is one transaction.
@@ -164,8 +165,56 @@ public struct SQLiteAuthRepository: AuthRepository {
     /// Stores the event (address, kind, time: nothing secret). Nothing is logged.
     public func record(_ event: SecurityEvent) async throws {
         try write { db in
-            try db.execute(sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
-                           arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
+            try Self.insert(event, in: db)
+        }
+    }
+
+    // MARK: Work shared with other features' transactions
+
+    public func insertSession(_ session: SessionRecord, recording event: SecurityEvent,
+                              alongside: @Sendable (any Transaction) throws -> Void) async throws {
+        try write { db in
+            try Self.insert(session, in: db)
+            try Self.insert(event, in: db)
+            if event.kind == .login {
+                // The password proves who it is: the PIN gets its five tries back.
+                try db.execute(sql: "UPDATE auth_pins SET failures = 0 WHERE user_id = ?", arguments: [session.userID.rawValue])
+            }
+            try alongside(SQLiteTransaction(db))
+        }
+    }
+
+    public func record(_ event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void) async throws {
+        try write { db in
+            try Self.insert(event, in: db)
+            try alongside(SQLiteTransaction(db))
+        }
+    }
+
+    public func replacePassword(of user: UserID, with hash: String, at date: Date, newSession: SessionRecord?, event: SecurityEvent,
+                                alongside: @Sendable (any Transaction) throws -> Void) async throws {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_users SET password_hash = ? WHERE id = ?", arguments: [hash, user.rawValue])
+            try db.execute(sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
+            try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [user.rawValue])
+            if let newSession { try Self.insert(newSession, in: db) }
+            try Self.insert(event, in: db)
+            try alongside(SQLiteTransaction(db))
+        }
+    }
+
+    public func eraseUser(_ id: UserID, email: String, in transaction: any Transaction) throws {
+        do {
+            let db = try SQLiteTransaction.open(transaction)
+            try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ?", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
+            try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
+            try db.execute(sql: "DELETE FROM auth_security_events WHERE user_id = ? OR email = ? COLLATE NOCASE", arguments: [id.rawValue, email])
+            try db.execute(sql: "DELETE FROM auth_users WHERE id = ?", arguments: [id.rawValue])
+        } catch let error as ForeignTransactionError {
+            throw error
+        } catch {
+            throw Self.storageError(error)
         }
     }
 
@@ -192,6 +241,7 @@ public struct SQLiteAuthRepository: AuthRepository {
     private static func storageError(_ error: any Error) -> any Error {
         switch error {
         case let error as AuthError: error
+        case let error as any UserFacingError: error // e.g. another feature's refusal in a shared transaction
         case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED: StorageError.busy
         case let error as DatabaseError: StorageError.failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
         default: StorageError.failed(reason: "a stored sign-in record could not be read")
@@ -212,6 +262,11 @@ public struct SQLiteAuthRepository: AuthRepository {
                 refresh_expires_at, created_at, rotated_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, arguments: [session.id, session.familyID, session.userID.rawValue, session.accessDigest, session.accessExpiresAt,
                              session.refreshDigest, session.refreshExpiresAt, session.createdAt, session.rotatedAt, session.revokedAt])
+    }
+
+    private static func insert(_ event: SecurityEvent, in db: Database) throws {
+        try db.execute(sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
+                       arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
     }
 
     private static func user(_ row: Row) throws -> UserRecord {

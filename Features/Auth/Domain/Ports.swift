@@ -1,5 +1,6 @@
 import AuthInterface
 import Foundation
+import Persistence
 import SharedKit
 import Registry
 
@@ -156,6 +157,9 @@ public struct SecurityEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case login, logout, loginLockout = "login-lockout", refreshTokenReuse = "refresh-token-reuse"
         case passwordUpgraded = "password-upgraded", verified
+        /// The password was changed (`moa auth password change`) or reset with a mailed code.
+        case passwordChanged = "password-changed", passwordReset = "password-reset"
+        case pinSet = "pin-set", pinRemoved = "pin-removed", pinLockout = "pin-lockout"
     }
 
     public let userID: UserID?
@@ -201,6 +205,23 @@ public protocol AuthRepository: Sendable {
     func saveThrottle(_ state: ThrottleState, for email: String) async throws
 
     func record(_ event: SecurityEvent) async throws
+
+    // Work that commits together with another feature's writes (an inbox notice, a deletion): the
+    // transaction token goes to `alongside` or comes from the caller's `UnitOfWork`.
+
+    /// Inserts a new session with its `event` and runs `alongside`, in one transaction. A password
+    /// login (`event.kind == .login`) also clears the user's wrong-PIN count.
+    func insertSession(_ session: SessionRecord, recording event: SecurityEvent,
+                       alongside: @Sendable (any Transaction) throws -> Void) async throws
+    /// Records `event` and runs `alongside` (e.g. publishing an inbox notice) in the same transaction.
+    func record(_ event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void) async throws
+    /// In one transaction: replaces the password hash, revokes every session of the user, drops a
+    /// pending code, inserts `newSession` (if any), records `event` and runs `alongside`.
+    func replacePassword(of user: UserID, with hash: String, at: Date, newSession: SessionRecord?, event: SecurityEvent,
+                         alongside: @Sendable (any Transaction) throws -> Void) async throws
+    /// Erases everything Auth keeps about the user — sessions, pending code, throttle, security
+    /// events, the user row (deleted, so the address can sign up again) — in the caller's transaction.
+    func eraseUser(_ id: UserID, email: String, in transaction: any Transaction) throws
 }
 
 public enum AuthRepositoryKey: ServiceKey { public typealias Service = any AuthRepository }

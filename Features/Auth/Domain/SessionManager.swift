@@ -1,5 +1,6 @@
 import AuthInterface
 import Foundation
+import InboxInterface
 import SharedKit
 
 /// Logs in and out, and is the `SessionProvider` other features use.
@@ -13,16 +14,22 @@ public actor SessionManager: SessionProvider {
     private let store: any SessionStore
     private let clock: any WallClock
     private let policy: AuthPolicy
+    private let inbox: (any InboxPublisher)?
     private var refreshing: Task<AuthenticatedUser?, any Error>?
 
+    /// - Parameter inbox: where security notices go (new login, refresh-token reuse, password
+    ///   changed), in the event's transaction. The app always gives one (``provider``); `nil` only
+    ///   for tests of other concerns.
     public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
-                store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy()) {
+                store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
+                inbox: (any InboxPublisher)? = nil) {
         self.repository = repository
         self.hasher = hasher
         self.secrets = secrets
         self.store = store
         self.clock = clock
         self.policy = policy
+        self.inbox = inbox
     }
 
     // MARK: Log in
@@ -59,7 +66,6 @@ public actor SessionManager: SessionProvider {
             try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .passwordUpgraded, at: now))
         }
         try await startSession(for: user, family: secrets.identifier(), at: now)
-        try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .login, at: now))
         return AuthenticatedUser(id: user.id, email: user.email)
     }
 
@@ -99,7 +105,9 @@ public actor SessionManager: SessionProvider {
                 return try await refresh(newer, retried: true)
             }
             try await repository.revokeFamily(record.familyID, at: now)
-            try await repository.record(SecurityEvent(userID: record.userID, email: stored.email, kind: .refreshTokenReuse, at: now))
+            try await repository.record(
+                SecurityEvent(userID: record.userID, email: stored.email, kind: .refreshTokenReuse, at: now),
+                alongside: SecurityNotices.publishing(SecurityNotices.refreshTokenReuse(record.userID, email: stored.email, at: now), through: inbox))
             return try end()
         }
         guard now < record.refreshExpiresAt else { return try end() }
@@ -128,11 +136,55 @@ public actor SessionManager: SessionProvider {
         return AuthenticatedUser(id: stored.userID, email: stored.email)
     }
 
+    // MARK: Change the password
+
+    /// `moa auth password change`: checks the current password (a wrong one counts toward the
+    /// address's throttle like a failed login), applies the sign-up policy to the new one, and in one
+    /// transaction replaces the hash, revokes **every** session of the user and re-issues this
+    /// terminal's session (new tokens, new family: copies of the old session file stop working too),
+    /// records the event and publishes `.passwordChanged`.
+    public func changePassword(current: String, new: String) async throws -> AuthenticatedUser {
+        guard let user = try await currentUser() else { throw NotLoggedInError() }
+        guard let record = try await repository.user(id: user.id) else {
+            _ = try end()
+            throw NotLoggedInError()
+        }
+        let email = try EmailAddress(record.email)
+        let normalized = try PasswordPolicy().check(new, for: email)
+        let typed = current.precomposedStringWithCompatibilityMapping
+        guard normalized != typed else { throw AccountSecurityError.samePassword }
+
+        let key = email.value.lowercased()
+        let now = clock.now()
+        let throttle = try await repository.throttle(for: key)
+        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+        guard hasher.verify(typed, against: record.passwordHash) else {
+            let next = policy.failing(throttle, at: now)
+            try await repository.saveThrottle(next, for: key)
+            if next.lockouts > throttle.lockouts {
+                try await repository.record(SecurityEvent(userID: record.id, email: record.email, kind: .loginLockout, at: now))
+            }
+            throw AccountSecurityError.wrongCurrentPassword
+        }
+        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+
+        let (session, stored) = makeSession(userID: record.id, email: record.email, family: secrets.identifier(), at: now)
+        try await repository.replacePassword(
+            of: record.id, with: try hasher.hash(normalized), at: now, newSession: session,
+            event: SecurityEvent(userID: record.id, email: record.email, kind: .passwordChanged, at: now),
+            alongside: SecurityNotices.publishing(SecurityNotices.passwordChanged(record.id, email: record.email, at: now, byReset: false), through: inbox))
+        try store.save(stored)
+        return AuthenticatedUser(id: record.id, email: record.email)
+    }
+
     // MARK: Helpers
 
+    /// Inserts the session with its `login` event and `.newLogin` notice (one transaction), then saves the session file.
     private func startSession(for user: UserRecord, family: String, at now: Date) async throws {
         let (record, session) = makeSession(userID: user.id, email: user.email, family: family, at: now)
-        try await repository.insertSession(record)
+        try await repository.insertSession(
+            record, recording: SecurityEvent(userID: user.id, email: user.email, kind: .login, at: now),
+            alongside: SecurityNotices.publishing(SecurityNotices.newLogin(user.id, email: user.email, at: now), through: inbox))
         try store.save(session)
     }
 

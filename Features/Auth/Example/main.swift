@@ -1,6 +1,8 @@
 // AuthExample: Auth alone, end to end, on an in-memory store — sign up, read the mailed code,
 // verify, log in, let the access token expire and refresh it, reuse an old refresh token (which
-// revokes the family), log in again, log out. It drives the same view model as `moa auth …`.
+// revokes the family), log in again, log out; then change the password, reset it with a mailed
+// code, read the security notices Auth put in the inbox, and delete the account. It drives the same
+// view models as `moa auth …`.
 //
 //     Scripts/run-example Auth
 import AuthData
@@ -9,6 +11,8 @@ import AuthFeature
 import AuthInterface
 import DesignSystem
 import Foundation
+import InboxInterface
+import InboxTesting
 import Registry
 import SharedKit
 import Storage
@@ -37,6 +41,8 @@ enum AuthExampleRoot: ServiceKey {
         let sessions: SessionManager
         let repository: any AuthRepository
         let secrets: any SecretGenerator
+        let reset: PasswordReset
+        let deletion: AccountDeletion
     }
 }
 
@@ -48,13 +54,18 @@ func walkThrough() async throws {
     let store = InMemorySessionStore()
     let database = try AppDatabase.inMemory(migrations: [AuthMigrations.all])
     let home = MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-example"))
+    let inbox = FakeInboxPublisher()
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(MoaHomeKey.self, home), .instance(WallClockKey.self, clock)]),
+        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(MoaHomeKey.self, home), .instance(WallClockKey.self, clock),
+                          AuthDataModule.unitOfWork(on: database)]),
+        // Alone, Auth is the only feature keeping user data: no other owner takes part in a deletion.
+        ModuleOf("Other features", [.instance(InboxPublisherKey.self, inbox), .instance(UserDataOwnersKey.self, [])]),
         AuthDataModule(),
         AuthFeatureModule(),
         ModuleOf("Example", [
-            .singleton(AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthRepositoryKey.self, SecretGeneratorKey.self) {
-                AuthExampleRoot.Service(registration: $0, sessions: $1, repository: $2, secrets: $3)
+            .singleton(AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthRepositoryKey.self, SecretGeneratorKey.self,
+                       PasswordResetKey.self, AccountDeletionKey.self) {
+                AuthExampleRoot.Service(registration: $0, sessions: $1, repository: $2, secrets: $3, reset: $4, deletion: $5)
             },
         ]),
     ]).validate(root: AuthExampleRoot.self)
@@ -90,13 +101,46 @@ func walkThrough() async throws {
         print(theme.paint("▸ Someone replays the first refresh token", .heading))
         let thief = InMemorySessionStore()
         try thief.save(stolen)
-        let thiefs = SessionManager(repository: app.repository, hasher: FakeFreeHasher(), secrets: app.secrets, store: thief, clock: clock)
+        let thiefs = SessionManager(repository: app.repository, hasher: FakeFreeHasher(), secrets: app.secrets, store: thief, clock: clock,
+                                    inbox: inbox)
         clock.advance(by: 16 * 60)
         print("  thief gets: \(String(describing: try await thiefs.currentUser())) — the whole session family is revoked")
     }
     await step("Who am I now?", .whoAmI)
     await step("Log in again", .logIn(email: email, password: password))
     await step("Log out everywhere", .logOut(everywhere: true))
+
+    let security = AccountSecurityViewModel(sessions: app.sessions, reset: app.reset, deletion: app.deletion)
+    func secure(_ title: String, _ input: AccountSecurityViewModel.Input) async {
+        print(theme.paint("▸ " + title, .heading))
+        await security.send(input)
+        if let error = security.state.error {
+            print(ErrorText(error).render(theme: theme))
+        } else if let outcome = security.state.outcome {
+            print("  \(outcome)")
+        }
+    }
+
+    let changed = "another passphrase, just as long", reset = "a third passphrase after the reset"
+    await step("Log in", .logIn(email: email, password: password))
+    await secure("Change the password with a wrong current one", .changePassword(current: "not my passphrase at all", new: changed, repeated: changed))
+    await secure("Change the password", .changePassword(current: password, new: changed, repeated: changed))
+    await secure("Forgot it: ask for a reset code for an address without an account (the same answer)",
+                 .requestReset(email: "nobody@example.com"))
+    await secure("Ask for a reset code for \(email)", .requestReset(email: email))
+    let resetCode = mail.mails.withLock { $0.last?.subject.split(separator: " ").last.map(String.init) } ?? ""
+    print("  inbox: “\(mail.mails.withLock { $0.last?.subject ?? "" })”")
+    await secure("Reset with a wrong code", .resetPassword(email: email, code: "000000", new: reset, repeated: reset))
+    await secure("Reset with the mailed code (every session ends)", .resetPassword(email: email, code: resetCode, new: reset, repeated: reset))
+    await step("Who am I? (logged out by the reset)", .whoAmI)
+    await step("Log in with the new password", .logIn(email: email, password: reset))
+    print(theme.paint("▸ Security notices Auth put in the inbox", .heading))
+    for notice in inbox.notices { print("  [\(notice.kind.rawValue)] \(notice.title)") }
+
+    await secure("Delete the account, typing the wrong address", .deleteAccount(confirmation: "someone@example.com"))
+    await secure("Delete the account", .deleteAccount(confirmation: email))
+    await step("Who am I now?", .whoAmI)
+    await step("The address can sign up again", .signUp(email: email, password: password, repeated: password))
 }
 
 /// The thief never checks a password, so any hasher will do for its session manager.
@@ -108,7 +152,7 @@ struct FakeFreeHasher: PasswordHasher {
 }
 
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
-    print("AuthExample: runs Auth's whole flow on an in-memory store. No arguments.")
+    print("AuthExample: runs Auth's whole flow on an in-memory store (sign-up to account deletion). No arguments.")
     exit(0)
 }
 do {

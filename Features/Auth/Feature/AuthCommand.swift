@@ -15,14 +15,17 @@ public enum AuthCommandsKey: ServiceKey {
 public struct AuthEnvironment: Sendable {
     let registration: Registration
     let sessions: SessionManager
+    let pins: PinService
+    let passwordReset: PasswordReset
+    let deletion: AccountDeletion
 }
 
 /// `moa auth …`
 public struct AuthCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "auth",
-        abstract: "Sign up, verify your e-mail, log in and out.",
-        subcommands: [SignUp.self, Verify.self, LogIn.self, LogOut.self, WhoAmI.self]
+        abstract: "Sign up, verify your e-mail, log in and out, change or reset your password, delete your account.",
+        subcommands: [SignUp.self, Verify.self, LogIn.self, LogOut.self, WhoAmI.self, Pin.self, Password.self, Delete.self]
     )
 
     public init() {}
@@ -175,14 +178,18 @@ public struct AuthFeatureModule: FeatureModule {
 
     public var providers: [Provider] {
         [
-            .singleton(AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self) { registration, sessions in
-                FeatureCommands(AuthCommand.self, environment: AuthEnvironment(registration: registration, sessions: sessions))
+            .singleton(AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
+                       PasswordResetKey.self, AccountDeletionKey.self) { registration, sessions, pins, reset, deletion in
+                FeatureCommands(AuthCommand.self, environment: AuthEnvironment(registration: registration, sessions: sessions, pins: pins,
+                                                                               passwordReset: reset, deletion: deletion))
             },
-            .singleton(AuthSignInEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self) {
-                AuthHome.signIn(AuthEnvironment(registration: $0, sessions: $1))
+            .singleton(AuthSignInEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
+                       PasswordResetKey.self, AccountDeletionKey.self) {
+                AuthHome.signIn(AuthEnvironment(registration: $0, sessions: $1, pins: $2, passwordReset: $3, deletion: $4))
             },
-            .singleton(AuthSignOutEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self) {
-                AuthHome.signOut(AuthEnvironment(registration: $0, sessions: $1))
+            .singleton(AuthSignOutEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
+                       PasswordResetKey.self, AccountDeletionKey.self) {
+                AuthHome.signOut(AuthEnvironment(registration: $0, sessions: $1, pins: $2, passwordReset: $3, deletion: $4))
             },
         ]
     }

@@ -1,3 +1,4 @@
+import Persistence
 import Registry
 import SharedKit
 
@@ -38,4 +39,28 @@ public struct NotLoggedInError: UserFacingError, Equatable {
     public init() {}
     public var message: String { "Not logged in — run `moa auth login`." }
     public var exitStatus: ExitStatus { .noPermission }
+}
+
+// MARK: - Deleting a user (`moa auth delete`)
+
+/// A feature's share in deleting a user. Auth owns the command; every feature that keeps data about
+/// users provides one of these (the App lists them under ``UserDataOwnersKey``), and Auth runs them
+/// all in **one** transaction: first every `deletionBlockers`, and only if none has anything to
+/// say, every `erase` — so a refused deletion changes nothing, and an accepted one leaves no
+/// feature half-erased.
+public protocol UserDataOwner: Sendable {
+    /// The feature, e.g. "Account" (in `--json` and in errors).
+    var name: String { get }
+    /// Why the user cannot be deleted yet, one sentence each (e.g. "Account 110-1234-5678-9 holds
+    /// ₩50,000."); empty when nothing stands in the way.
+    func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String]
+    /// Removes the user's data, or anonymises what other users still need (e.g. the ledger history
+    /// of transfers they received). Runs after every owner found no blocker, in the same transaction.
+    func erase(_ user: UserID, in transaction: any Transaction) throws
+}
+
+/// Every feature's `UserDataOwner`, in the order they erase (composed by the App).
+public enum UserDataOwnersKey: ServiceKey {
+    public typealias Service = [any UserDataOwner]
+    public static var expectedProvider: String { "App" }
 }

@@ -14,10 +14,12 @@ public struct EventSearchInput: Sendable, Hashable {
     public var paid: Bool
     public var from: String?
     public var to: String?
+    /// Events running on this day (YYYY-MM-DD).
+    public var on: String?
     public var page: Int
 
     public init(text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil,
-                free: Bool = false, paid: Bool = false, from: String? = nil, to: String? = nil, page: Int = 1) {
+                free: Bool = false, paid: Bool = false, from: String? = nil, to: String? = nil, on: String? = nil, page: Int = 1) {
         self.text = text
         self.region = region
         self.category = category
@@ -26,6 +28,7 @@ public struct EventSearchInput: Sendable, Hashable {
         self.paid = paid
         self.from = from
         self.to = to
+        self.on = on
         self.page = page
     }
 }
@@ -65,9 +68,10 @@ public struct EventSearchService: Sendable {
         let from = try day(input.from, option: "--from")
         let to = try day(input.to, option: "--to")
         if let from, let to, from > to { throw .invertedDates(from: from, to: to) }
+        let on = try day(input.on, option: "--on")
         return EventQuery(text: blankIsNil(input.text), district: blankIsNil(input.region), category: blankIsNil(input.category),
                           audience: blankIsNil(input.audience), free: input.free ? true : (input.paid ? false : nil),
-                          from: from, to: to, page: input.page)
+                          from: from, to: to, on: on, page: input.page)
     }
 
     private static func day(_ text: String?, option: String) throws(SearchError) -> Day? {

@@ -149,7 +149,7 @@ public enum SearchError: Error, Equatable, LocalizedUserFacingError {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .emptyQuery, .invalidPage, .invalidPerPage, .beyondResultCap, .invalidLogin, .freeAndPaid, .invalidDate, .invertedDates:
+        case .emptyQuery, .invalidPage, .invalidPerPage, .beyondResultCap, .invalidLogin, .freeAndPaid, .invertedDates:
             .usage
         case .badToken, .forbidden:
             .noPermission
@@ -157,7 +157,7 @@ public enum SearchError: Error, Equatable, LocalizedUserFacingError {
             .temporaryFailure
         case .unknownUser, .notFound, .offline, .transport, .unexpectedStatus:
             .unavailable
-        case .invalidQuery, .malformedResponse:
+        case .invalidQuery, .malformedResponse, .invalidDate:
             .dataError
         case .invalidBaseURL:
             .configuration

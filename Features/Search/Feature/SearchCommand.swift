@@ -79,11 +79,12 @@ public struct SearchCommand: AsyncParsableCommand {
         @Flag(help: "Paid events only.") var paid = false
         @Option(help: "Events still on at or after this day (YYYY-MM-DD).") var from: String?
         @Option(help: "Events starting at or before this day (YYYY-MM-DD).") var to: String?
+        @Option(help: "Events running on this day (YYYY-MM-DD): started on or before it, ending on or after it.") var on: String?
         @Option(help: "The page (1-based).") var page = 1
 
         func run(in environment: SearchEnvironment, context: CommandContext) async throws {
             let input = EventSearchInput(text: text, region: region, category: category, audience: audience, free: free, paid: paid,
-                                         from: from, to: to, page: page)
+                                         from: from, to: to, on: on, page: page)
             try await SearchScreen.show(.events(input), environment, context)
         }
     }

@@ -22,7 +22,8 @@ final class SearchCoordinator: Coordinator {
     enum Route: Hashable, Sendable {
         case menu
         case userQuery
-        case users(query: String, page: Int)
+        /// The list of users matching `query`, grown page by page on demand ("n: more").
+        case users(query: String)
         case user(login: String)
         case eventFilters
         case events(EventSearchInput)
@@ -33,6 +34,9 @@ final class SearchCoordinator: Coordinator {
     private let screen: Screen
     private let viewModel: SearchViewModel
     private let archiving: any EventArchiving
+    /// The user list's rows shown last and the row opened last: coming back from a user's card shows
+    /// the list where it was (`nil`: the next `.users` route starts a new search).
+    private var listPosition: (query: String, rows: Range<Int>, opened: Int?)?
 
     init(screen: Screen, users: UserSearchService, events: EventSearchService, archiving: any EventArchiving) {
         self.screen = screen
@@ -46,7 +50,7 @@ final class SearchCoordinator: Coordinator {
         switch route {
         case .menu: menu()
         case .userQuery: userQuery()
-        case .users(let query, let page): await users(query, page: page)
+        case .users(let query): await users(query)
         case .user(let login): await user(login)
         case .eventFilters: eventFilters()
         case .events(let input): await events(input)
@@ -65,18 +69,80 @@ final class SearchCoordinator: Coordinator {
     }
 
     private func userQuery() -> Navigation<Route> {
+        listPosition = nil
         guard let query = screen.ask(text("Search users for:", "사용자 검색어:")), !query.isEmpty else { return .pop }
-        return .replace(.users(query: query, page: 1))
+        return .replace(.users(query: query))
     }
 
-    private func users(_ query: String, page: Int) async -> Navigation<Route> {
-        guard case .users(let result)? = await send(.users(query: query, page: page, perPage: nil, sort: nil)) else { return .pop }
-        screen.show(SearchScreen.users(result, theme: screen.theme))
-        let hasNext = result.nextPage.map { ($0 - 1) * result.request.perPage < UserSearchPage.resultCap } ?? false
-        let options = result.users.map { SearchScreen.clean($0.login) } + (hasNext ? [text("Next page", "다음 페이지")] : [])
-        guard let choice = screen.choose(text("Show a user", "사용자 보기"), options) else { return .pop }
-        if choice < result.users.count { return .push(.user(login: result.users[choice].login)) }
-        return .replace(.users(query: query, page: page + 1))
+    /// The users matching `query`: the first page, then one more page each time the person types `n`
+    /// at the end of the list (one request at a time; users already listed are dropped), until the
+    /// `Link` header has no next page. A failed page leaves the list as it was. A number opens that
+    /// user's card; back from the card shows the same rows again, the opened one marked.
+    private func users(_ query: String) async -> Navigation<Route> {
+        let theme = screen.theme
+        if let position = listPosition, position.query == query, let list = viewModel.state.userList, list.query == query {
+            screen.show(SearchScreen.userRows(list, rows: position.rows, marked: position.opened, theme: theme))
+        } else {
+            guard case .userList(let list, _, let dropped)? = await send(.startUsers(query: query)) else { return .pop }
+            listPosition = (query, list.users.indices, nil)
+            screen.show(rowsWithNotes(list, rows: list.users.indices, dropped: dropped))
+        }
+        while let list = viewModel.state.userList {
+            guard let answer = screen.ask(SearchScreen.listPrompt(list) + " >")?.lowercased() else { return .pop }
+            if answer.isEmpty || ["0", "b", "q", "back", "quit"].contains(answer) {
+                listPosition = nil
+                return .pop
+            }
+            if ["n", "more", "m"].contains(answer) {
+                await more(list)
+                continue
+            }
+            if let number = Int(answer), list.users.indices.contains(number - 1) {
+                listPosition?.opened = number - 1
+                return .push(.user(login: list.users[number - 1].login))
+            }
+            screen.say(theme.paint(list.users.isEmpty ? text("Type 0 to go back.", "0을 누르면 돌아갑니다.")
+                : text("Type a number from 1 to \(list.users.count)\(list.nextPage == nil ? "" : ", n for more"), or 0 to go back.",
+                       "1부터 \(list.users.count)까지의 번호\(list.nextPage == nil ? "" : ", 더 보려면 n"), 돌아가려면 0을 입력하세요."), .warning))
+        }
+        return .pop
+    }
+
+    /// Loads the next page and shows only the rows it added (the earlier ones are still above).
+    private func more(_ list: UserResultList) async {
+        let before = list.users.count
+        await viewModel.send(.moreUsers)
+        if let error = viewModel.state.error {
+            screen.showError(error)
+            screen.say(screen.theme.paint(text("The \(before) users loaded so far are kept; type n to try again.",
+                                               "지금까지 불러온 사용자 \(before)명은 그대로입니다. 다시 시도하려면 n을 입력하세요."), .muted))
+            return
+        }
+        switch viewModel.state.outcome {
+        case .endOfUsers(let list)?:
+            screen.say(screen.theme.paint(SearchScreen.endNotice(list) ?? "", .muted))
+        case .userList(let grown, _, let dropped)?:
+            let rows = before..<grown.users.count
+            listPosition = (grown.query, rows, nil)
+            screen.show(rowsWithNotes(grown, rows: rows, dropped: dropped))
+        default:
+            break
+        }
+    }
+
+    /// Rows, then what the person should know: duplicates dropped, the end reached, incomplete results.
+    private func rowsWithNotes(_ list: UserResultList, rows: Range<Int>, dropped: Int) -> String {
+        let theme = screen.theme
+        var lines = [SearchScreen.userRows(list, rows: rows, theme: theme)]
+        if dropped > 0 {
+            lines.append(theme.paint(text("\(dropped) \(dropped == 1 ? "user was" : "users were") already listed and \(dropped == 1 ? "is" : "are") not repeated.",
+                                          "이미 목록에 있는 사용자 \(dropped)명은 다시 표시하지 않았습니다."), .muted))
+        }
+        if list.incompleteResults {
+            lines.append(theme.paint("The results may be incomplete: the search timed out on the server.", .warning))
+        }
+        if let end = SearchScreen.endNotice(list), !list.users.isEmpty { lines.append(theme.paint(end, .muted)) }
+        return lines.joined(separator: "\n")
     }
 
     private func user(_ login: String) async -> Navigation<Route> {

@@ -21,7 +21,45 @@ enum SearchScreen {
         case .users(let page): users(page, theme: theme)
         case .user(let fetched): card(fetched, theme: theme)
         case .events(let result): events(result, theme: theme)
+        case .userList(let list, _, _), .endOfUsers(let list): userRows(list, rows: list.users.indices, theme: theme)
         }
+    }
+
+    // MARK: The interactive list of users
+
+    /// `“swift” · 40 users loaded of 3,450 · page 2`.
+    static func listHeading(_ list: UserResultList) -> String {
+        let loaded = "\(SearchError.grouped(list.users.count)) \(list.users.count == 1 ? "user" : "users") loaded"
+        return "“\(clean(list.query))” · \(loaded) of \(SearchError.grouped(list.totalCount)) · \(list.pagesLoaded) \(list.pagesLoaded == 1 ? "page" : "pages")"
+    }
+
+    /// Rows `rows` of the list, numbered from 1 over the whole list; `marked` (the user opened last) gets a "›".
+    static func userRows(_ list: UserResultList, rows: Range<Int>, marked: Int? = nil, theme: Theme) -> String {
+        var table = Table(columns: [.init("#", alignment: .right), .init("Login"), .init("Type"), .init("Profile")],
+                          emptyMessage: "No users match “\(clean(list.query))”.")
+        for index in rows where list.users.indices.contains(index) {
+            let user = list.users[index]
+            table.append([(index == marked ? "› " : "") + String(index + 1), clean(user.login), clean(user.type),
+                          user.htmlURL.map { clean($0.absoluteString) } ?? ""])
+        }
+        return theme.paint(listHeading(list), .heading) + "\n" + table.render(theme: theme)
+    }
+
+    /// What the list says once it cannot grow.
+    static func endNotice(_ list: UserResultList) -> String? {
+        switch list.end {
+        case nil: nil
+        case .lastPage?: "That was the last page: all \(SearchError.grouped(list.users.count)) \(list.users.count == 1 ? "user is" : "users are") loaded."
+        case .resultCap?: "\(SearchError.capSentence.en) (\(SearchError.grouped(list.users.count)) users loaded)."
+        }
+    }
+
+    /// The prompt under the list.
+    static func listPrompt(_ list: UserResultList) -> String {
+        var parts = list.users.isEmpty ? [] : ["1–\(list.users.count): open a user"]
+        if list.nextPage != nil { parts.append("n: more") }
+        parts.append("0: back")
+        return parts.joined(separator: " · ")
     }
 
     // MARK: Users
@@ -131,7 +169,8 @@ enum SearchScreen {
     static func nextEventsCommand(_ query: EventQuery, page number: Int) -> String {
         var words = ["moa", "search", "events"]
         let options: [(String, String?)] = [("--text", query.text), ("--region", query.district), ("--category", query.category),
-                                            ("--audience", query.audience), ("--from", query.from?.description), ("--to", query.to?.description)]
+                                            ("--audience", query.audience), ("--from", query.from?.description), ("--to", query.to?.description),
+                                            ("--on", query.on?.description)]
         for (option, value) in options { if let value { words += [option, shellQuoted(value)] } }
         if let free = query.free { words.append(free ? "--free" : "--paid") }
         return (words + ["--page", String(number)]).joined(separator: " ")
@@ -191,6 +230,15 @@ enum SearchJSON {
         }
     }
 
+    /// The interactive list, as loaded so far.
+    struct UserList: Encodable {
+        let query: String, perPage: Int, pagesLoaded: Int, totalCount: Int, nextPage: Int?, duplicatesDropped: Int, users: [User]
+        init(_ l: UserResultList) {
+            (query, perPage, pagesLoaded, totalCount, nextPage) = (l.query, l.perPage, l.pagesLoaded, l.totalCount, l.nextPage)
+            (duplicatesDropped, users) = (l.duplicatesDropped, l.users.map(User.init))
+        }
+    }
+
     struct Profile: Encodable {
         let login: String, id: Int64, type: String, name: String?, company: String?, blog: String?, location: String?
         let email: String?, bio: String?, publicRepos: Int?, followers: Int?, following: Int?, createdAt: Date?
@@ -238,6 +286,7 @@ enum SearchJSON {
         case .users(let page): Users(page)
         case .user(let fetched): Profile(fetched)
         case .events(let result): Events(result)
+        case .userList(let list, _, _), .endOfUsers(let list): UserList(list)
         }
     }
 }

@@ -5,7 +5,8 @@ import SettingsInterface
 import Storage
 
 /// What Settings' Data layer provides: the SQLite store and, from it, ``SettingsManager`` — shared
-/// by Settings' commands (`SettingsManagerKey`) and, as `SettingsReaderKey`, by every other feature.
+/// by Settings' commands (`SettingsManagerKey`) and, as `SettingsReaderKey`, by every other feature;
+/// and `SettingsUserDataKey`, Settings' share in deleting a user (for the App's `UserDataOwnersKey`).
 ///
 /// Requires `DatabaseKey` and `WallClockKey` (Core) and, unless a scope source is given,
 /// `SessionProviderKey` (Auth): settings follow whoever is logged in.
@@ -40,6 +41,8 @@ public struct SettingsDataModule: FeatureModule {
                 SettingsManager(store: store, scopes: scopes, overrides: overrides, environment: environment)
             },
             .singleton(SettingsReaderKey.self, requires: SettingsManagerKey.self) { $0 },
+            .singleton(SettingsEraserKey.self) { SQLiteSettingsEraser() },
+            SettingsUserDataOwner.provider,  // SettingsUserDataKey, for the App's UserDataOwnersKey
         ]
         if let overrides { providers.append(.instance(SettingsOverridesKey.self, overrides)) }
         return providers

@@ -11,6 +11,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case accountDefault = "account.default"
     case transferPerTransferLimit = "transfer.per-transfer-limit"
     case transferDailyLimit = "transfer.daily-limit"
+    case notificationsLargeTransfer = "notifications.large-transfer"
     case searchAPIBaseURL = "search.api-base-url"
     case searchAPIToken = "search.api-token"
 
@@ -59,6 +60,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .accountDefault: return defaults.defaultAccount.map(SettingValue.accountNumber)
         case .transferPerTransferLimit: return .money(defaults.transferLimits.perTransfer)
         case .transferDailyLimit: return .money(defaults.transferLimits.daily)
+        case .notificationsLargeTransfer: return .money(defaults.largeTransferThreshold)
         case .searchAPIBaseURL: return .url(defaults.searchAPI.baseURL)
         case .searchAPIToken: return defaults.searchAPI.token.map(SettingValue.secret)
         }
@@ -97,7 +99,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
                   !trimmed.contains("--")
             else { throw SettingValueRejected() }
             return .accountNumber(trimmed)
-        case .transferPerTransferLimit, .transferDailyLimit:
+        case .transferPerTransferLimit, .transferDailyLimit, .notificationsLargeTransfer:
             guard let money = try? Money.parse(trimmed, currency: .krw), money.isPositive else { throw SettingValueRejected() }
             return .money(money)
         case .searchAPIBaseURL:
@@ -141,6 +143,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             LocalizedText(en: "The most one transfer may send.", ko: "1회 이체 한도.")
         case .transferDailyLimit:
             LocalizedText(en: "The most all transfers of a day may send.", ko: "1일 이체 한도.")
+        case .notificationsLargeTransfer:
+            LocalizedText(en: "Transfers of at least this much leave a notice in your inbox.", ko: "이 금액 이상을 보내면 알림함에 알림을 남깁니다.")
         case .searchAPIBaseURL:
             LocalizedText(en: "GitHub-compatible API used by user search.", ko: "사용자 검색에 쓰는 GitHub 호환 API.")
         case .searchAPIToken:
@@ -167,6 +171,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .transferDailyLimit:
             LocalizedText(en: "an amount of KRW above zero and at least the per-transfer limit, like 10,000,000",
                           ko: "0보다 크고 1회 이체 한도 이상인 원화 금액(예: 10,000,000)")
+        case .notificationsLargeTransfer:
+            LocalizedText(en: "an amount of KRW above zero, like 1,000,000 or 1,000,000 KRW",
+                          ko: "0보다 큰 원화 금액(예: 1,000,000 또는 1,000,000 KRW)")
         case .searchAPIBaseURL:
             LocalizedText(en: "an http:// or https:// URL with a host and no credentials, like https://api.github.com",
                           ko: "호스트가 있고 계정 정보가 없는 http:// 또는 https:// URL(예: https://api.github.com)")
@@ -184,6 +191,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             "Masked, never in --json; leave VALUE out to type it hidden."
         case .transferDailyLimit:
             "At least transfer.per-transfer-limit."
+        case .notificationsLargeTransfer:
+            "Only transfers in KRW are compared with it: Moa converts no currency."
         default:
             nil
         }

@@ -130,6 +130,7 @@ struct SettingsResolver: Sendable {
             case (.accountDefault, nil): snapshot.defaultAccount = nil
             case (.transferPerTransferLimit, .money(let money)?): (perTransfer, perSource) = (money, entry.source)
             case (.transferDailyLimit, .money(let money)?): (daily, dailySource) = (money, entry.source)
+            case (.notificationsLargeTransfer, .money(let money)?): snapshot.largeTransferThreshold = money
             case (.searchAPIBaseURL, .url(let url)?): baseURL = url
             case (.searchAPIToken, .secret(let secret)?): token = secret
             case (.searchAPIToken, nil): token = nil

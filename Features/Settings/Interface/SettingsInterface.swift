@@ -72,10 +72,15 @@ public struct SettingsSnapshot: Sendable, Equatable {
     public var transferLimits: TransferLimits
     /// `search.api-base-url` and `search.api-token`.
     public var searchAPI: SearchAPISettings
+    /// `notifications.large-transfer`: a transfer of at least this much (always KRW, above zero)
+    /// puts a "large transfer sent" notice in the sender's inbox. Transfers in another currency are
+    /// never compared with it (Moa converts nothing).
+    public var largeTransferThreshold: Money
 
     public init(
         language: AppLanguage, color: ColorPreference, pageSize: Int, defaultAccount: String?,
-        transferLimits: TransferLimits, searchAPI: SearchAPISettings
+        transferLimits: TransferLimits, searchAPI: SearchAPISettings,
+        largeTransferThreshold: Money = SettingsSnapshot.defaultLargeTransferThreshold
     ) {
         self.language = language
         self.color = color
@@ -83,10 +88,15 @@ public struct SettingsSnapshot: Sendable, Equatable {
         self.defaultAccount = defaultAccount
         self.transferLimits = transferLimits
         self.searchAPI = searchAPI
+        self.largeTransferThreshold = largeTransferThreshold
     }
 
+    /// 1,000,000 KRW: the default of `notifications.large-transfer`.
+    public static let defaultLargeTransferThreshold = Money(minorUnits: 1_000_000, currency: .krw)
+
     /// Every setting at its default: en, auto, 20 rows, no default account, 5,000,000 KRW per
-    /// transfer and 10,000,000 KRW a day, `https://api.github.com` without a token.
+    /// transfer and 10,000,000 KRW a day, `https://api.github.com` without a token, a notice for
+    /// transfers of 1,000,000 KRW or more.
     public static let defaults = SettingsSnapshot(
         language: .en,
         color: .auto,
@@ -95,7 +105,8 @@ public struct SettingsSnapshot: Sendable, Equatable {
         transferLimits: TransferLimits(
             perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
             daily: Money(minorUnits: 10_000_000, currency: .krw)),
-        searchAPI: SearchAPISettings(baseURL: defaultSearchBaseURL, token: nil)
+        searchAPI: SearchAPISettings(baseURL: defaultSearchBaseURL, token: nil),
+        largeTransferThreshold: defaultLargeTransferThreshold
     )
 
     /// `https://api.github.com`. (The literal is valid; the fallback only satisfies the optional.)

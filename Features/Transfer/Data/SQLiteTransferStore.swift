@@ -81,12 +81,18 @@ struct SQLiteTransferStore: TransferStore {
             try statement.execute(arguments: [transfer.id.rawValue, transfer.initiatedBy.rawValue, transfer.idempotencyKey, transfer.from, transfer.to,
                                  transfer.amount.minorUnits, transfer.amount.currency.code, transfer.memo,
                                  transfer.fromBalanceAfter.minorUnits, transfer.createdAt])
+            let position = db.lastInsertedRowID
             let totals = try db.cachedStatement(sql: """
                 INSERT INTO transfer_totals (initiated_by, currency, quarter, total) VALUES (?, ?, ?, ?)
                 ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = total + excluded.total
                 """)
             try totals.execute(arguments: [transfer.initiatedBy.rawValue, transfer.amount.currency.code,
                                            Self.quarter(containing: transfer.createdAt, roundingUp: false), transfer.amount.minorUnits])
+            let recents = try db.cachedStatement(sql: """
+                INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, account_number) DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at
+                """)
+            try recents.execute(arguments: [transfer.initiatedBy.rawValue, transfer.to, position, transfer.createdAt])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // Not reachable through SendMoney (it looks the key up first, in the same IMMEDIATE
             // transaction), but the table is the last line of defence.
@@ -122,7 +128,7 @@ struct SQLiteTransferStore: TransferStore {
     }
 }
 
-/// What Transfer's Data layer provides: its store. (The use cases are composed by
+/// What Transfer's Data layer provides: its stores. (The use cases are composed by
 /// TransferFeatureModule, which may see the other features' Interfaces they need.)
 public struct TransferDataModule: FeatureModule {
     public let name = "Transfer"
@@ -132,6 +138,8 @@ public struct TransferDataModule: FeatureModule {
     public var providers: [Provider] {
         [
             .singleton(TransferStoreKey.self, requires: DatabaseKey.self) { SQLiteTransferStore(database: $0) },
+            .singleton(RecipientStoreKey.self, requires: DatabaseKey.self) { SQLiteRecipientStore(database: $0) },
+            .instance(TransferUserDataStoreKey.self, SQLiteTransferUserDataStore()),
         ]
     }
 }

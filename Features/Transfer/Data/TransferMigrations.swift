@@ -1,8 +1,8 @@
 import GRDB
 import Storage
 
-/// Transfer's schema: one row per transfer, its idempotency key unique per user, and running totals
-/// for the daily limit.
+/// Transfer's schema: one row per transfer, its idempotency key unique per user, running totals
+/// for the daily limit; favourites and recent recipients (v2).
 ///
 /// `position` (the rowid) only grows: it orders the list and is the paging key, so paging is stable
 /// while other transfers are inserted. Account numbers are stored as shown (`110-1234-5678-9`).
@@ -38,6 +38,38 @@ public enum TransferMigrations {
                     total INTEGER NOT NULL,
                     PRIMARY KEY (initiated_by, currency, quarter)
                 ) WITHOUT ROWID
+                """)
+        },
+        // Favourites (an alias per destination, per user) and each user's recent destinations: one row
+        // per user and destination, moved to the front by every transfer (in its transaction), so the
+        // last ten are an index range, however many transfers the user made. Filled from the
+        // transfers already recorded.
+        .init("v2-create-recipients") { db in
+            try db.execute(sql: """
+                CREATE TABLE transfer_favourites (
+                    user_id TEXT NOT NULL,
+                    alias TEXT NOT NULL,
+                    alias_key TEXT NOT NULL,
+                    account_number TEXT NOT NULL,
+                    added_at DATETIME NOT NULL,
+                    PRIMARY KEY (user_id, alias_key),
+                    UNIQUE (user_id, account_number)
+                ) WITHOUT ROWID
+                """)
+            try db.execute(sql: """
+                CREATE TABLE transfer_recent_recipients (
+                    user_id TEXT NOT NULL,
+                    account_number TEXT NOT NULL,
+                    last_position INTEGER NOT NULL,
+                    last_sent_at DATETIME NOT NULL,
+                    PRIMARY KEY (user_id, account_number)
+                ) WITHOUT ROWID
+                """)
+            try db.execute(sql: "CREATE INDEX transfer_recent_recipients_by_user ON transfer_recent_recipients (user_id, last_position)")
+            // SQLite takes the bare column `created_at` from the row holding MAX(position).
+            try db.execute(sql: """
+                INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
+                SELECT initiated_by, to_number, MAX(position), created_at FROM transfer_transfers GROUP BY initiated_by, to_number
                 """)
         },
     ])

@@ -1,6 +1,7 @@
 import AccountInterface
 import AuthInterface
 import Foundation
+import InboxInterface
 import Money
 import Persistence
 import Registry
@@ -9,9 +10,13 @@ import SharedKit
 import Synchronization
 import TransferInterface
 
-/// The "send money" use case: checks a draft, then — in **one** transaction — looks up the
-/// idempotency key, adds up what the user sent today, has Account post the double entry, and
-/// records the transfer. Every refusal is a typed error; nothing is written unless all of it is.
+/// The "send money" use case: checks a draft (resolving `@alias` to the user's favourite), then —
+/// in **one** transaction — looks up the idempotency key, adds up what the user sent today, has
+/// Account post the double entry, records the transfer (and the recent recipient), and publishes
+/// the inbox notices: "money received" to the destination's owner when that is someone else, and
+/// "large transfer sent" to the sender at or above `notifications.large-transfer`. Every refusal is
+/// a typed error; nothing is written — and no notice published — unless all of it is. A replayed
+/// request publishes nothing again.
 public struct SendMoney: TransferStarter {
     private let session: any SessionProvider
     private let directory: any AccountDirectory
@@ -19,6 +24,8 @@ public struct SendMoney: TransferStarter {
     private let settings: any SettingsReader
     private let unitOfWork: any UnitOfWork
     private let store: any TransferStore
+    private let recipients: RecipientBook
+    private let inbox: any InboxPublisher
     private let clock: any WallClock
     private let calendar: Calendar
     private let makeID: @Sendable () -> TransferID
@@ -27,7 +34,8 @@ public struct SendMoney: TransferStarter {
     ///   - calendar: whose days the daily limit counts (its time zone is the user's).
     ///   - makeID: new transfer ids (injected for tests).
     public init(session: any SessionProvider, directory: any AccountDirectory, posting: any AccountPosting,
-                settings: any SettingsReader, unitOfWork: any UnitOfWork, store: any TransferStore, clock: any WallClock,
+                settings: any SettingsReader, unitOfWork: any UnitOfWork, store: any TransferStore, recipients: RecipientBook,
+                inbox: any InboxPublisher, clock: any WallClock,
                 calendar: Calendar = SendMoney.localCalendar, makeID: @escaping @Sendable () -> TransferID = { .random() }) {
         self.session = session
         self.directory = directory
@@ -35,6 +43,8 @@ public struct SendMoney: TransferStarter {
         self.settings = settings
         self.unitOfWork = unitOfWork
         self.store = store
+        self.recipients = recipients
+        self.inbox = inbox
         self.clock = clock
         self.calendar = calendar
         self.makeID = makeID
@@ -47,16 +57,20 @@ public struct SendMoney: TransferStarter {
         return calendar
     }
 
-    /// Who sends, and under which limits: resolved once per command (or per batch).
+    /// Who sends, under which limits, and from which amount a transfer counts as large: resolved
+    /// once per command (or per batch).
     public struct Context: Sendable {
         public let user: AuthenticatedUser
         public let limits: TransferLimits
+        /// `notifications.large-transfer`.
+        public let largeTransferThreshold: Money
     }
 
-    /// The logged-in user and their limits (`NotLoggedInError` when nobody is logged in).
+    /// The logged-in user and their settings (`NotLoggedInError` when nobody is logged in).
     public func prepare() async throws -> Context {
         let user = try await session.requireUser()
-        return Context(user: user, limits: try await settings.snapshot().transferLimits)
+        let snapshot = try await settings.snapshot()
+        return Context(user: user, limits: snapshot.transferLimits, largeTransferThreshold: snapshot.largeTransferThreshold)
     }
 
     public func send(_ draft: TransferDraft) async throws -> TransferReceipt {
@@ -67,9 +81,18 @@ public struct SendMoney: TransferStarter {
     func send(_ draft: TransferDraft, context: Context, sources: SourceCache? = nil) async throws -> TransferReceipt {
         let user = context.user
         // Checks that need no lookup come first: a mistyped destination is refused before any.
-        let destination = try AccountNumber(draft.to)
+        let typed: TypedDestination
+        if let alias = try RecipientAlias.inDestination(draft.to) {
+            typed = .alias(alias)
+        } else {
+            typed = .number(try AccountNumber(draft.to))
+        }
         let memo = try Self.memo(draft.memo)
         let givenKey = try Self.idempotencyKey(draft.idempotencyKey)
+        let destination = switch typed {
+        case .number(let number): number
+        case .alias(let alias): try await recipients.resolve(alias, of: user.id)
+        }
         let source = try await sourceAccount(draft.from, of: user.id, cache: sources)
         let amount: Money
         do {
@@ -86,8 +109,10 @@ public struct SendMoney: TransferStarter {
         let request = PostingRequest(from: source.number, to: destination, amount: amount, memo: memo, reference: id.rawValue,
                                      initiatedBy: user.id, at: now)
         let limits = context.limits
+        let threshold = context.largeTransferThreshold
         let store = self.store
         let posting = self.posting
+        let inbox = self.inbox
         return try await unitOfWork.perform { transaction in
             if let original = try store.transfer(initiatedBy: user.id, idempotencyKey: key, in: transaction) {
                 guard original.from == request.from.description, original.to == request.to.description,
@@ -103,6 +128,9 @@ public struct SendMoney: TransferStarter {
                                            idempotencyKey: key, createdAt: now, initiatedBy: user.id,
                                            fromBalanceAfter: posted.from.balance)
             try store.insert(transfer, in: transaction)
+            for notice in Self.notices(for: transfer, receiver: posted.to.ownerID, largeTransferThreshold: threshold) {
+                try inbox.publish(notice, in: transaction)
+            }
             return TransferReceipt(transfer: transfer, replayed: false)
         }
     }
@@ -123,6 +151,26 @@ public struct SendMoney: TransferStarter {
             let left = max(0, daily.minorUnits - min(sent.minorUnits, daily.minorUnits))
             throw TransferError.dailyLimitExceeded(amount: amount, limit: daily, remaining: Money(minorUnits: left, currency: daily.currency))
         }
+    }
+
+    /// The inbox notices a posted transfer leaves: "money received" for the destination's owner when
+    /// that is not the sender, and "large transfer sent" for the sender when the amount is at or
+    /// above the threshold (only compared in the threshold's currency: Moa converts nothing).
+    static func notices(for transfer: TransferSummary, receiver: UserID, largeTransferThreshold threshold: Money) -> [InboxNotice] {
+        var notices: [InboxNotice] = []
+        let memo = transfer.memo.map { ": \($0)" } ?? ""
+        if receiver != transfer.initiatedBy {
+            notices.append(InboxNotice(
+                recipient: receiver, kind: .moneyReceived, title: "Received \(transfer.amount.formatted())",
+                body: "From \(transfer.from) into \(transfer.to)\(memo)", createdAt: transfer.createdAt))
+        }
+        if transfer.amount.currency == threshold.currency, transfer.amount.minorUnits >= threshold.minorUnits {
+            notices.append(InboxNotice(
+                recipient: transfer.initiatedBy, kind: .largeTransferSent, title: "Large transfer sent: \(transfer.amount.formatted())",
+                body: "From \(transfer.from) to \(transfer.to)\(memo) (at or above your notifications.large-transfer of \(threshold.formatted()))",
+                createdAt: transfer.createdAt))
+        }
+        return notices
     }
 
     /// The user's account to send from, by number or id. Someone else's is refused as not theirs.
@@ -181,6 +229,12 @@ public struct SendMoney: TransferStarter {
     }
 }
 
+/// Where a draft sends to, as typed: an account number, or one of the user's favourites.
+private enum TypedDestination {
+    case number(AccountNumber)
+    case alias(RecipientAlias)
+}
+
 /// Source accounts already looked up during a batch (only their number, owner and currency are used:
 /// balances and the closed state are checked by the posting, inside the transaction).
 final class SourceCache: Sendable {
@@ -194,19 +248,26 @@ final class SourceCache: Sendable {
 public enum SendMoneyKey: ServiceKey { public typealias Service = SendMoney }
 
 extension SendMoney {
-    /// How the app composes the use case: from Account, Settings and Auth's Interfaces, Core's unit of
-    /// work and clock, and Transfer's store. It lives here (not in TransferData) because only Transfer's
+    /// How the app composes the use cases: from Account, Settings, Auth and Inbox's Interfaces, Core's
+    /// unit of work and clock, and Transfer's stores. Also Transfer's recipients and its
+    /// `UserDataOwner` (``TransferUserDataKey``, for the App's `UserDataOwnersKey` list). It lives here (not in TransferData) because only Transfer's
     /// Domain and Feature may see other features' Interfaces; TransferFeatureModule lists it.
     public static var providers: [Provider] {
         [
             .singleton(SendMoneyKey.self,
                        requires: SessionProviderKey.self, AccountDirectoryKey.self, AccountPostingKey.self, SettingsReaderKey.self,
-                       UnitOfWorkKey.self, TransferStoreKey.self, WallClockKey.self) {
-                session, directory, posting, settings, unitOfWork, store, clock in
+                       UnitOfWorkKey.self, TransferStoreKey.self, RecipientBookKey.self, InboxPublisherKey.self, WallClockKey.self) {
+                session, directory, posting, settings, unitOfWork, store, recipients, inbox, clock in
                 SendMoney(session: session, directory: directory, posting: posting, settings: settings, unitOfWork: unitOfWork,
-                          store: store, clock: clock)
+                          store: store, recipients: recipients, inbox: inbox, clock: clock)
             },
             .singleton(TransferStarterKey.self, requires: SendMoneyKey.self) { $0 },
+            .singleton(RecipientBookKey.self, requires: SessionProviderKey.self, RecipientStoreKey.self, AccountDirectoryKey.self,
+                       WallClockKey.self) {
+                RecipientBook(session: $0, store: $1, directory: $2, clock: $3)
+            },
+            .singleton(RecipientsReadingKey.self, requires: RecipientBookKey.self) { $0 },
+            .singleton(TransferUserDataKey.self, requires: TransferUserDataStoreKey.self) { TransferUserData(store: $0) },
             .singleton(TransferReadingKey.self, requires: SessionProviderKey.self, TransferStoreKey.self) {
                 TransferHistory(session: $0, store: $1)
             },

@@ -19,9 +19,22 @@ public enum TransferError: Error, UserFacingError, Equatable {
     case notFound(String)
     case invalidCursor
     case invalidPageSize(Int)
+    /// An alias that breaks the rules (as typed).
+    case invalidAlias(String)
+    /// `--to @alias` names none of the user's favourites: nothing was sent.
+    case unknownAlias(String)
+    /// `recipients remove` names none of the user's favourites.
+    case favouriteNotFound(String)
+    /// Adding a favourite under an alias the user already has (case ignored): the existing one.
+    case aliasTaken(alias: String, accountNumber: String)
+    /// Adding a favourite for a number the user already saved, under `alias`.
+    case alreadyAFavourite(accountNumber: String, alias: String)
+    case tooManyFavourites(Int)
 
     public static let maximumMemoLength = 140
     public static let maximumKeyLength = 128
+    public static let maximumAliasLength = 20
+    public static let maximumFavourites = 100
 
     public var message: String {
         switch self {
@@ -41,6 +54,13 @@ public enum TransferError: Error, UserFacingError, Equatable {
         case .notFound(let id): "You have no transfer “\(id)”."
         case .invalidCursor: "That cursor is not one `moa transfer list` gave."
         case .invalidPageSize(let limit): "The limit must be from 1 to 200, not \(limit)."
+        case .invalidAlias(let alias):
+            "“\(alias)” is not a usable alias: use 1 to \(Self.maximumAliasLength) letters, digits, “-” or “_” (an “@” in front is optional)."
+        case .unknownAlias(let alias): "You have no favourite recipient called @\(alias), so nothing was sent."
+        case .favouriteNotFound(let alias): "You have no favourite recipient called @\(alias)."
+        case .aliasTaken(let alias, let number): "You already have a favourite called @\(alias) (\(number))."
+        case .alreadyAFavourite(let number, let alias): "\(number) is already one of your favourites, as @\(alias)."
+        case .tooManyFavourites(let count): "You already have \(count) favourites, the most one can keep."
         }
     }
 
@@ -50,15 +70,20 @@ public enum TransferError: Error, UserFacingError, Equatable {
         case .dailyLimitExceeded: "Send the rest tomorrow, or raise transfer.daily-limit with `moa settings set`."
         case .overPerTransferLimit: "Split it, or raise transfer.per-transfer-limit with `moa settings set`."
         case .unknownSourceAccount: "See your accounts with `moa account list`."
+        case .unknownAlias, .favouriteNotFound: "See your favourites with `moa transfer recipients`."
+        case .aliasTaken: "Choose another alias, or remove the old one with `moa transfer recipients remove ALIAS`."
+        case .alreadyAFavourite: "Remove it first to save it under another alias."
+        case .tooManyFavourites: "Remove some with `moa transfer recipients remove ALIAS`."
         default: nil
         }
     }
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .amountNotPositive, .overPerTransferLimit, .dailyLimitExceeded, .idempotencyKeyReused, .unknownSourceAccount: .refused
-        case .invalidAmount, .invalidIdempotencyKey, .invalidMemo, .invalidCursor, .invalidPageSize: .dataError
-        case .notFound: .unavailable
+        case .amountNotPositive, .overPerTransferLimit, .dailyLimitExceeded, .idempotencyKeyReused, .unknownSourceAccount,
+             .unknownAlias, .aliasTaken, .alreadyAFavourite, .tooManyFavourites: .refused
+        case .invalidAmount, .invalidIdempotencyKey, .invalidMemo, .invalidCursor, .invalidPageSize, .invalidAlias: .dataError
+        case .notFound, .favouriteNotFound: .unavailable
         }
     }
 }

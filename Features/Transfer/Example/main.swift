@@ -1,5 +1,5 @@
 // TransferExample: Transfer alone — its real Domain, Data (on an in-memory SQLite database) and
-// commands, with Account, Settings and Auth replaced by their Testing fakes.
+// commands, with Account, Settings, Auth and Inbox replaced by their Testing fakes.
 //
 //     Scripts/run-example Transfer                   # a walk through send, retry, refusals, batch, list
 //     Scripts/run-example Transfer send --from 110-0000-0001-5 --to 220-0000-0002-0 50,000
@@ -13,6 +13,8 @@ import AuthTesting
 import CommandKit
 import DesignSystem
 import Foundation
+import InboxInterface
+import InboxTesting
 import Money
 import Persistence
 import Registry
@@ -33,6 +35,11 @@ func seededAccounts() throws -> FakeAccounts {
     return accounts
 }
 
+/// Where the walk-through's notices land (printed at its end).
+enum ExampleInbox {
+    static let publisher = FakeInboxPublisher()
+}
+
 /// Transfer's commands on fakes and an in-memory store, composed and validated like the app does.
 func composeTransfer() throws -> FeatureCommands {
     let database = try AppDatabase.inMemory(migrations: [TransferMigrations.all])
@@ -48,6 +55,7 @@ func composeTransfer() throws -> FeatureCommands {
             .instance(AccountDirectoryKey.self, accounts),
             .instance(AccountPostingKey.self, accounts),
             .instance(SettingsReaderKey.self, FakeSettingsReader()),
+            .instance(InboxPublisherKey.self, ExampleInbox.publisher),
         ]),
         TransferDataModule(),
         TransferFeatureModule(),
@@ -93,9 +101,17 @@ let steps: [(String, [String])] = [
     ("A batch of four rows", ["batch", batchFile.path]),
     ("The same batch again: done rows are skipped", ["batch", batchFile.path]),
     ("Ada's transfers, two per page", ["list", "--limit", "2"]),
+    ("Save Bob's account as a favourite", ["recipients", "add", "110-0000-0003-1", "--alias", "bob"]),
+    ("Send to him by alias: at or above 1,000,000 KRW, a large-transfer notice too", ["send", "--from", "110-0000-0001-5", "--to", "@Bob", "1,000,000"]),
+    ("An alias Ada never saved: refused, nothing sent", ["send", "--from", "110-0000-0001-5", "--to", "@carol", "1,000"]),
+    ("Favourites and recent recipients", ["recipients"]),
 ]
 for (title, line) in steps {
     print(theme.paint("▸ " + title, .heading) + "\n" + theme.paint("$ moa transfer " + line.joined(separator: " "), .muted))
     let status = await CommandRunner.run(TransferCommand.self, arguments: line) { _, _ in [group] }
     print(theme.paint("exit \(status)", .muted) + "\n")
+}
+print(theme.paint("▸ The inbox notices published (Inbox is a fake here)", .heading))
+for notice in ExampleInbox.publisher.notices {
+    print("  [\(notice.kind.rawValue)] to \(notice.recipient): \(notice.title) — \(notice.body)")
 }

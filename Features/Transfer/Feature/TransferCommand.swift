@@ -18,11 +18,13 @@ public struct TransferEnvironment: Sendable {
     let starter: any TransferStarter
     let reading: any TransferReading
     let batch: TransferBatch
+    let recipients: RecipientBook
 
-    public init(starter: any TransferStarter, reading: any TransferReading, batch: TransferBatch) {
+    public init(starter: any TransferStarter, reading: any TransferReading, batch: TransferBatch, recipients: RecipientBook) {
         self.starter = starter
         self.reading = reading
         self.batch = batch
+        self.recipients = recipients
     }
 }
 
@@ -30,8 +32,8 @@ public struct TransferEnvironment: Sendable {
 public struct TransferCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "transfer",
-        abstract: "Send money, in bulk from a CSV file too; list your transfers and show receipts.",
-        subcommands: [Send.self, Batch.self, List.self, Show.self]
+        abstract: "Send money, in bulk from a CSV file too; list your transfers and show receipts; keep favourite recipients.",
+        subcommands: [Send.self, Batch.self, List.self, Show.self, RecipientsCommand.self]
     )
 
     public init() {}
@@ -41,12 +43,13 @@ public struct TransferCommand: AsyncParsableCommand {
             abstract: "Send money from one of your accounts to any account number.",
             discussion: """
             Limits come from your settings (transfer.per-transfer-limit, transfer.daily-limit; the day is \
-            this machine's calendar day). Retrying with the same --idempotency-key never sends twice: the \
+            this machine's calendar day). --to takes an account number or @alias, one of your favourites \
+            (see `moa transfer recipients`). Retrying with the same --idempotency-key never sends twice: the \
             first transfer's receipt comes back instead.
             """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your account to send from: its number (e.g. 110-1234-5678-9) or id.") var from: String
-        @Option(help: "The account number to send to.") var to: String
+        @Option(help: "The account number to send to, or @alias for one of your favourites.") var to: String
         @Argument(help: "The amount, in the source account's currency (e.g. 50,000 or 12.50).") var amount: String
         @Option(help: "A note for both histories (up to 140 characters).") var memo: String?
         @Option(help: "Any text unique to this transfer, so that a retry cannot send it twice.") var idempotencyKey: String?
@@ -62,7 +65,7 @@ public struct TransferCommand: AsyncParsableCommand {
             abstract: "Send every transfer of a CSV file, each on its own.",
             discussion: """
             The file starts with a header row: from,to,amount,memo,idempotency_key (memo and \
-            idempotency_key may be left out). Each row is checked and sent in its own transaction; a \
+            idempotency_key may be left out); `to` is an account number or @alias. Each row is checked and sent in its own transaction; a \
             refused row does not stop the others. A row without a key gets one derived from its content \
             and line number, so running the same file again — after an interruption, say — sends only \
             the rows not done yet and skips the others (the same row on the same line of another file \
@@ -360,10 +363,12 @@ public struct TransferFeatureModule: FeatureModule {
 
     public var providers: [Provider] {
         SendMoney.providers + [
-            .singleton(TransferCommandsKey.self, requires: TransferStarterKey.self, TransferReadingKey.self, SendMoneyKey.self) {
-                starter, reading, sendMoney in
+            .singleton(TransferCommandsKey.self, requires: TransferStarterKey.self, TransferReadingKey.self, SendMoneyKey.self,
+                       RecipientBookKey.self) {
+                starter, reading, sendMoney, recipients in
                 FeatureCommands(TransferCommand.self,
-                                environment: TransferEnvironment(starter: starter, reading: reading, batch: TransferBatch(sendMoney: sendMoney)))
+                                environment: TransferEnvironment(starter: starter, reading: reading, batch: TransferBatch(sendMoney: sendMoney),
+                                                                 recipients: recipients))
             },
         ]
     }

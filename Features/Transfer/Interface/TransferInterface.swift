@@ -4,7 +4,8 @@ import Registry
 import SharedKit
 
 // What other features may use of Transfer: the transfer models, a starter (how Account's detail
-// screen begins "send money"), a reader of the user's transfers, and their keys.
+// screen begins "send money"), a reader of the user's transfers, a reader of the user's recipients
+// (favourites and recents, offered first when asking where to send), and their keys.
 //
 // Account numbers are plain strings here (an Interface sees no other feature, so it cannot name
 // `AccountNumber`), always in their canonical form `110-1234-5678-9`.
@@ -17,7 +18,9 @@ public typealias TransferID = Identifier<TransferTag>
 public struct TransferDraft: Sendable, Hashable {
     /// The source: one of the user's accounts, by number (`110-1234-5678-9`, dashes optional) or id.
     public var from: String
-    /// The destination account number (anyone's), checked digit by digit before any lookup.
+    /// The destination: an account number (anyone's), checked digit by digit before any lookup, or
+    /// `@alias` — one of the sender's favourites (`moa transfer recipients add`), matched without
+    /// regard to case. An unknown alias is refused (exit status 1) and nothing is sent.
     public var to: String
     /// The amount in the source account's currency, e.g. `50,000` or `12.50`.
     public var amount: String
@@ -110,3 +113,63 @@ public protocol TransferReading: Sendable {
 
 public enum TransferStarterKey: ServiceKey { public typealias Service = any TransferStarter }
 public enum TransferReadingKey: ServiceKey { public typealias Service = any TransferReading }
+
+// MARK: Recipients
+
+/// A destination the user saved under an alias (`moa transfer recipients add NUMBER --alias A`).
+public struct FavouriteRecipient: Sendable, Hashable, Codable {
+    /// As the user wrote it, without the `@` (1–20 letters, digits, `-`, `_`; unique per user
+    /// without regard to case). `TransferDraft.to` accepts it as `@alias`.
+    public let alias: String
+    /// Canonical, `110-1234-5678-9`.
+    public let accountNumber: String
+    public let addedAt: Date
+
+    public init(alias: String, accountNumber: String, addedAt: Date) {
+        self.alias = alias
+        self.accountNumber = accountNumber
+        self.addedAt = addedAt
+    }
+}
+
+/// A destination the user sent to lately.
+public struct RecentRecipient: Sendable, Hashable, Codable {
+    /// Canonical, `110-1234-5678-9`.
+    public let accountNumber: String
+    /// When the user last sent to it.
+    public let lastSentAt: Date
+
+    public init(accountNumber: String, lastSentAt: Date) {
+        self.accountNumber = accountNumber
+        self.lastSentAt = lastSentAt
+    }
+}
+
+/// The logged-in user's recipients.
+public struct Recipients: Sendable, Hashable, Codable {
+    /// Every favourite, by alias (case ignored).
+    public let favourites: [FavouriteRecipient]
+    /// The last ``Recipients/recentLimit`` distinct destinations the user sent to, newest first
+    /// (favourites included).
+    public let recents: [RecentRecipient]
+
+    public static let recentLimit = 10
+
+    public init(favourites: [FavouriteRecipient], recents: [RecentRecipient]) {
+        self.favourites = favourites
+        self.recents = recents
+    }
+
+    /// The favourite saved under `alias` (with or without `@`, case ignored).
+    public func favourite(named alias: String) -> FavouriteRecipient? {
+        let wanted = (alias.hasPrefix("@") ? String(alias.dropFirst()) : alias).lowercased()
+        return favourites.first { $0.alias.lowercased() == wanted }
+    }
+}
+
+/// Reads the logged-in user's favourites and recent recipients (`NotLoggedInError` when nobody is).
+public protocol RecipientsReading: Sendable {
+    func recipients() async throws -> Recipients
+}
+
+public enum RecipientsReadingKey: ServiceKey { public typealias Service = any RecipientsReading }

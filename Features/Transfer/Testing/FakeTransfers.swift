@@ -88,3 +88,32 @@ public struct FakeTransferNotFound: UserFacingError, Equatable {
     public var message: String { "You have no transfer “\(id)”." }
     public var exitStatus: ExitStatus { .unavailable }
 }
+
+/// A `RecipientsReading` over favourites and recents you give (Account's send-money screen offers
+/// them); or failing with the error you set.
+public final class FakeRecipientsReading: RecipientsReading {
+    private struct State {
+        var recipients: Recipients
+        var failure: (any Error & Sendable)?
+    }
+
+    private let state: Mutex<State>
+
+    /// `favourites` by alias, `recents` newest first — as the real one lists them.
+    public init(favourites: [FavouriteRecipient] = [], recents: [RecentRecipient] = []) {
+        state = Mutex(State(recipients: Recipients(favourites: favourites, recents: recents)))
+    }
+
+    /// Replaces what `recipients()` answers.
+    public func set(_ recipients: Recipients) { state.withLock { $0.recipients = recipients } }
+
+    /// Makes `recipients()` throw `error` from now on (`nil`: answer again).
+    public func fail(with error: (any Error & Sendable)?) { state.withLock { $0.failure = error } }
+
+    public func recipients() async throws -> Recipients {
+        try state.withLock { state in
+            if let failure = state.failure { throw failure }
+            return state.recipients
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import AuthDomain
+import Foundation
+import GRDB
+import SharedKit
+import Storage
+
+/// ``PinRepository`` on the app's SQLite database (`auth_pins`, one row per user, removed with the
+/// user). Every method is one transaction; errors carry SQLite's message, never a bound value.
+public struct SQLitePinRepository: PinRepository {
+    private let database: AppDatabase
+
+    public init(database: AppDatabase) {
+        self.database = database
+    }
+
+    public func pin(for user: UserID) async throws -> PinRecord? {
+        try read { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue]) else {
+                return nil
+            }
+            return PinRecord(userID: UserID(try row.decode(String.self, forColumn: "user_id")), pinHash: try row.decode(forColumn: "pin_hash"),
+                             failures: try row.decode(forColumn: "failures"), updatedAt: try row.decode(forColumn: "updated_at"))
+        }
+    }
+
+    public func savePin(hash: String, for user: UserID, at date: Date) async throws {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO auth_pins (user_id, pin_hash, failures, updated_at) VALUES (?, ?, 0, ?)
+                ON CONFLICT(user_id) DO UPDATE SET pin_hash = excluded.pin_hash, failures = 0, updated_at = excluded.updated_at
+                """, arguments: [user.rawValue, hash, date])
+        }
+    }
+
+    public func deletePin(for user: UserID) async throws -> Bool {
+        try write { db in
+            try db.execute(sql: "DELETE FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue])
+            return db.changesCount > 0
+        }
+    }
+
+    public func recordWrongPin(for user: UserID) async throws -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_pins SET failures = failures + 1 WHERE user_id = ?", arguments: [user.rawValue])
+            return try Int.fetchOne(db, sql: "SELECT failures FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+        }
+    }
+
+    public func resetWrongPins(for user: UserID) async throws {
+        try write { db in
+            try db.execute(sql: "UPDATE auth_pins SET failures = 0 WHERE user_id = ?", arguments: [user.rawValue])
+        }
+    }
+
+    // MARK: Helpers
+
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try database.write(body)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
+        do {
+            return try database.read(body)
+        } catch {
+            throw Self.storageError(error)
+        }
+    }
+
+    /// SQLite's failures become `StorageError` with SQLite's message only (a row that cannot be
+    /// decoded is described without its content, which holds a hash).
+    private static func storageError(_ error: any Error) -> any Error {
+        switch error {
+        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED: StorageError.busy
+        case let error as DatabaseError: StorageError.failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
+        default: StorageError.failed(reason: "a stored PIN record could not be read")
+        }
+    }
+}

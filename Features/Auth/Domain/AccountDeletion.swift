@@ -1,0 +1,70 @@
+import AuthInterface
+import Foundation
+import Persistence
+import Registry
+import SharedKit
+
+/// What `moa auth delete` did.
+public struct DeletionReport: Sendable, Equatable {
+    /// The user that no longer exists.
+    public let user: AuthenticatedUser
+    /// Every feature whose data was erased, in order; Auth last.
+    public let erased: [String]
+
+    public init(user: AuthenticatedUser, erased: [String]) {
+        self.user = user
+        self.erased = erased
+    }
+}
+
+/// `moa auth delete`: deletes the logged-in user and everything every feature keeps about them.
+///
+/// In **one** unit of work: every ``UserDataOwner`` is asked for `deletionBlockers`; if any has
+/// one, ``AccountSecurityError/deletionBlocked(_:)`` names them all and nothing changes. Otherwise
+/// every owner erases, then Auth deletes its own rows — sessions, pending code, throttle, security
+/// events and the user row itself (deleted, not tombstoned: the address may sign up again, and the
+/// random user id is never reused). Last, the session file of this terminal is removed.
+public struct AccountDeletion: Sendable {
+    private let sessions: SessionManager
+    private let repository: any AuthRepository
+    private let store: any SessionStore
+    private let unitOfWork: any UnitOfWork
+    private let owners: [any UserDataOwner]
+
+    public init(sessions: SessionManager, repository: any AuthRepository, store: any SessionStore,
+                unitOfWork: any UnitOfWork, owners: [any UserDataOwner]) {
+        self.sessions = sessions
+        self.repository = repository
+        self.store = store
+        self.unitOfWork = unitOfWork
+        self.owners = owners
+    }
+
+    /// The user a deletion would delete, or ``NotLoggedInError`` (for the confirmation prompt).
+    public func userToDelete() async throws -> AuthenticatedUser {
+        try await sessions.requireUser()
+    }
+
+    /// Deletes the logged-in user if `confirmation` is their e-mail address (compared without
+    /// regard to case or surrounding spaces); any other text changes nothing.
+    public func delete(confirmation: String) async throws -> DeletionReport {
+        let user = try await sessions.requireUser()
+        let typed = confirmation.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard typed.caseInsensitiveCompare(user.email) == .orderedSame else { throw AccountSecurityError.deletionNotConfirmed }
+
+        let owners = owners, repository = repository
+        try await unitOfWork.perform { transaction in
+            let blockers = try owners.flatMap { owner in
+                try owner.deletionBlockers(for: user.id, in: transaction).map { DeletionBlocker(owner: owner.name, reason: $0) }
+            }
+            guard blockers.isEmpty else { throw AccountSecurityError.deletionBlocked(blockers) }
+            for owner in owners { try owner.erase(user.id, in: transaction) }
+            try repository.eraseUser(user.id, email: user.email, in: transaction)
+        }
+        try store.clear()
+        return DeletionReport(user: user, erased: owners.map(\.name) + ["Auth"])
+    }
+}
+
+/// Deleting the logged-in user.
+public enum AccountDeletionKey: ServiceKey { public typealias Service = AccountDeletion }

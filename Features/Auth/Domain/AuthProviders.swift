@@ -1,0 +1,41 @@
+import AuthInterface
+import InboxInterface
+import Persistence
+import Registry
+import SharedKit
+
+// The providers of Auth's use cases that need other features' Interfaces (Inbox's publisher) or
+// Core's unit of work. They live in the Domain because AuthData may not see InboxInterface;
+// `AuthDataModule` lists them.
+
+extension SessionManager {
+    /// `SessionManagerKey`: log in and out, the current session, password change; security notices
+    /// go to `InboxPublisherKey`.
+    public static var provider: Provider {
+        .singleton(SessionManagerKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+                   SessionStoreKey.self, WallClockKey.self, InboxPublisherKey.self) { repository, hasher, secrets, store, clock, inbox in
+            SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock, inbox: inbox)
+        }
+    }
+}
+
+extension PasswordReset {
+    /// `PasswordResetKey`: codes go through `MailSenderKey`, the notice to `InboxPublisherKey`.
+    public static var provider: Provider {
+        .singleton(PasswordResetKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+                   MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self) { repository, hasher, secrets, mail, clock, inbox in
+            PasswordReset(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, inbox: inbox)
+        }
+    }
+}
+
+extension AccountDeletion {
+    /// `AccountDeletionKey`: every feature's owner from `UserDataOwnersKey` (the App lists them),
+    /// in one `UnitOfWorkKey` transaction.
+    public static var provider: Provider {
+        .singleton(AccountDeletionKey.self, requires: SessionManagerKey.self, AuthRepositoryKey.self, SessionStoreKey.self,
+                   UnitOfWorkKey.self, UserDataOwnersKey.self) { sessions, repository, store, unitOfWork, owners in
+            AccountDeletion(sessions: sessions, repository: repository, store: store, unitOfWork: unitOfWork, owners: owners)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import AuthInterface
+import Foundation
+import InboxInterface
+import Registry
+import SharedKit
+
+/// `moa auth password reset`: mail a code to a verified address, then set a new password with it.
+///
+/// The code uses the sign-up verification machinery: 6 random digits, stored only as a digest in
+/// the user's pending-code slot (for a verified user that slot only ever holds a reset code), valid
+/// for `codeLifetime`, dead after `codeAttempts` wrong tries, replaced by a newer request. Wrong
+/// codes also count toward the address's login throttle, so guessing across many requested codes
+/// is slowed down like password guessing.
+///
+/// Nothing tells whether an address has an account: a request answers the same for every valid
+/// address, and a code for an address without one is simply wrong.
+public struct PasswordReset: Sendable {
+    private let repository: any AuthRepository
+    private let hasher: any PasswordHasher
+    private let secrets: any SecretGenerator
+    private let mail: any MailSender
+    private let clock: any WallClock
+    private let policy: AuthPolicy
+    private let inbox: (any InboxPublisher)?
+
+    public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, mail: any MailSender,
+                clock: any WallClock, policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil) {
+        self.repository = repository
+        self.hasher = hasher
+        self.secrets = secrets
+        self.mail = mail
+        self.clock = clock
+        self.policy = policy
+        self.inbox = inbox
+    }
+
+    /// Mails a reset code if `email` belongs to a verified account; returns the normalised address
+    /// either way (the same answer for every address, so it cannot be used to find accounts).
+    public func request(email raw: String) async throws -> String {
+        let email = try EmailAddress(raw)
+        // The same work up to the lookup for every address: a code, its digest, its expiry.
+        let code = secrets.verificationCode()
+        let pending = secrets.digest(code)
+        let expiry = clock.now().addingTimeInterval(policy.codeLifetime)
+        guard let user = try await repository.user(email: email.value), user.verifiedAt != nil else { return email.value }
+        try await repository.saveVerification(VerificationRecord(userID: user.id, codeDigest: pending, expiresAt: expiry, attempts: 0))
+        do {
+            _ = try await mail.send(Self.resetMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60)))
+        } catch {
+            try? await repository.deleteVerification(for: user.id)
+            throw error
+        }
+        return email.value
+    }
+
+    /// Sets a new password with a mailed code: the sign-up password policy applies; on success every
+    /// session of the user is revoked (log in again), the event is recorded and `.passwordChanged`
+    /// is published, in one transaction. A wrong, expired or used-up code — or an address without an
+    /// account — is ``AccountSecurityError/resetCodeInvalid``.
+    public func complete(email raw: String, code: String, newPassword: String) async throws -> AuthenticatedUser {
+        let email = try EmailAddress(raw)
+        let normalized = try PasswordPolicy().check(newPassword, for: email)
+        let key = email.value.lowercased()
+        let now = clock.now()
+        let throttle = try await repository.throttle(for: key)
+        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+
+        let typed = secrets.digest(code.filter { !$0.isWhitespace })
+        let user = try await repository.user(email: email.value)
+        var accepted = false
+        if let user, user.verifiedAt != nil, let pending = try await repository.verification(for: user.id),
+           pending.attempts < policy.codeAttempts, now < pending.expiresAt {
+            accepted = Registration.constantTimeEquals(typed, pending.codeDigest)
+            if !accepted { _ = try await repository.recordWrongCode(for: user.id) }
+        }
+        guard let user, accepted else {
+            let next = policy.failing(throttle, at: now)
+            try await repository.saveThrottle(next, for: key)
+            if next.lockouts > throttle.lockouts {
+                try await repository.record(SecurityEvent(userID: user?.id, email: email.value, kind: .loginLockout, at: now))
+            }
+            throw AccountSecurityError.resetCodeInvalid
+        }
+        try await repository.replacePassword(
+            of: user.id, with: try hasher.hash(normalized), at: now, newSession: nil,
+            event: SecurityEvent(userID: user.id, email: user.email, kind: .passwordReset, at: now),
+            alongside: SecurityNotices.publishing(SecurityNotices.passwordChanged(user.id, email: user.email, at: now, byReset: true),
+                                                  through: inbox))
+        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+        return AuthenticatedUser(id: user.id, email: user.email)
+    }
+
+    static func resetMail(to email: String, code: String, minutes: Int) -> Mail {
+        Mail(to: email, subject: "Your Moa password reset code: \(code)", body: """
+        Someone asked to reset the password of your Moa account.
+
+        Your reset code is \(code). It works for \(minutes) minutes:
+
+            moa auth password reset --email \(email) --code \(code)
+
+        Every session of your account will be logged out. If you did not ask for this, ignore this
+        message: your password stays as it is.
+        """)
+    }
+}
+
+/// Password reset by mailed code.
+public enum PasswordResetKey: ServiceKey { public typealias Service = PasswordReset }

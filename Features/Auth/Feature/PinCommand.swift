@@ -1,0 +1,174 @@
+import ArgumentParser
+import AuthDomain
+import AuthInterface
+import CommandKit
+import DesignSystem
+import Foundation
+import SharedKit
+
+extension AuthCommand {
+    /// `moa auth pin …`
+    struct Pin: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pin",
+            abstract: "Set or remove the PIN that unlocks the interactive mode.",
+            discussion: """
+            With a PIN, `moa` (the interactive mode) asks for it instead of nothing when your session is \
+            still valid. Five wrong PINs in a row end the session: then you log in with your password.
+            """,
+            subcommands: [SetPin.self, RemovePin.self, PinStatusCommand.self]
+        )
+    }
+
+    struct SetPin: ServiceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set (or change) your PIN; you must be logged in.",
+            discussion: """
+            On a terminal the PIN is asked twice, without echo. A PIN is exactly 6 digits; refused are one \
+            digit repeated (000000, 111111, …) and runs of consecutive digits up or down, where 9 wraps \
+            round to 0 (123456, 987654, 890123, 109876, …).
+            """
+        )
+        @OptionGroup var global: GlobalOptions
+        @Flag(help: "Read the PIN from standard input: two lines, the PIN and the PIN again.") var pinStdin = false
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            _ = try await environment.sessions.requireUser() // before asking for anything
+            let (pin, repeated) = try PinEntry.readTwice(fromStandardInput: pinStdin, context: context)
+            try await PinScreen.show(.set(pin: pin, repeated: repeated), environment, context)
+        }
+    }
+
+    struct RemovePin: ServiceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove", abstract: "Remove your PIN: the interactive mode no longer asks for one.")
+        @OptionGroup var global: GlobalOptions
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            try await PinScreen.show(.remove, environment, context)
+        }
+    }
+
+    struct PinStatusCommand: ServiceCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "status", abstract: "Show whether you have a PIN, and how many wrong ones are left.")
+        @OptionGroup var global: GlobalOptions
+
+        func run(in environment: AuthEnvironment, context: CommandContext) async throws {
+            try await PinScreen.show(.status, environment, context)
+        }
+    }
+}
+
+/// Reads a new PIN twice, the way passwords are read (``SecretInput``).
+enum PinEntry {
+    static func readTwice(fromStandardInput: Bool, context: CommandContext) throws(CommandError) -> (String, String) {
+        if fromStandardInput {
+            do {
+                return (try SecretInput.read("", from: .standardInput, context: context),
+                        try SecretInput.read("", from: .standardInput, context: context))
+            } catch {
+                throw .usage("--pin-stdin reads two lines from standard input: the PIN, then the PIN again.")
+            }
+        }
+        guard context.isInteractive else {
+            throw .usage("There is no terminal to ask for the PIN: pipe it into --pin-stdin, twice (one line each).")
+        }
+        do {
+            return (try SecretInput.read("New PIN (6 digits): ", from: .prompt, context: context),
+                    try SecretInput.read("Repeat the PIN: ", from: .prompt, context: context))
+        } catch {
+            throw .usage("No PIN was entered.")
+        }
+    }
+}
+
+/// Sends one input to the PIN view model and renders the outcome: a line or a card, or JSON.
+enum PinScreen {
+    static func show(_ input: PinViewModel.Input, _ environment: AuthEnvironment, _ context: CommandContext) async throws {
+        let viewModel = PinViewModel(pins: environment.pins)
+        await viewModel.send(input)
+        let state = await viewModel.state
+        try context.present(state.outcome, error: state.error, json: PinOutput.init) { render($0, theme: context.theme) }
+    }
+
+    static func render(_ outcome: PinViewModel.Outcome, theme: Theme) -> String {
+        switch outcome {
+        case .pinSet(let user):
+            return theme.paint("PIN set for \(user.email).", .success) + "\n"
+                + theme.paint("`moa` now asks for it when it starts with your session.", .muted)
+        case .pinRemoved(let user, let hadPin):
+            return hadPin ? "PIN removed for \(user.email)." : "\(user.email) had no PIN."
+        case .status(let status):
+            var rows = [KeyValueRows.Row("E-mail", status.user.email), KeyValueRows.Row("PIN", status.isSet ? "set" : "not set")]
+            if let triesLeft = status.triesLeft { rows.append(KeyValueRows.Row("Wrong PINs left", String(triesLeft))) }
+            return Card(title: "PIN", lines: KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
+        }
+    }
+}
+
+/// The `--json` shape of `moa auth pin …`. Never carries the PIN or its hash.
+struct PinOutput: Encodable {
+    var status: String
+    var email: String
+    var userId: String
+    var pinSet: Bool
+    var wrongAttempts: Int?
+    var triesLeft: Int?
+
+    init(_ outcome: PinViewModel.Outcome) {
+        switch outcome {
+        case .pinSet(let user):
+            self.init(status: "pin-set", user: user, pinSet: true)
+        case .pinRemoved(let user, let hadPin):
+            self.init(status: hadPin ? "pin-removed" : "no-pin", user: user, pinSet: false)
+        case .status(let status):
+            self.init(status: status.isSet ? "pin-set" : "no-pin", user: status.user, pinSet: status.isSet,
+                      wrongAttempts: status.wrongAttempts, triesLeft: status.triesLeft)
+        }
+    }
+
+    private init(status: String, user: AuthenticatedUser, pinSet: Bool, wrongAttempts: Int? = nil, triesLeft: Int? = nil) {
+        self.status = status
+        self.email = user.email
+        self.userId = user.id.rawValue
+        self.pinSet = pinSet
+        self.wrongAttempts = wrongAttempts
+        self.triesLeft = triesLeft
+    }
+}
+
+/// The interactive mode's PIN prompt, shown before the home when the session's user has a PIN.
+public enum PinUnlockScreen {
+    /// Asks for the PIN when the session needs it (hidden on a terminal). Returns `false` when the
+    /// person quit at the prompt (an empty line, or the end of input) or the unlock could not run:
+    /// the interactive mode then ends. Returns `true` to go on to the home — unlocked, nothing to
+    /// unlock, or the session ended after too many wrong PINs (the home then offers the sign-in).
+    public static func run(_ screen: Screen, _ unlocker: any SessionUnlocker) async -> Bool {
+        let viewModel = PinUnlockViewModel(unlocker: unlocker)
+        await viewModel.send(.start)
+        var greeted = false
+        while true {
+            let state = await viewModel.state
+            if let error = state.error { screen.showError(error) }
+            switch state.phase {
+            case .open, .sessionEnded:
+                return true
+            case .starting, .failed:
+                return false
+            case .needsPin(let user, _):
+                if !greeted {
+                    screen.say(screen.context.text(LocalizedText(
+                        en: "Welcome back, \(user.email). Enter your PIN to continue (an empty line quits).",
+                        ko: "\(user.email)님, 다시 오셨네요. 계속하려면 PIN을 입력하세요(비우면 끝냅니다).")))
+                    greeted = true
+                }
+                guard let pin = screen.askSecret(screen.context.text(LocalizedText(en: "Enter your PIN:", ko: "PIN 입력:"))),
+                      !pin.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                else { return false }
+                await viewModel.send(.enter(pin: pin))
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import AuthInterface
+import Persistence
+import Registry
+import SharedKit
+
+/// Inbox's share in deleting a user (`moa auth delete`): nothing stands in the way, and erasing
+/// deletes every notice the user received. Notices are only ever about their recipient, so nothing
+/// of them needs to stay for anybody else.
+public struct InboxUserData: UserDataOwner {
+    private let store: any InboxStore
+
+    public init(store: any InboxStore) {
+        self.store = store
+    }
+
+    public var name: String { "Inbox" }
+
+    public func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String] { [] }
+
+    public func erase(_ user: UserID, in transaction: any Transaction) throws {
+        try store.eraseNotices(of: user, in: transaction)
+    }
+}
+
+/// Inbox's `UserDataOwner`, provided by `InboxFeatureModule`; the App lists it under `UserDataOwnersKey`.
+public enum InboxUserDataKey: ServiceKey {
+    public typealias Service = any UserDataOwner
+}

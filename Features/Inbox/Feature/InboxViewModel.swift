@@ -1,0 +1,62 @@
+import InboxDomain
+import SharedKit
+import ViewModelKit
+
+/// The inbox screen's view model: `moa inbox …` commands send it inputs and render its state.
+@MainActor
+public final class InboxViewModel: AsyncViewModel {
+    public enum Input: Sendable, Equatable {
+        /// A page of notices, newest first.
+        case list(unreadOnly: Bool, limit: Int, before: String?)
+        /// Mark one notice read, by the id the listing shows.
+        case read(String)
+        /// Mark every unread notice read.
+        case readAll
+    }
+
+    public typealias Action = Input
+
+    public enum Outcome: Sendable, Equatable {
+        case notices(InboxPage, unreadOnly: Bool)
+        case read(InboxReadResult)
+        case readAll(count: Int)
+    }
+
+    public struct State: Sendable {
+        public var outcome: Outcome?
+        public var error: (any UserFacingError)?
+    }
+
+    public private(set) var state = State()
+    private let service: InboxService
+
+    public nonisolated init(service: InboxService) {
+        self.service = service
+    }
+
+    public func transform(_ input: Input) -> [Action] { [input] }
+
+    public func perform(_ action: Action) async throws {
+        state = State()
+        switch action {
+        case .list(let unreadOnly, let limit, let before):
+            state.outcome = .notices(try await service.list(unreadOnly: unreadOnly, limit: limit, before: before), unreadOnly: unreadOnly)
+        case .read(let id):
+            state.outcome = .read(try await service.markRead(id))
+        case .readAll:
+            state.outcome = .readAll(count: try await service.markAllRead())
+        }
+    }
+
+    public func handleError(_ error: any Error) {
+        state.outcome = nil
+        state.error = (error as? any UserFacingError) ?? InboxFailure(reason: String(describing: error))
+    }
+}
+
+/// An error that is not one of the typed ones (a bug or the database), as one sentence.
+struct InboxFailure: UserFacingError {
+    let reason: String
+    var message: String { "The inbox operation failed: \(reason)." }
+    var exitStatus: ExitStatus { .software }
+}

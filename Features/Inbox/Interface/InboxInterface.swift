@@ -1,0 +1,59 @@
+import Foundation
+import Persistence
+import Registry
+import SharedKit
+
+// What other features may use of Inbox: the notice they publish and the publisher. Producers
+// (Transfer: money received, large transfer sent; Auth: security events) publish through
+// `InboxPublisher`, in the same transaction as the event itself, so a notice exists exactly when
+// its cause was committed. Only Inbox stores and reads notices.
+
+/// What a notice is about. The raw values are stable: they appear in `moa inbox --json`.
+public enum InboxNoticeKind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Money arrived in one of the user's accounts from someone else's.
+    case moneyReceived = "money-received"
+    /// The user sent a transfer at or above their large-transfer threshold.
+    case largeTransferSent = "large-transfer-sent"
+    /// A new session began with the user's password.
+    case newLogin = "new-login"
+    /// A refresh token was used twice: the session family was revoked.
+    case refreshTokenReuse = "refresh-token-reuse"
+    /// The user's password was changed or reset.
+    case passwordChanged = "password-changed"
+}
+
+/// One notice for one user, as a producer publishes it.
+public struct InboxNotice: Sendable, Hashable, Codable {
+    /// Who sees it.
+    public let recipient: UserID
+    public let kind: InboxNoticeKind
+    /// One line, e.g. "Received ₩50,000".
+    public let title: String
+    /// Details, e.g. "From 110-1234-5678-9 into 110-8765-4321-0: rent".
+    public let body: String
+    public let createdAt: Date
+
+    public init(recipient: UserID, kind: InboxNoticeKind, title: String, body: String, createdAt: Date) {
+        self.recipient = recipient
+        self.kind = kind
+        self.title = title
+        self.body = body
+        self.createdAt = createdAt
+    }
+}
+
+/// Where producers put notices. `publish` writes in the caller's transaction (a Data layer's, from
+/// `UnitOfWork.perform`, or `SQLiteTransaction(db)` inside `AppDatabase.write`): if the caller rolls
+/// back, the notice is gone too. It throws only for a storage failure (or a transaction token from
+/// another storage engine), which the caller lets roll its own work back.
+///
+/// The app's implementation (InboxData, provided under ``InboxPublisherKey`` by `InboxDataModule`)
+/// stores the notice for its recipient; they list it with `moa inbox` and mark it read with
+/// `moa inbox read ID`. Tests and Examples of other features use `FakeInboxPublisher` (InboxTesting).
+public protocol InboxPublisher: Sendable {
+    func publish(_ notice: InboxNotice, in transaction: any Transaction) throws
+}
+
+public enum InboxPublisherKey: ServiceKey {
+    public typealias Service = any InboxPublisher
+}

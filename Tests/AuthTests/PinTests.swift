@@ -1,0 +1,363 @@
+import AuthData
+import AuthDomain
+import AuthFeature
+import AuthInterface
+import CommandKit
+import DesignSystem
+import Foundation
+import GRDB
+import Registry
+import SharedKit
+import Storage
+import Testing
+
+// Quick unlock with a PIN: its rules, its storage, and the interactive mode's unlock prompt.
+
+/// Cheap scrypt for PIN tests (the app uses the OWASP parameters).
+private let cheapScrypt = ScryptParameters(logN: 10, blockSize: 8, parallelism: 1)
+private let goodPin = "482913"
+private let otherPin = "605172"
+
+/// Auth with PINs on one database: a use-case harness plus the PIN service.
+private struct PinHarness {
+    let auth: AuthHarness
+    let pins: SQLitePinRepository
+    let service: PinService
+
+    init() throws {
+        auth = try AuthHarness()
+        pins = SQLitePinRepository(database: auth.database)
+        service = PinService(pins: pins, hasher: auth.hasher, sessions: auth.sessions, events: auth.repository, clock: auth.clock)
+    }
+
+    /// A verified, logged-in user with `pin` (when given) set.
+    @discardableResult
+    func loggedIn(pin: String? = goodPin) async throws -> AuthenticatedUser {
+        try await auth.verifiedUser()
+        let user = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        if let pin { _ = try await service.setPin(pin, repeated: pin) }
+        return user
+    }
+
+    func failures() throws -> Int {
+        try auth.count("SELECT COALESCE(MAX(failures), -1) FROM auth_pins")
+    }
+
+    func events(_ kind: String) throws -> Int {
+        try auth.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auth_security_events WHERE kind = ?", arguments: [kind]) ?? -1
+        }
+    }
+}
+
+/// The interactive screen's terminal: scripted answers, captured output (not a TTY).
+private func makeScreen(_ answers: [String]) -> (Screen, CapturingOutput) {
+    let output = CapturingOutput()
+    return (Screen(context: CommandContext(out: output, err: output), input: ScriptedLineInput(answers)), output)
+}
+
+@Suite("Auth: PIN rules")
+struct PinRuleTests {
+    @Test(arguments: ["482913", "135790", "204867", "112233", "123457", "135246 ", " 650917\r"])
+    func acceptableSixDigitPins(pin: String) throws {
+        #expect(try PinPolicy().check(pin) == pin.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    @Test(arguments: [
+        ("", PinError.wrongLength(6), "A PIN is exactly 6 digits long."),
+        ("48291", .wrongLength(6), "A PIN is exactly 6 digits long."),
+        ("4829135", .wrongLength(6), "A PIN is exactly 6 digits long."),
+        ("48a913", .notDigits, "A PIN is made of the digits 0 to 9 only."),
+        ("48 913", .notDigits, "A PIN is made of the digits 0 to 9 only."),
+        ("４８２９１３", .notDigits, "A PIN is made of the digits 0 to 9 only."), // fullwidth digits
+        ("٤٨٢٩١٣", .notDigits, "A PIN is made of the digits 0 to 9 only."),      // Arabic-Indic digits
+        ("000000", .repeatedDigit, "The PIN must not be one digit repeated (like 111111)."),
+        ("777777", .repeatedDigit, "The PIN must not be one digit repeated (like 111111)."),
+        ("123456", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
+        ("987654", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
+        ("012345", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
+        ("890123", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
+        ("901234", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
+        ("210987", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
+    ])
+    func refusedPinsSayWhichRuleTheyBreak(pin: String, error: PinError, message: String) {
+        #expect(throws: error) { try PinPolicy().check(pin) }
+        #expect(error.message == message)
+        #expect(error.exitStatus == .dataError)
+    }
+
+    @Test func theTwoEntriesMustMatchAndNothingIsStoredOtherwise() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn(pin: nil)
+        await #expect(throws: PinError.mismatch) { try await harness.service.setPin(goodPin, repeated: otherPin) }
+        #expect(PinError.mismatch.message == "The two PINs do not match.")
+        await #expect(throws: PinError.sequential) { try await harness.service.setPin("123456", repeated: "123456") }
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_pins") == 0)
+        #expect(try await harness.service.status().isSet == false)
+    }
+
+    @Test func settingAPinNeedsALoggedInUser() async throws {
+        let harness = try PinHarness()
+        try await harness.auth.verifiedUser()
+        await #expect(throws: NotLoggedInError()) { try await harness.service.setPin(goodPin, repeated: goodPin) }
+        await #expect(throws: NotLoggedInError()) { try await harness.service.removePin() }
+        await #expect(throws: NotLoggedInError()) { try await harness.service.status() }
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_pins") == 0)
+    }
+
+    @Test func setChangeStatusAndRemoveAreRecorded() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        #expect(try await harness.service.status() == PinStatus(user: user, isSet: true, wrongAttempts: 0, triesLeft: 5))
+        _ = try await harness.service.setPin(otherPin, repeated: " \(otherPin)")  // a change replaces the PIN
+        #expect(try await harness.service.unlock(pin: goodPin) == .wrongPin(triesLeft: 4))
+        #expect(try await harness.service.unlock(pin: otherPin) == .unlocked(user))
+        #expect(try harness.events("pin-set") == 2)
+
+        let removed = try await harness.service.removePin()
+        #expect(removed.removed && removed.user == user)
+        #expect(try await harness.service.removePin().removed == false)
+        #expect(try harness.events("pin-removed") == 1)
+        #expect(try await harness.service.unlockState() == .notNeeded)
+    }
+}
+
+@Suite("AuthData · PIN storage")
+struct PinStorageTests {
+    @Test func thePinIsStoredAsAnScryptHashWithItsOwnSaltAndVerifies() async throws {
+        let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
+        let hasher = ScryptPasswordHasher(parameters: cheapScrypt)
+        let harness = try AuthHarness()
+        let repository = SQLiteAuthRepository(database: database)
+        let sessions = SessionManager(repository: repository, hasher: hasher, secrets: harness.secrets, store: harness.store, clock: harness.clock)
+        let registration = Registration(repository: repository, hasher: hasher, secrets: harness.secrets, mail: harness.mail, clock: harness.clock)
+        let service = PinService(pins: SQLitePinRepository(database: database), hasher: hasher, sessions: sessions,
+                                 events: repository, clock: harness.clock)
+        for email in ["ada@example.com", "bob@example.com"] {
+            _ = try await registration.signUp(email: email, password: AuthHarness.password)
+            try await registration.verify(email: email, code: harness.mail.lastCode(to: email) ?? "")
+            _ = try await sessions.logIn(email: email, password: AuthHarness.password)
+            _ = try await service.setPin(goodPin, repeated: goodPin)
+        }
+
+        let stored = try database.read { try String.fetchAll($0, sql: "SELECT pin_hash FROM auth_pins ORDER BY user_id") }
+        #expect(stored.count == 2)
+        for hash in stored {
+            #expect(hash.hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+            #expect(!hash.contains(goodPin))
+            #expect(hasher.verify(goodPin, against: hash))
+            #expect(!hasher.verify(otherPin, against: hash))
+        }
+        #expect(stored[0] != stored[1], "the same PIN of two users hashes differently (own salt)")
+        let bob = try #require(try await sessions.currentUser())
+        #expect(bob.email == "bob@example.com")
+        #expect(try await service.unlock(pin: goodPin) == .unlocked(bob))
+    }
+
+    @Test func removingTheUserRemovesTheirPin() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        try harness.auth.database.write { db in
+            try db.execute(sql: "DELETE FROM auth_users WHERE id = ?", arguments: [user.id.rawValue])
+        }
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_pins") == 0)
+    }
+
+    @Test func theAuthModuleProvidesTheUnlockerForTheApp() throws {
+        let database = try AppDatabase.inMemory(migrations: [AuthMigrations.all])
+        let home = MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-pin-\(UUID().uuidString)"))
+        let registry = try RegistryBuilder(modules: [
+            AuthDataModule(),
+            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(MoaHomeKey.self, home), .instance(WallClockKey.self, ManualWallClock())]),
+            AuthHarness.appServices(database: database),
+        ]).validate(root: SessionUnlockerKey.self)
+        #expect(registry.resolve() is PinService)
+    }
+}
+
+@Suite("Auth: unlocking with the PIN")
+struct PinUnlockTests {
+    @Test func withoutAPinNothingIsAsked() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn(pin: nil)
+        #expect(try await harness.service.unlockState() == .notNeeded)
+        let (screen, output) = makeScreen([])
+        #expect(await PinUnlockScreen.run(screen, harness.service))
+        #expect(output.text.isEmpty, "no prompt at all")
+    }
+
+    @Test func nobodyLoggedInOrAnExpiredSessionAsksNothing() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        harness.auth.clock.advance(by: 15 * 24 * 3600) // the refresh token has expired
+        #expect(try await harness.service.unlockState() == .notNeeded)
+        #expect(try await harness.auth.sessions.currentUser() == nil)
+        #expect(try await harness.service.unlock(pin: goodPin) == .notLoggedIn)
+        #expect(try harness.failures() == 0)
+        _ = user
+    }
+
+    @Test func theRightPinUnlocks() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        #expect(try await harness.service.unlockState() == .pinRequired(user, triesLeft: 5))
+        #expect(try await harness.service.unlock(pin: goodPin) == .unlocked(user))
+        #expect(try await harness.auth.sessions.currentUser() == user)
+    }
+
+    @Test func fourWrongThenTheRightOneResetsTheCount() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        for left in [4, 3, 2, 1] {
+            #expect(try await harness.service.unlock(pin: otherPin) == .wrongPin(triesLeft: left))
+        }
+        #expect(try await harness.service.unlockState() == .pinRequired(user, triesLeft: 1))
+        #expect(try await harness.service.unlock(pin: goodPin) == .unlocked(user))
+        #expect(try harness.failures() == 0)
+        #expect(try await harness.service.unlockState() == .pinRequired(user, triesLeft: 5))
+        #expect(try await harness.service.unlock(pin: otherPin) == .wrongPin(triesLeft: 4))
+    }
+
+    @Test func aPasswordLoginGivesThePinItsFiveTriesBack() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        for _ in 1...3 { _ = try await harness.service.unlock(pin: otherPin) }
+        #expect(try await harness.service.unlockState() == .pinRequired(user, triesLeft: 2))
+        _ = try await harness.auth.sessions.logOut(everywhere: false)
+        _ = try await harness.auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        #expect(try harness.failures() == 0)
+        #expect(try await harness.service.unlockState() == .pinRequired(user, triesLeft: 5))
+    }
+
+    @Test func somethingThatCannotBeAPinIsNotCounted() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn()
+        await #expect(throws: PinError.wrongLength(6)) { try await harness.service.unlock(pin: "4829") }
+        await #expect(throws: PinError.notDigits) { try await harness.service.unlock(pin: "48291x") }
+        #expect(try harness.failures() == 0)
+    }
+
+    @Test func fiveWrongEndTheSessionAndThePasswordIsNeeded() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        for _ in 1...4 { _ = try await harness.service.unlock(pin: otherPin) }
+        #expect(try await harness.service.unlock(pin: otherPin) == .sessionEnded)
+
+        #expect(try await harness.auth.sessions.currentUser() == nil)
+        #expect(harness.auth.store.current == nil, "the session file is removed")
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_sessions WHERE revoked_at IS NULL") == 0, "revoked like a logout")
+        #expect(try harness.events("pin-lockout") == 1)
+        #expect(try harness.events("logout") == 1)
+        #expect(try await harness.service.unlockState() == .notNeeded)
+        #expect(try await harness.service.unlock(pin: goodPin) == .notLoggedIn, "the PIN no longer opens anything")
+
+        // The password starts a new session, which the PIN unlocks again with five fresh tries.
+        _ = try await harness.auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        #expect(try await harness.service.unlockState() == .pinRequired(user, triesLeft: 5))
+        #expect(try await harness.service.unlock(pin: goodPin) == .unlocked(user))
+    }
+
+    @Test func theWrongPinCountSurvivesARestart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-pin-\(UUID().uuidString.lowercased())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clock = ManualWallClock()
+        let harness = try AuthHarness()
+
+        /// One run of `moa`: the database and the session file opened afresh.
+        func launch() throws -> (PinService, SessionManager) {
+            let database = try AppDatabase.open(at: folder.appendingPathComponent("moa.sqlite"), migrations: [AuthMigrations.all])
+            let repository = SQLiteAuthRepository(database: database)
+            let sessions = SessionManager(repository: repository, hasher: harness.hasher, secrets: harness.secrets,
+                                          store: FileSessionStore(url: folder.appendingPathComponent("session.json")), clock: clock)
+            return (PinService(pins: SQLitePinRepository(database: database), hasher: harness.hasher, sessions: sessions,
+                               events: repository, clock: clock), sessions)
+        }
+
+        do {
+            let database = try AppDatabase.open(at: folder.appendingPathComponent("moa.sqlite"), migrations: [AuthMigrations.all])
+            let registration = Registration(repository: SQLiteAuthRepository(database: database), hasher: harness.hasher,
+                                            secrets: harness.secrets, mail: harness.mail, clock: clock)
+            _ = try await registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+            try await registration.verify(email: "ada@example.com", code: harness.mail.lastCode(to: "ada@example.com") ?? "")
+        }
+        let (first, firstSessions) = try launch()
+        let user = try await firstSessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        _ = try await first.setPin(goodPin, repeated: goodPin)
+        for left in [4, 3, 2] { #expect(try await first.unlock(pin: otherPin) == .wrongPin(triesLeft: left)) }
+
+        let (second, _) = try launch() // quit and start again
+        #expect(try await second.unlockState() == .pinRequired(user, triesLeft: 2))
+        #expect(try await second.unlock(pin: otherPin) == .wrongPin(triesLeft: 1))
+
+        let (third, thirdSessions) = try launch()
+        #expect(try await third.unlock(pin: otherPin) == .sessionEnded)
+        #expect(try await thirdSessions.currentUser() == nil)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("session.json").path))
+    }
+}
+
+@Suite("AuthFeature · the PIN prompt of the interactive mode")
+struct PinUnlockScreenTests {
+    @Test func theRightPinGoesOnToTheHomeWithoutEchoingIt() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn()
+        let (screen, output) = makeScreen([otherPin, goodPin, "1"])
+        #expect(await PinUnlockScreen.run(screen, harness.service))
+        let text = output.text
+        #expect(text.contains("Welcome back, ada@example.com. Enter your PIN to continue (an empty line quits)."))
+        #expect(text.contains("Enter your PIN: error: The PIN is wrong (4 tries left).\n"))
+        #expect(text.components(separatedBy: "Enter your PIN:").count - 1 == 2)
+        #expect(!text.contains(goodPin) && !text.contains(otherPin), "no PIN is ever printed")
+        #expect(screen.input.readLine() == "1", "the home reads the next answer")
+        #expect(try harness.failures() == 0)
+    }
+
+    @Test func aTypoIsSaidAndAskedAgainWithoutCountingIt() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn()
+        let (screen, output) = makeScreen(["48291", goodPin])
+        #expect(await PinUnlockScreen.run(screen, harness.service))
+        #expect(output.text.contains("error: A PIN is exactly 6 digits long."))
+        #expect(!output.text.contains("tries left"))
+    }
+
+    @Test func fiveWrongPinsEndTheSessionAndSayToUseThePassword() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn()
+        let (screen, output) = makeScreen(Array(repeating: otherPin, count: 5) + ["not read"])
+        #expect(await PinUnlockScreen.run(screen, harness.service), "the home follows, signed out")
+        let text = output.text
+        for left in [4, 3, 2] { #expect(text.contains("The PIN is wrong (\(left) tries left).")) }
+        #expect(text.contains("The PIN is wrong (1 try left)."))
+        #expect(text.contains("One more wrong PIN ends the session."))
+        #expect(text.contains("error: Too many wrong PINs — sign in with your password."))
+        #expect(try await harness.auth.sessions.currentUser() == nil)
+        #expect(screen.input.readLine() == "not read")
+    }
+
+    @Test(arguments: [[""], ["   "], []])
+    func anEmptyLineOrTheEndOfInputQuits(answers: [String]) async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        let (screen, _) = makeScreen(answers)
+        #expect(await PinUnlockScreen.run(screen, harness.service) == false)
+        #expect(try await harness.auth.sessions.currentUser() == user, "quitting ends nothing")
+        #expect(try harness.failures() == 0)
+    }
+
+    @MainActor
+    @Test func theCommandsViewModelSetsAndRemovesThePin() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn(pin: nil)
+        let viewModel = PinViewModel(pins: harness.service)
+        await viewModel.send(.set(pin: "111111", repeated: "111111"))
+        #expect(viewModel.state.error?.message == "The PIN must not be one digit repeated (like 111111).")
+        await viewModel.send(.set(pin: goodPin, repeated: goodPin))
+        #expect(viewModel.state.outcome == .pinSet(user))
+        await viewModel.send(.status)
+        #expect(viewModel.state.outcome == .status(PinStatus(user: user, isSet: true, wrongAttempts: 0, triesLeft: 5)))
+        await viewModel.send(.remove)
+        #expect(viewModel.state.outcome == .pinRemoved(user, hadPin: true))
+    }
+}
