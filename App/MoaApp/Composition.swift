@@ -99,6 +99,7 @@ public enum Composition {
         AuthSignInEntryKey.self,
         AccountHomeEntryKey.self,
         SearchHomeEntryKey.self,
+        InboxHomeEntryKey.self,
         AuthSignOutEntryKey.self,
     ]
 

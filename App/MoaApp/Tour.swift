@@ -21,7 +21,7 @@ enum Tour {
     static let start = Date(timeIntervalSince1970: 1_795_435_200)
     static let startDay = "2026-11-23"
     /// How many steps the tour has (each prints "n/steps Title").
-    static let steps = 10
+    static let steps = 11
 
     static func run(keep: Bool, environment: [String: String], context: CommandContext) async throws {
         let started = ContinuousClock.now

@@ -9,9 +9,9 @@ struct TourCommand: ServiceCommand {
         abstract: "A guided walk through every feature, in a temporary home (yours is never touched).",
         discussion: """
         The tour signs up \(Tour.email) (reading the verification code from the outbox), opens two \
-        accounts, deposits, transfers, lowers the per-transfer limit to show a refused transfer, imports \
+        accounts, deposits, transfers to a favourite recipient, lowers the per-transfer limit to show a refused transfer, imports \
         the bundled Seoul sample, archives two tickets, shows the taste card and recommendations, searches \
-        events, and searches users when the search API answers. Each step runs the real command, in this \
+        events, searches users when the search API answers, and shows the inbox. Each step runs the real command, in this \
         process, through the same composition as `moa`.
 
         The tour's clock starts on \(Tour.startDay), in the season of the bundled sample. Of your MOA_… \

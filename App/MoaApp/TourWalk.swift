@@ -63,6 +63,7 @@ struct TourWalk: Sendable {
         try await taste()
         try await recommendations()
         try await search()
+        try await inbox()
     }
 
     func introduction() {
@@ -109,8 +110,9 @@ struct TourWalk: Sendable {
 
     /// 3. A transfer between them, its receipt, the balances after.
     func transfer(from main: String, to savings: String) async throws {
-        let step = begin(3, "A transfer", "One transfer record and exactly two ledger entries, in one SQLite transaction.")
-        try await moa(["transfer", "send", "--from", main, "--to", savings, "300,000", "--memo", "비상금"], in: step)
+        let step = begin(3, "A transfer", "To a favourite recipient; one transfer record and exactly two ledger entries, in one SQLite transaction.")
+        try await moa(["transfer", "recipients", "add", savings, "--alias", "savings"], in: step)
+        try await moa(["transfer", "send", "--from", main, "--to", "@savings", "300,000", "--memo", "비상금"], in: step)
         try await moa(["account", "list"], in: step)
     }
 
@@ -174,6 +176,13 @@ struct TourWalk: Sendable {
                 + "set MOA_SEARCH_API_BASE_URL to a reachable GitHub-compatible server to include it.", .warning))
             blank()
         }
+    }
+
+    /// 11. The inbox: what Auth and Transfer published, in the transactions of their events.
+    func inbox() async throws {
+        let step = begin(11, "Inbox", "Notices Auth and Transfer publish through InboxInterface, each in its event's own transaction.")
+        try await moa(["inbox"], in: step)
+        try await moa(["inbox", "read", "--all"], in: step)
     }
 
     func conclusion(elapsed: Duration) async {

@@ -32,9 +32,9 @@ struct TourTests {
         #expect(result.err.isEmpty)
 
         // Every step, in order.
-        let headers = ["1/10 Sign up", "2/10 Two accounts and a deposit", "3/10 A transfer", "4/10 Settings",
-                       "5/10 A refused transfer", "6/10 Events", "7/10 Tickets", "8/10 Taste card",
-                       "9/10 Recommendations", "10/10 Search"]
+        let headers = ["1/11 Sign up", "2/11 Two accounts and a deposit", "3/11 A transfer", "4/11 Settings",
+                       "5/11 A refused transfer", "6/11 Events", "7/11 Tickets", "8/11 Taste card",
+                       "9/11 Recommendations", "10/11 Search", "11/11 Inbox"]
         let positions = headers.map { out.range(of: $0)?.lowerBound }
         for (header, position) in zip(headers, positions) { #expect(position != nil, "missing step \(header)") }
         let found = positions.compactMap { $0 }
@@ -52,6 +52,8 @@ struct TourTests {
         #expect(ScreenText.line(in: out, containing: ["Opened checking account", "“생활비 통장” in KRW."]))
         #expect(ScreenText.line(in: out, containing: ["Opened savings account", "“비상금” in KRW."]))
         #expect(ScreenText.line(in: out, containing: ["Deposited 2,500,000 KRW — balance of", ": 2,500,000 KRW"]))
+        #expect(ScreenText.line(in: out, containing: ["Saved @savings → ", "moa transfer send --to @savings"]))
+        #expect(out.contains("--to @savings 300,000 --memo 비상금"))
         #expect(out.contains("┌─ Transfer sent ─"))
         #expect(ScreenText.line(in: out, containing: ["│ Amount", "300,000 KRW"]))
         #expect(ScreenText.line(in: out, containing: ["│ New balance", "2,200,000 KRW"]))
@@ -61,7 +63,7 @@ struct TourTests {
         #expect(out.contains("display.page-size = 5 (saved for tour@moa.example)"))
         #expect(out.contains("transfer.per-transfer-limit = 1,000,000 KRW (saved for tour@moa.example)"))
         #expect(out.contains("error: 1,500,000 KRW is above the per-transfer limit of 1,000,000 KRW.\nhint: Split it, or raise transfer.per-transfer-limit with `moa settings set`.\n(exit 1: refused by a business rule)"))
-        let afterRefusal = ScreenText.section(of: out, from: "5/10 A refused transfer", to: "6/10 Events")
+        let afterRefusal = ScreenText.section(of: out, from: "5/11 A refused transfer", to: "6/11 Events")
         #expect(ScreenText.line(in: afterRefusal, containing: ["생활비 통장", "checking", "2,200,000 KRW", "open"]))
         #expect(ScreenText.line(in: afterRefusal, containing: ["비상금", "savings", "300,000 KRW", "open"]))
 
@@ -71,7 +73,7 @@ struct TourTests {
         #expect(out.contains("Page 1 of 2 · 10 events · next: --page 2"))
 
         // 7. Two tickets.
-        let tickets = ScreenText.section(of: out, from: "7/10 Tickets", to: "8/10 Taste card")
+        let tickets = ScreenText.section(of: out, from: "7/11 Tickets", to: "8/11 Taste card")
         #expect(tickets.components(separatedBy: "\nArchived “").count - 1 == 2)
         #expect(ScreenText.line(in: tickets, containing: ["rated 5/5", "as ticket"]))
         #expect(ScreenText.line(in: tickets, containing: ["rated 4/5", "as ticket"]))
@@ -83,7 +85,7 @@ struct TourTests {
         }
 
         // 9. Recommendations, each with its reason.
-        let recommendations = ScreenText.section(of: out, from: "9/10 Recommendations", to: "10/10 Search").components(separatedBy: "\n")
+        let recommendations = ScreenText.section(of: out, from: "9/11 Recommendations", to: "10/11 Search").components(separatedBy: "\n")
         #expect(recommendations.contains { $0.hasPrefix("Recommended for you · from your 2 tickets · as of ") })
         let first = try #require(recommendations.firstIndex { $0.hasPrefix("1. ") && $0.contains("score ") })
         #expect(recommendations.indices.contains(first + 2))
@@ -98,6 +100,12 @@ struct TourTests {
         #expect(out.contains("page 1 of 1 · 3 events"))
         #expect(out.contains("User search skipped: \(Self.closedSearchAPI) did not answer ("))
         #expect(!out.contains("$ moa search users"))
+
+        // 11. The inbox holds the new-login notice Auth published at sign-in, then it is all read.
+        let inbox = ScreenText.section(of: out, from: "11/11 Inbox", to: "Ledger OK")
+        #expect(inbox.contains("Inbox · 1 unread"))
+        #expect(ScreenText.line(in: inbox, containing: ["●", "New login to tour@moa.example"]))
+        #expect(inbox.contains("Marked 1 notice as read."))
 
         // The ledger is sound; the home is gone; the person's home was never touched.
         #expect(out.contains("Ledger OK: 2 accounts, 4 entries"))

@@ -208,7 +208,7 @@ struct PasswordResetTests {
         let (user, laptop) = try await loggedInTwice(auth)
         #expect(try await auth.passwordReset.request(email: "ADA@example.com") == "ADA@example.com")
         let mail = try #require(auth.mail.mails.last)
-        #expect(mail.subject.contains("password reset"))
+        #expect(mail.subject.contains("password reset") && mail.purpose == .passwordReset, "the outbox files it as …-reset.eml")
         let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
         #expect(try auth.count("SELECT COUNT(*) FROM auth_verifications WHERE code_digest = '\(auth.secrets.digest(code))'") == 1)
 

@@ -353,7 +353,8 @@ struct AuthDataOutboxTests {
         let outbox = scratch.url.appendingPathComponent("home/outbox")
         let sender = OutboxMailSender(folder: outbox, clock: ManualWallClock(start))
         let mail = Mail(to: "ada@example.com", subject: "Your Moa verification code: 042917",
-                        body: "Your verification code is 042917.\n\n    moa auth verify --email ada@example.com --code 042917\n")
+                        body: "Your verification code is 042917.\n\n    moa auth verify --email ada@example.com --code 042917\n",
+                        purpose: .verification)
 
         let path = try await sender.send(mail)
         let name = URL(fileURLWithPath: path).lastPathComponent

@@ -344,7 +344,7 @@ struct NetworkURLSessionClientTests {
     private func client(_ baseURL: URL, sink: NetworkLogLines) -> URLSessionHTTPClient {
         URLSessionHTTPClient(
             baseURL: baseURL,
-            session: URLSessionHTTPClient.makeSession(timeout: 5),
+            session: URLSessionHTTPClient.makeSession(timeout: 20),
             defaultHeaders: ["Authorization": "Bearer \(Self.secret)", "User-Agent": "moa-tests"],
             logger: Logger(label: "test.network") { _ in NetworkCapturingLogHandler(sink: sink) })
     }
@@ -399,9 +399,10 @@ struct NetworkURLSessionClientTests {
             "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\netag: \"v7\"\r\n"
             + "Link: <http://127.0.0.1:\(server.port)/api/v3/users?page=2>; rel=\"next\"\r\n"
             + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        async let received = server.serveOnce(reply)
+        async let received = server.serveOnce(reply, timeout: 20)
         let endpoint = Endpoint(
-            pathSegments: ["users", "옥토 cat"], query: [URLQueryItem(name: "token", value: Self.secret)], timeout: 5)
+            pathSegments: ["users", "옥토 cat"], query: [URLQueryItem(name: "token", value: Self.secret)],
+            timeout: 20)  // generous: the whole suite runs in parallel on 2 cores; timing is not what this tests
         let response = try await client(base, sink: sink).send(endpoint)
         let request = try #require(await received)
 

@@ -341,3 +341,42 @@ struct InboxUserDataTests {
         #expect(new > old)
     }
 }
+
+@Suite("Inbox in the interactive mode")
+struct InboxHomeTests {
+    /// Opens the inbox's home entry with scripted answers; returns what the screen showed.
+    private func open(_ harness: InboxHarness, answers: [String]) async throws -> String {
+        let entry = try RegistryBuilder(modules: [
+            ModuleOf("Core", [.instance(DatabaseKey.self, harness.database), .instance(WallClockKey.self, harness.clock)]),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session)]),
+            InboxDataModule(),
+            InboxFeatureModule(),
+        ]).validate(root: InboxHomeEntryKey.self).resolve()
+        let out = CapturingOutput()
+        await entry.open(Screen(context: CommandContext(out: out, err: out), input: ScriptedLineInput(answers)))
+        return out.text
+    }
+
+    @Test func theNewestNoticesThenMarkAllAsReadThenBack() async throws {
+        let harness = try InboxHarness()
+        try await harness.publish(harness.notice("Received 50,000 KRW"), harness.notice("New login to ada@example.com", kind: .newLogin))
+        let text = try await open(harness, answers: ["1", "0"])
+        #expect(text.contains("Inbox · 2 unread"))
+        #expect(text.contains("Received 50,000 KRW") && text.contains("New login to ada@example.com"))
+        #expect(!text.contains("moa inbox read"), "the interactive mode offers choices, not commands")
+        #expect(text.contains("1. Mark all as read"))
+        #expect(text.contains("Marked 2 notices as read."))
+        #expect(text.contains("Inbox · nothing unread"))
+        #expect(try await harness.service.list(unreadOnly: true).notices.isEmpty)
+    }
+
+    @Test func olderNoticesPageBackwardsAndNothingLeftToDoGoesBackOnEnter() async throws {
+        let harness = try InboxHarness()
+        for index in 1...(InboxService.defaultLimit + 2) { try await harness.publish(harness.notice("Notice \(index)")) }
+        _ = try await harness.service.markAllRead()
+        let text = try await open(harness, answers: ["1", ""])
+        #expect(text.contains("1. Older notices"))
+        #expect(text.contains("Notice \(InboxService.defaultLimit + 2)") && text.contains("Notice 1 "))
+        #expect(text.contains("1. Newest notices"))
+    }
+}

@@ -15,7 +15,7 @@ public struct OutboxError: UserFacingError, Equatable {
 
 /// ``MailSender`` that writes each mail as an RFC 5322 `.eml` file (owner-only) into an outbox folder.
 ///
-/// File names sort by time: `20260101-000000-1a2b3c4d-verify.eml`.
+/// File names sort by time and end with the mail's purpose: `20260101-000000-1a2b3c4d-verify.eml`, `…-reset.eml`.
 public struct OutboxMailSender: MailSender {
     public let folder: URL
     private let clock: any WallClock
@@ -31,8 +31,7 @@ public struct OutboxMailSender: MailSender {
     public func send(_ mail: Mail) async throws -> String {
         let now = clock.now()
         let random = RandomBytes.make(4).map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-        let kind = mail.subject.lowercased().contains("verification") ? "verify" : "mail"
-        let file = folder.appendingPathComponent("\(Self.fileStamp(now))-\(random)-\(kind).eml")
+        let file = folder.appendingPathComponent("\(Self.fileStamp(now))-\(random)-\(mail.purpose.rawValue).eml")
         let message = Self.render(mail, date: now, messageID: "<\(UUID().uuidString.lowercased())@moa.local>")
         do throws(AtomicFile.Failure) {
             try AtomicFile.ensureFolder(folder)

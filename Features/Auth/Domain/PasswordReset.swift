@@ -100,7 +100,7 @@ public struct PasswordReset: Sendable {
 
         Every session of your account will be logged out. If you did not ask for this, ignore this
         message: your password stays as it is.
-        """)
+        """, purpose: .passwordReset)
     }
 }
 

@@ -32,14 +32,23 @@ public protocol SecretGenerator: Sendable {
 
 /// One e-mail.
 public struct Mail: Sendable, Equatable {
+    /// What a mail is for (the outbox names its files after it: `…-verify.eml`, `…-reset.eml`).
+    public enum Purpose: String, Sendable, Equatable {
+        case verification = "verify"
+        case passwordReset = "reset"
+        case other = "mail"
+    }
+
     public let to: String
     public let subject: String
     public let body: String
+    public let purpose: Purpose
 
-    public init(to: String, subject: String, body: String) {
+    public init(to: String, subject: String, body: String, purpose: Purpose = .other) {
         self.to = to
         self.subject = subject
         self.body = body
+        self.purpose = purpose
     }
 }
 

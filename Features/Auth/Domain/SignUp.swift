@@ -87,7 +87,7 @@ public struct Registration: Sendable {
             moa auth verify --email \(email) --code \(code)
 
         If you did not sign up, ignore this message.
-        """)
+        """, purpose: .verification)
     }
 
     static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {

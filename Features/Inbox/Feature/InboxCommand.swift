@@ -110,7 +110,9 @@ enum InboxScreen {
         }
     }
 
-    static func renderPage(_ page: InboxPage, unreadOnly: Bool, theme: Theme) -> String {
+    /// `commandHints`: end with the commands for more and for marking read (not in the interactive mode,
+    /// which offers them as choices).
+    static func renderPage(_ page: InboxPage, unreadOnly: Bool, theme: Theme, commandHints: Bool = true) -> String {
         let empty = unreadOnly
             ? "No unread notices: you are all caught up."
             : "Your inbox is empty: notices about money you receive, large transfers you send and sign-ins to your account will appear here."
@@ -122,10 +124,10 @@ enum InboxScreen {
                           notice.title, notice.body])
         }
         var lines = [theme.paint("Inbox", .heading) + " · " + unreadSummary(page.unreadCount), table.render(theme: theme)]
-        if let next = page.nextBefore {
+        if commandHints, let next = page.nextBefore {
             lines.append(theme.paint("More: moa inbox\(unreadOnly ? " --unread" : "") --before \(next)", .muted))
         }
-        if page.unreadCount > 0, !page.notices.isEmpty {
+        if commandHints, page.unreadCount > 0, !page.notices.isEmpty {
             lines.append(theme.paint("Mark as read: moa inbox read ID (or --all)", .muted))
         }
         return lines.joined(separator: "\n")
@@ -211,6 +213,7 @@ public struct InboxFeatureModule: FeatureModule {
                 FeatureCommands(InboxCommand.self, environment: InboxEnvironment(service: service))
             },
             .singleton(InboxUserDataKey.self, requires: InboxStoreKey.self) { InboxUserData(store: $0) },
+            .singleton(InboxHomeEntryKey.self, requires: InboxServiceKey.self) { InboxHome.entry(service: $0) },
         ]
     }
 }
