@@ -287,12 +287,14 @@ struct InboxCommandTests {
         #expect(all?["marked"] as? Int == 0)
     }
 
-    @Test func readingPrintsWhatWasMarked() async throws {
+    /// Reading one prints its details whole (the list cuts them to fit the table).
+    @Test func readingPrintsWhatWasMarkedAndTheWholeNotice() async throws {
         let harness = try InboxHarness()
         try await harness.publish(harness.notice("One"), harness.notice("Two"), harness.notice("Three"))
         let id = try #require(try await harness.service.list().notices.first?.id)
-        #expect(try await harness.run(["read", String(id)]) == "Marked notice \(id) as read: “Three”.\n")
-        #expect(try await harness.run(["read", String(id)]) == "Notice \(id) (“Three”) was already read.\n")
+        let body = "From 220-8765-4321-0 into 110-1234-5678-9: rent"
+        #expect(try await harness.run(["read", String(id)]) == "Marked notice \(id) as read: “Three”.\n\(body)\n")
+        #expect(try await harness.run(["read", String(id)]) == "Notice \(id) (“Three”) was already read.\n\(body)\n")
         #expect(try await harness.run(["read", "--all"]) == "Marked 2 notices as read.\n")
         #expect(try await harness.run(["read", "--all"]) == "Nothing to mark: you have no unread notices.\n")
     }

@@ -98,9 +98,11 @@ enum InboxScreen {
             return renderPage(page, unreadOnly: unreadOnly, theme: theme)
         case .read(let result):
             let title = "“\(result.notice.title)”"
-            return result.wasUnread
+            let status = result.wasUnread
                 ? theme.paint("Marked notice \(result.notice.id) as read: \(title).", .success)
                 : "Notice \(result.notice.id) (\(title)) was already read."
+            // The list cuts long details to fit; reading one shows them whole.
+            return status + "\n" + result.notice.body
         case .readAll(let count):
             switch count {
             case 0: return "Nothing to mark: you have no unread notices."
@@ -128,7 +130,7 @@ enum InboxScreen {
             lines.append(theme.paint("More: moa inbox\(unreadOnly ? " --unread" : "") --before \(next)", .muted))
         }
         if commandHints, page.unreadCount > 0, !page.notices.isEmpty {
-            lines.append(theme.paint("Mark as read: moa inbox read ID (or --all)", .muted))
+            lines.append(theme.paint("Read one in full (and mark it read): moa inbox read ID · mark all: moa inbox read --all", .muted))
         }
         return lines.joined(separator: "\n")
     }
