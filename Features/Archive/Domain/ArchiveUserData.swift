@@ -8,19 +8,9 @@ import SharedKit
 /// Archive's share in deleting a user (`moa auth delete`): nothing ever blocks it — tickets and
 /// preferences are the user's own and nobody else needs them — and erasing removes every ticket and
 /// the preferences of the user, in Auth's transaction. The imported catalogue is shared and stays.
-public struct ArchiveUserData: UserDataOwner {
-    private let store: any ArchiveUserDataStore
-
-    public init(store: any ArchiveUserDataStore) {
-        self.store = store
-    }
-
-    public var name: String { "Archive" }
-
-    public func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String] { [] }
-
-    public func erase(_ user: UserID, in transaction: any Transaction) throws {
-        try store.erase(user, in: transaction)
+public enum ArchiveUserData {
+    public static func owner(store: any ArchiveUserDataStore) -> ErasingUserData {
+        ErasingUserData("Archive") { user, transaction in try store.erase(user, in: transaction) }
     }
 }
 

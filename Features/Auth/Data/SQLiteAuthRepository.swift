@@ -220,32 +220,18 @@ public struct SQLiteAuthRepository: AuthRepository {
 
     // MARK: Helpers
 
+    private static let unreadable = "a stored sign-in record could not be read"
+
     private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do {
-            return try database.write(body)
-        } catch {
-            throw Self.storageError(error)
-        }
+        try AuthStorage.write(database, unreadable: Self.unreadable, body)
     }
 
     private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        do {
-            return try database.read(body)
-        } catch {
-            throw Self.storageError(error)
-        }
+        try AuthStorage.read(database, unreadable: Self.unreadable, body)
     }
 
-    /// Auth's own errors pass through; SQLite's become `StorageError` with SQLite's message only
-    /// (a row that cannot be decoded is described without its content, which may hold a hash).
     private static func storageError(_ error: any Error) -> any Error {
-        switch error {
-        case let error as AuthError: error
-        case let error as any UserFacingError: error // e.g. another feature's refusal in a shared transaction
-        case let error as DatabaseError where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED: StorageError.busy
-        case let error as DatabaseError: StorageError.failed(reason: error.message ?? "SQLite error \(error.resultCode.rawValue)")
-        default: StorageError.failed(reason: "a stored sign-in record could not be read")
-        }
+        AuthStorage.error(error, unreadable: unreadable)
     }
 
     private static func upsert(_ verification: VerificationRecord, in db: Database) throws {

@@ -64,3 +64,23 @@ public enum UserDataOwnersKey: ServiceKey {
     public typealias Service = [any UserDataOwner]
     public static var expectedProvider: String { "App" }
 }
+
+/// The `UserDataOwner` of data that never stands in the way of a deletion and is simply erased
+/// (a feature's own per-user rows: notices, tickets, settings, favourites). Features whose data can
+/// block a deletion (Account: money) implement the protocol themselves.
+public struct ErasingUserData: UserDataOwner {
+    public let name: String
+    private let eraseUser: @Sendable (UserID, any Transaction) throws -> Void
+
+    /// `erase` removes (or anonymises) the user's data in the transaction it is given.
+    public init(_ name: String, erase: @escaping @Sendable (UserID, any Transaction) throws -> Void) {
+        self.name = name
+        self.eraseUser = erase
+    }
+
+    public func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String] { [] }
+
+    public func erase(_ user: UserID, in transaction: any Transaction) throws {
+        try eraseUser(user, transaction)
+    }
+}

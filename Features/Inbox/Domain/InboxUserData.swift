@@ -6,19 +6,9 @@ import SharedKit
 /// Inbox's share in deleting a user (`moa auth delete`): nothing stands in the way, and erasing
 /// deletes every notice the user received. Notices are only ever about their recipient, so nothing
 /// of them needs to stay for anybody else.
-public struct InboxUserData: UserDataOwner {
-    private let store: any InboxStore
-
-    public init(store: any InboxStore) {
-        self.store = store
-    }
-
-    public var name: String { "Inbox" }
-
-    public func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String] { [] }
-
-    public func erase(_ user: UserID, in transaction: any Transaction) throws {
-        try store.eraseNotices(of: user, in: transaction)
+public enum InboxUserData {
+    public static func owner(store: any InboxStore) -> ErasingUserData {
+        ErasingUserData("Inbox") { user, transaction in try store.eraseNotices(of: user, in: transaction) }
     }
 }
 

@@ -214,7 +214,7 @@ public struct InboxFeatureModule: FeatureModule {
             .singleton(InboxCommandsKey.self, requires: InboxServiceKey.self) { service in
                 FeatureCommands(InboxCommand.self, environment: InboxEnvironment(service: service))
             },
-            .singleton(InboxUserDataKey.self, requires: InboxStoreKey.self) { InboxUserData(store: $0) },
+            .singleton(InboxUserDataKey.self, requires: InboxStoreKey.self) { InboxUserData.owner(store: $0) },
             .singleton(InboxHomeEntryKey.self, requires: InboxServiceKey.self) { InboxHome.entry(service: $0) },
         ]
     }

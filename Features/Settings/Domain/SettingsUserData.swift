@@ -17,27 +17,19 @@ public enum SettingsEraserKey: ServiceKey {
 
 /// Settings' share in `moa auth delete`: nothing ever blocks a deletion, and erasing removes the
 /// user's stored settings (the device's own settings, shared by whoever uses this terminal, stay).
-public struct SettingsUserDataOwner: UserDataOwner {
-    private let eraser: any SettingsEraser
-
-    public init(eraser: any SettingsEraser) {
-        self.eraser = eraser
-    }
-
-    public var name: String { "Settings" }
-
-    public func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String] { [] }
-
-    public func erase(_ user: UserID, in transaction: any Transaction) throws {
-        // A user's scope is their id; the device's scope is never erased through a user.
-        guard user.rawValue != SettingsScope.device.storageKey else { return }
-        try eraser.eraseValues(inScope: user.rawValue, in: transaction)
+public enum SettingsUserDataOwner {
+    public static func owner(eraser: any SettingsEraser) -> ErasingUserData {
+        ErasingUserData("Settings") { user, transaction in
+            // A user's scope is their id; the device's scope is never erased through a user.
+            guard user.rawValue != SettingsScope.device.storageKey else { return }
+            try eraser.eraseValues(inScope: user.rawValue, in: transaction)
+        }
     }
 
     /// `SettingsUserDataKey` from `SettingsEraserKey` (both provided by `SettingsDataModule`). It
     /// lives here because only Settings' Domain and Feature may see AuthInterface.
     public static var provider: Provider {
-        .singleton(SettingsUserDataKey.self, requires: SettingsEraserKey.self) { SettingsUserDataOwner(eraser: $0) }
+        .singleton(SettingsUserDataKey.self, requires: SettingsEraserKey.self) { SettingsUserDataOwner.owner(eraser: $0) }
     }
 }
 

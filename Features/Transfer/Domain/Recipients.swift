@@ -118,19 +118,9 @@ public protocol TransferUserDataStore: Sendable {
 public enum TransferUserDataStoreKey: ServiceKey { public typealias Service = any TransferUserDataStore }
 
 /// Transfer's part of `moa auth delete`: nothing stands in the way; erasing runs in Auth's transaction.
-public struct TransferUserData: UserDataOwner {
-    private let store: any TransferUserDataStore
-
-    public init(store: any TransferUserDataStore) {
-        self.store = store
-    }
-
-    public var name: String { "Transfer" }
-
-    public func deletionBlockers(for user: UserID, in transaction: any Transaction) throws -> [String] { [] }
-
-    public func erase(_ user: UserID, in transaction: any Transaction) throws {
-        try store.erase(user, in: transaction)
+public enum TransferUserData {
+    public static func owner(store: any TransferUserDataStore) -> ErasingUserData {
+        ErasingUserData("Transfer") { user, transaction in try store.erase(user, in: transaction) }
     }
 }
 

@@ -267,7 +267,7 @@ extension SendMoney {
                 RecipientBook(session: $0, store: $1, directory: $2, clock: $3)
             },
             .singleton(RecipientsReadingKey.self, requires: RecipientBookKey.self) { $0 },
-            .singleton(TransferUserDataKey.self, requires: TransferUserDataStoreKey.self) { TransferUserData(store: $0) },
+            .singleton(TransferUserDataKey.self, requires: TransferUserDataStoreKey.self) { TransferUserData.owner(store: $0) },
             .singleton(TransferReadingKey.self, requires: SessionProviderKey.self, TransferStoreKey.self) {
                 TransferHistory(session: $0, store: $1)
             },
