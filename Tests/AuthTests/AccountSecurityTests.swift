@@ -257,6 +257,27 @@ struct PasswordResetTests {
         _ = try await auth.passwordReset.complete(email: "ada@example.com", code: fresh, newPassword: newPassword)
     }
 
+    @Test func oneResetMailPerMinuteAtMostTheSameAnswerMeanwhile() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        let before = auth.mail.mails.count
+        #expect(try await auth.passwordReset.request(email: "ada@example.com") == "ada@example.com")
+        let first = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        auth.clock.advance(by: 30)
+        #expect(try await auth.passwordReset.request(email: "ada@example.com") == "ada@example.com")
+        #expect(auth.mail.mails.count == before + 1, "no second mail within the minute")
+        auth.clock.advance(by: 31)
+        _ = try await auth.passwordReset.request(email: "ada@example.com")
+        #expect(auth.mail.mails.count == before + 2)
+        let second = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        if second != first {
+            await #expect(throws: AccountSecurityError.resetCodeInvalid, "the newer code replaced the first") {
+                try await auth.passwordReset.complete(email: "ada@example.com", code: first, newPassword: newPassword)
+            }
+        }
+        _ = try await auth.passwordReset.complete(email: "ada@example.com", code: second, newPassword: newPassword)
+    }
+
     @Test func fiveWrongCodesKillTheCodeAndLockTheAddress() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()

@@ -7,6 +7,9 @@ public struct AuthPolicy: Sendable {
     public var refreshTokenLifetime: TimeInterval = 14 * 24 * 3600
     public var codeLifetime: TimeInterval = 10 * 60
     public var codeAttempts = 5
+    /// At most one password-reset mail per address in this time (a request within it sends nothing
+    /// new and answers the same), so nobody can flood someone's mailbox with codes.
+    public var resetMailInterval: TimeInterval = 60
     public var failedLoginsBeforeLockout = 5
     public var failureWindow: TimeInterval = 15 * 60
     /// The first lockout; each further one doubles, up to `longestLockout`.

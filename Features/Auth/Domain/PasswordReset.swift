@@ -13,7 +13,8 @@ import SharedKit
 /// is slowed down like password guessing.
 ///
 /// Nothing tells whether an address has an account: a request answers the same for every valid
-/// address, and a code for an address without one is simply wrong.
+/// address, and a code for an address without one is simply wrong. An address gets at most one
+/// reset mail per `resetMailInterval` (a minute).
 public struct PasswordReset: Sendable {
     private let repository: any AuthRepository
     private let hasher: any PasswordHasher
@@ -43,6 +44,10 @@ public struct PasswordReset: Sendable {
         let pending = secrets.digest(code)
         let expiry = clock.now().addingTimeInterval(policy.codeLifetime)
         guard let user = try await repository.user(email: email.value), user.verifiedAt != nil else { return email.value }
+        if let live = try await repository.verification(for: user.id), clock.now() < live.expiresAt,
+           live.expiresAt.addingTimeInterval(policy.resetMailInterval) > expiry {
+            return email.value // a code went out less than `resetMailInterval` ago and still works
+        }
         try await repository.saveVerification(VerificationRecord(userID: user.id, codeDigest: pending, expiresAt: expiry, attempts: 0))
         do {
             _ = try await mail.send(Self.resetMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60)))
