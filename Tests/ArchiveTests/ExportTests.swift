@@ -1,5 +1,7 @@
 import ArchiveDomain
+import ArchiveFeature
 import ArchiveInterface
+import ArgumentParser
 import Foundation
 import SharedKit
 import SwiftCSV
@@ -77,6 +79,47 @@ struct ExportTests {
             return failed == nowhere && reason.hasSuffix("No such file or directory") && (error as? ArchiveError)?.exitStatus == .ioError
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["tickets.csv"])
+    }
+
+    static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    @Test func bomPrefixesTheCSVWithAByteOrderMarkOnlyWhenAsked() async throws {
+        let harness = try await Self.harnessWithAwkwardTickets()
+        let plain = try await harness.run(["export", "--format", "csv"])
+        #expect(!Array(plain.utf8).starts(with: Self.bom), "the default is unchanged: no byte-order mark")
+        #expect(plain.hasPrefix("id,event_id,title,"))
+
+        let marked = try await harness.run(["export", "--format", "csv", "--bom"])
+        #expect(Array(marked.utf8).starts(with: Self.bom + Array("id,event_id,title,".utf8)))
+        #expect(Array(marked.utf8).dropFirst(3).elementsEqual(plain.utf8), "the rest is the same CSV, Hangul included")
+        #expect(marked.contains("콘서트 \"\"밤, 그리고 서울\"\""))
+
+        let folder = try ArchiveHarness.temporaryFolder()
+        let path = folder.url.appendingPathComponent("tickets.csv").path
+        let message = try await harness.run(["export", "--format", "csv", "--bom", "--output", path])
+        #expect(message == "Exported 3 tickets as CSV to \(path).\n")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes.starts(with: Self.bom + Array("id,".utf8)))
+        #expect(bytes.count == plain.utf8.count + 3)
+        // The file written without --bom starts with the header itself.
+        _ = try await harness.run(["export", "--format", "csv", "--output", path])
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))).starts(with: Array("id,".utf8)))
+    }
+
+    @Test func bomGoesWithCSVOnly() throws {
+        #expect {
+            _ = try ArchiveCommand.parseAsRoot(["export", "--format", "json", "--bom"])
+        } throws: { error in
+            ArchiveCommand.exitCode(for: error).rawValue == ExitStatus.usage.rawValue
+                && ArchiveCommand.message(for: error) == "--bom goes with --format csv: JSON never starts with a byte-order mark."
+        }
+        #expect {
+            var parsed = try ArchiveCommand.parseAsRoot(["export", "--help"])
+            try parsed.run()
+        } throws: { error in
+            let help = ArchiveCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ") // wrapped: compare words
+            return help.contains("--bom") && help.contains("Excel") && help.contains("EF BB BF")
+        }
     }
 
     @Test func noTicketsExportsAHeaderOrAnEmptyList() async throws {

@@ -55,10 +55,14 @@ extension SettingsScope {
 struct CommandHarness {
     let manager: SettingsManager
     let confirmation: ConfirmationPrompt
+    let secretInput: SecretValueInput
 
-    init(manager: SettingsManager, confirmation: ConfirmationPrompt = .always(false)) {
+    /// - Parameter secretInput: what `set` reads for a secret (standard input or the prompt); nothing
+    ///   by default, so no test ever reads the real standard input.
+    init(manager: SettingsManager, confirmation: ConfirmationPrompt = .always(false), secretInput: SecretValueInput = .lines([])) {
         self.manager = manager
         self.confirmation = confirmation
+        self.secretInput = secretInput
     }
 
     struct Run {
@@ -70,7 +74,7 @@ struct CommandHarness {
     func run(_ arguments: [String], interactive: Bool = false, language: AppLanguage = .en) async throws -> Run {
         let group = try RegistryBuilder(modules: [
             ModuleOf("Fakes", [.instance(SettingsManagerKey.self, manager)]),
-            SettingsFeatureModule(confirmation: confirmation),
+            SettingsFeatureModule(confirmation: confirmation, secretInput: secretInput),
         ]).validate(root: SettingsCommandsKey.self).resolve()
         let command = try SettingsCommand.parseAsRoot(arguments)
         let out = CapturingOutput(), err = CapturingOutput()

@@ -44,7 +44,7 @@ struct SettingsPrecedenceTests {
         #expect(sources == [
             .displayLanguage: "device", .displayColor: "flag", .displayPageSize: "env", .accountDefault: "default",
             .transferPerTransferLimit: "default", .transferDailyLimit: "user", .notificationsLargeTransfer: "env",
-            .searchAPIBaseURL: "default", .searchAPIToken: "default",
+            .searchAPIBaseURL: "default", .searchAPIToken: "default", .archiveAPIKey: "default",
         ])
         let snapshot = try await manager.snapshot()
         #expect(snapshot.language == .ko && snapshot.color == .never && snapshot.pageSize == 77)

@@ -77,7 +77,7 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
             available.isEmpty ? "See the categories with `moa archive preferences choices`."
                 : "Categories of the imported events: \(available.joined(separator: ", "))."
         case .duplicatePreference(.categories, _), .ambiguousCategory: "See the categories with `moa archive preferences choices`."
-        case .noCategoriesImported: "Import a catalogue first: `moa archive import --sample`, `moa archive import FILE.json` or `moa archive import --api-key KEY`."
+        case .noCategoriesImported: "Import a catalogue first: `moa archive import --sample`, `moa archive import FILE.json` or `moa archive import --api`."
         default: nil
         }
     }
@@ -104,6 +104,8 @@ public enum ArchiveImportError: Error, UserFacingError, Equatable {
     /// JSON, but not the `culturalEventInfo` shape.
     case notCatalogue(String, detail: String)
     case apiKeyMissing
+    /// `--api`, and the `archive.api-key` setting is not set.
+    case apiKeyNotSet
     case apiUnreachable(host: String)
     case apiTimedOut(host: String, seconds: Int)
     /// The API answered with one of its error codes (INFO-100 bad key, ERROR-500 server error, …).
@@ -121,6 +123,7 @@ public enum ArchiveImportError: Error, UserFacingError, Equatable {
         case .notCatalogue(let path, let detail):
             "\(path) is JSON but not a culturalEventInfo catalogue: \(detail). Nothing was imported."
         case .apiKeyMissing: "The API key is empty."
+        case .apiKeyNotSet: "No Seoul Open Data API key is set, so the live catalogue cannot be imported."
         case .apiUnreachable(let host): "Could not reach the Seoul Open Data API at \(host): the network is offline or the server is down. Nothing was imported."
         case .apiTimedOut(let host, let seconds): "The Seoul Open Data API at \(host) did not answer within \(seconds) seconds. Nothing was imported."
         case .apiRefused(let code, let message): "The Seoul Open Data API refused the request: \(message) (\(code)). Nothing was imported."
@@ -132,10 +135,12 @@ public enum ArchiveImportError: Error, UserFacingError, Equatable {
 
     public var hint: String? {
         switch self {
-        case .fileNotFound, .unreadable: "Check the path, or import the live catalogue with `moa archive import --api-key KEY`."
+        case .fileNotFound, .unreadable: "Check the path, or import the live catalogue with `moa archive import --api`."
         case .malformedJSON: "Download the file again, or fix the JSON at that position."
         case .notCatalogue: "Expected {\"culturalEventInfo\": {\"row\": [ … ]}} as published by data.seoul.go.kr."
-        case .apiKeyMissing: "Get a key at data.seoul.go.kr (“인증키 신청”) and pass it with --api-key."
+        case .apiKeyMissing: "Get a key at data.seoul.go.kr (“인증키 신청”) and store it with `moa settings set archive.api-key --value-stdin`."
+        case .apiKeyNotSet:
+            "Store your key (from data.seoul.go.kr, “인증키 신청”) with `moa settings set archive.api-key --value-stdin`, or set MOA_ARCHIVE_API_KEY."
         case .apiUnreachable: "Check your network connection and try again, or import a downloaded file with `moa archive import FILE.json`."
         case .apiTimedOut: "Try again later, or fetch fewer rows at a time with --from and --to."
         case .apiRefused(let code, _) where code == "INFO-100": "Check the API key (data.seoul.go.kr → 인증키 관리)."
@@ -149,6 +154,7 @@ public enum ArchiveImportError: Error, UserFacingError, Equatable {
         case .fileNotFound, .unreadable: .noInput
         case .malformedJSON, .notCatalogue, .apiBadResponse: .dataError
         case .apiKeyMissing: .usage
+        case .apiKeyNotSet: .configuration
         case .apiUnreachable, .apiFailed: .unavailable
         case .apiTimedOut: .temporaryFailure
         case .apiRefused(let code, _):

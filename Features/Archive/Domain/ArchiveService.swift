@@ -146,10 +146,11 @@ public struct ArchiveService: EventArchiving {
 
     // MARK: Export
 
-    public func export(_ format: ExportFormat) async throws -> ExportDocument {
+    /// Your tickets as `format`; `byteOrderMark`: a CSV starts with U+FEFF (for Excel), JSON never does.
+    public func export(_ format: ExportFormat, byteOrderMark: Bool = false) async throws -> ExportDocument {
         let mine = try await list()
         let text = switch format {
-        case .csv: TicketExport.csv(mine)
+        case .csv: TicketExport.csv(mine, byteOrderMark: byteOrderMark)
         case .json: try TicketExport.json(mine)
         }
         return ExportDocument(format: format, text: text, ticketCount: mine.count)

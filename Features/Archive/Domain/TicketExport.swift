@@ -88,10 +88,15 @@ public enum TicketExport {
     public static let header = Record.CodingKeys.allCases.map(\.rawValue)
 
     /// RFC 4180: a header line, CRLF line ends, a field quoted when it holds a comma, a quote, CR or
-    /// LF (quotes doubled), or starts or ends with a space. UTF-8, no byte-order mark.
-    public static func csv(_ tickets: [Ticket]) -> String {
-        ([header] + tickets.map { Record($0).cells }).map { $0.map(quoted).joined(separator: ",") + "\r\n" }.joined()
+    /// LF (quotes doubled), or starts or ends with a space. UTF-8, without a byte-order mark unless
+    /// `byteOrderMark` (U+FEFF, the bytes EF BB BF: what Excel needs to read Hangul as UTF-8).
+    public static func csv(_ tickets: [Ticket], byteOrderMark: Bool = false) -> String {
+        (byteOrderMark ? Self.byteOrderMark : "")
+            + ([header] + tickets.map { Record($0).cells }).map { $0.map(quoted).joined(separator: ",") + "\r\n" }.joined()
     }
+
+    /// U+FEFF, written in UTF-8 as EF BB BF.
+    public static let byteOrderMark = "\u{FEFF}"
 
     /// A pretty-printed JSON array, keys sorted.
     public static func json(_ tickets: [Ticket]) throws -> String {

@@ -7,7 +7,8 @@
 //     Scripts/run-example Archive recommend
 //     Scripts/run-example Archive events --on 2026-12-24
 //     Scripts/run-example Archive preferences choices
-//     Scripts/run-example Archive export --format csv
+//     Scripts/run-example Archive export --format csv --bom
+//     MOA_ARCHIVE_API_KEY=… Scripts/run-example Archive import --api --to 100   # the live API
 import ArchiveData
 import ArchiveDomain
 import ArchiveFeature
@@ -28,7 +29,8 @@ exit(await CommandRunner.run(ArchiveCommand.self, arguments: Array(CommandLine.a
         ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
         ModuleOf("Fakes", [
             .instance(SessionProviderKey.self, FakeSessionProvider(user: FakeSessionProvider.ada)),
-            .instance(SettingsReaderKey.self, FakeSettingsReader()),
+            // The archive.api-key setting, from MOA_ARCHIVE_API_KEY as in moa (unset: `import --api` says how to set it).
+            .instance(SettingsReaderKey.self, FakeSettingsReader(exampleSettings())),
         ]),
         ArchiveDataModule(),
         ArchiveFeatureModule(),
@@ -56,6 +58,13 @@ exit(await CommandRunner.run(ArchiveCommand.self, arguments: Array(CommandLine.a
     FileHandle.standardError.write(Data("(example data: the bundled sample catalogue and Ada's tickets, in memory)\n".utf8))
     return [root.commands]
 })
+
+func exampleSettings() -> SettingsSnapshot {
+    var settings = SettingsSnapshot.defaults
+    let key = ProcessInfo.processInfo.environment["MOA_ARCHIVE_API_KEY"]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    settings.archiveAPIKey = key.isEmpty ? nil : key
+    return settings
+}
 
 enum ExampleRoot: ServiceKey {
     struct Service: Sendable {

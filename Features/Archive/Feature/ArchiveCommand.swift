@@ -30,27 +30,40 @@ public struct ArchiveCommand: AsyncParsableCommand {
     struct Import: ServiceCommand {
         static let configuration = CommandConfiguration(
             abstract: "Import a culturalEventInfo catalogue from a JSON file or the live Seoul Open Data API.",
+            usage: """
+            moa archive import FILE.json
+            moa archive import --api [--from N] [--to M]
+            moa archive import --sample
+            """,
             discussion: """
             All rows are written in one transaction: a failure imports nothing. Importing again updates \
             changed events and never duplicates one (an event's id is a hash of its title, place and start date).
+
+            --api reads your Seoul Open Data API key from the archive.api-key setting (or MOA_ARCHIVE_API_KEY); \
+            store it once with `moa settings set archive.api-key --value-stdin`. --api-key KEY still works for \
+            old scripts, but other users see the key in `ps` and your shell keeps it in its history.
             """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "A culturalEventInfo JSON file (as downloaded from data.seoul.go.kr).") var file: String?
-        @Option(name: .customLong("api-key"), help: ArgumentHelp("Your Seoul Open Data API key: import from the live API.", valueName: "key"))
+        @Flag(help: "Import from the live Seoul Open Data API, with the key of the archive.api-key setting.") var api = false
+        @Option(name: .customLong("api-key"),
+                help: ArgumentHelp("Deprecated, visible to other users: import from the live API with this key (use --api).", valueName: "key"))
         var apiKey: String?
-        @Option(help: "With --api-key: the first row to fetch (1-based).") var from: Int?
-        @Option(help: "With --api-key: the last row to fetch (default: the last one).") var to: Int?
+        @Option(help: "With --api: the first row to fetch (1-based).") var from: Int?
+        @Option(help: "With --api: the last row to fetch (default: the last one).") var to: Int?
         @Flag(help: "Import the small sample catalogue that ships with moa (no file, no API key).") var sample = false
 
         func validate() throws {
             if sample {
-                guard file == nil, apiKey == nil, from == nil, to == nil else { throw ValidationError("--sample goes alone.") }
+                guard file == nil, !api, apiKey == nil, from == nil, to == nil else { throw ValidationError("--sample goes alone.") }
                 return
             }
-            switch (file, apiKey) {
-            case (nil, nil): throw ValidationError("Give a FILE to import, --api-key KEY for the live API, or --sample.")
-            case (.some, .some): throw ValidationError("Give either a FILE or --api-key, not both.")
-            case (.some, nil) where from != nil || to != nil: throw ValidationError("--from and --to go with --api-key.")
+            if api, apiKey != nil { throw ValidationError("Give either --api (the key from the archive.api-key setting) or --api-key, not both.") }
+            let live = api || apiKey != nil
+            switch (file, live) {
+            case (nil, false): throw ValidationError("Give a FILE to import, --api for the live API, or --sample.")
+            case (.some, true): throw ValidationError("Give either a FILE or --api, not both.")
+            case (.some, false) where from != nil || to != nil: throw ValidationError("--from and --to go with --api.")
             default: break
             }
         }
@@ -60,9 +73,12 @@ public struct ArchiveCommand: AsyncParsableCommand {
                 .importSample
             } else if let file {
                 .importFile(path: file)
+            } else if let apiKey {
+                .importAPI(key: apiKey, from: from ?? 1, to: to)
             } else {
-                .importAPI(key: apiKey ?? "", from: from ?? 1, to: to)
+                .importConfiguredAPI(from: from ?? 1, to: to)
             }
+            if apiKey != nil { ArchiveScreen.warnVisibleKey(context) }
             let display = ImportProgressDisplay(context: context)
             defer { display.finish() }
             try await ArchiveScreen.show(input, environment, context, progress: display.update)
@@ -221,12 +237,23 @@ public struct ArchiveCommand: AsyncParsableCommand {
     }
 
     struct Export: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Export your tickets as JSON or CSV (RFC 4180).")
+        static let configuration = CommandConfiguration(
+            abstract: "Export your tickets as JSON or CSV (RFC 4180).",
+            discussion: """
+            CSV is UTF-8 without a byte-order mark. Excel (notably on Korean Windows) reads such a file in \
+            the local code page and garbles Hangul: add --bom for a file Excel opens as UTF-8.
+            """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "json or csv.") var format: ExportFormat
         @Option(help: "Write to this file (atomically, readable only by you) instead of standard output.") var output: String?
+        @Flag(help: "With --format csv: start with a UTF-8 byte-order mark (EF BB BF), so Excel reads Hangul correctly.") var bom = false
+
+        func validate() throws {
+            if bom, format != .csv { throw ValidationError("--bom goes with --format csv: JSON never starts with a byte-order mark.") }
+        }
+
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
-            try await ArchiveScreen.show(.export(format, output: output), environment, context)
+            try await ArchiveScreen.show(.export(format, output: output, byteOrderMark: bom), environment, context)
         }
     }
 }
@@ -270,6 +297,13 @@ enum ArchiveScreen {
         }
     }
 
+    /// The one line said on standard error when the API key is given with `--api-key` (never the key).
+    static func warnVisibleKey(_ context: CommandContext) {
+        context.err.write(context.errorTheme.paint(
+            "warning: --api-key puts your key where other users see it in `ps` and your shell keeps it in its history; "
+                + "store it with `moa settings set archive.api-key --value-stdin` and use --api.", .warning) + "\n")
+    }
+
     static let setPreferencesHint = "`moa archive preferences set --districts Mapo-gu,Jongno-gu --categories 전시/미술` (choices: `moa archive preferences choices`)"
 
     static func renderPreferences(_ preferences: ArchivePreferences?, theme: Theme) -> String {
@@ -298,7 +332,7 @@ enum ArchiveScreen {
         return lines.joined(separator: "\n")
     }
 
-    static let emptyCatalogue = "The catalogue is empty: import one with `moa archive import FILE.json` (culturalEventInfo format from data.seoul.go.kr) or `moa archive import --api-key KEY`."
+    static let emptyCatalogue = "The catalogue is empty: import one with `moa archive import FILE.json` (culturalEventInfo format from data.seoul.go.kr) or `moa archive import --api`."
     static let noTickets = "No tickets yet: archive an event you attended with `moa archive add EVENT_ID` (find ids with `moa archive events`), or by hand with `moa archive add --title T --category C --region DISTRICT --date YYYY-MM-DD`."
 
     static func renderImport(_ report: ImportReport, theme: Theme) -> String {

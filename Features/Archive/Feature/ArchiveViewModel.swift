@@ -75,7 +75,10 @@ public final class ArchiveViewModel: AsyncViewModel {
     public enum Input: Sendable {
         case importFile(path: String)
         case importSample
+        /// The live API with a key given on the command line (`--api-key`).
         case importAPI(key: String, from: Int, to: Int?)
+        /// The live API with the key of the `archive.api-key` setting (`--api`).
+        case importConfiguredAPI(from: Int, to: Int?)
         case events(EventFilters)
         case addFromCatalogue(eventID: String, rating: Int?, memo: String?, attended: String?)
         case addManual(title: String, category: String, region: String, date: String, free: Bool, rating: Int?, memo: String?)
@@ -83,7 +86,8 @@ public final class ArchiveViewModel: AsyncViewModel {
         case remove(String)
         case taste
         case recommend(limit: Int)
-        case export(ExportFormat, output: String?)
+        /// `byteOrderMark`: a CSV starts with U+FEFF (`--bom`).
+        case export(ExportFormat, output: String?, byteOrderMark: Bool = false)
         case showPreferences
         case setPreferences(districts: String, categories: String)
         case clearPreferences
@@ -141,6 +145,13 @@ public final class ArchiveViewModel: AsyncViewModel {
             try CatalogueImporter.validateRows(from: from, to: to)
             let source = environment.sources.seoulOpenAPI(key: key, from: from, to: to)
             state.outcome = .imported(try await environment.importer.run(source, progress: progress))
+        case .importConfiguredAPI(let from, let to):
+            try CatalogueImporter.validateRows(from: from, to: to)
+            guard let key = try await environment.settings.snapshot().archiveAPIKey, !key.isEmpty else {
+                throw ArchiveImportError.apiKeyNotSet
+            }
+            let source = environment.sources.seoulOpenAPI(key: key, from: from, to: to)
+            state.outcome = .imported(try await environment.importer.run(source, progress: progress))
         case .events(let filters):
             let pageSize = try await environment.settings.snapshot().pageSize
             let query = try filters.query(defaultPerPage: pageSize)
@@ -161,8 +172,8 @@ public final class ArchiveViewModel: AsyncViewModel {
             state.outcome = .taste(try await service.taste())
         case .recommend(let limit):
             state.outcome = .recommendations(try await service.recommend(limit: limit))
-        case .export(let format, let output):
-            let document = try await service.export(format)
+        case .export(let format, let output, let byteOrderMark):
+            let document = try await service.export(format, byteOrderMark: byteOrderMark)
             if let output { try await environment.writer.write(Data(document.text.utf8), to: output) }
             state.outcome = .exported(document, path: output)
         case .showPreferences:

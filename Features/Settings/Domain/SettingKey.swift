@@ -14,6 +14,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case notificationsLargeTransfer = "notifications.large-transfer"
     case searchAPIBaseURL = "search.api-base-url"
     case searchAPIToken = "search.api-token"
+    case archiveAPIKey = "archive.api-key"
 
     /// The name people type: `display.page-size`.
     public var name: String { rawValue }
@@ -25,7 +26,10 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     }
 
     /// Whether the value is a secret: shown masked, never in `--json`, never in a message.
-    public var isSecret: Bool { self == .searchAPIToken }
+    public var isSecret: Bool { self == .searchAPIToken || self == .archiveAPIKey }
+
+    /// The secret keys, for messages ("only for search.api-token, archive.api-key").
+    public static var secretKeys: [SettingKey] { allCases.filter(\.isSecret) }
 
     /// The key named `text` (surrounding blanks and case ignored), or ``SettingsError/unknownKey(_:suggestion:)``
     /// with the closest known key when one is close enough.
@@ -50,7 +54,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
 
     // MARK: Values
 
-    /// The default, or `nil` for "unset" (`account.default`, `search.api-token`).
+    /// The default, or `nil` for "unset" (`account.default`, `search.api-token`, `archive.api-key`).
     public var defaultValue: SettingValue? {
         let defaults = SettingsSnapshot.defaults
         switch self {
@@ -63,6 +67,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .notificationsLargeTransfer: return .money(defaults.largeTransferThreshold)
         case .searchAPIBaseURL: return .url(defaults.searchAPI.baseURL)
         case .searchAPIToken: return defaults.searchAPI.token.map(SettingValue.secret)
+        case .archiveAPIKey: return defaults.archiveAPIKey.map(SettingValue.secret)
         }
     }
 
@@ -72,6 +77,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public static let accountNumberLength = 8...20
     /// The length of the search API token.
     public static let tokenLength = 1...512
+    /// The length of the Seoul Open Data API key (issued keys are about 40 characters).
+    public static let apiKeyLength = 1...128
 
     /// Parses what a person typed (or what is stored: the stored text parses back to the same value).
     ///
@@ -105,11 +112,18 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .searchAPIBaseURL:
             return .url(try Self.parseURL(trimmed))
         case .searchAPIToken:
-            guard Self.tokenLength.contains(trimmed.count),
-                  !trimmed.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
-            else { throw SettingValueRejected() }
-            return .secret(trimmed)
+            return .secret(try Self.parseSecret(trimmed, length: Self.tokenLength))
+        case .archiveAPIKey:
+            return .secret(try Self.parseSecret(trimmed, length: Self.apiKeyLength))
         }
+    }
+
+    /// A secret of `length` characters, none of them blank or a control character.
+    private static func parseSecret(_ text: String, length: ClosedRange<Int>) throws(SettingValueRejected) -> String {
+        guard length.contains(text.count),
+              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
+        else { throw SettingValueRejected() }
+        return text
     }
 
     private static func parseURL(_ text: String) throws(SettingValueRejected) -> URL {
@@ -149,6 +163,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             LocalizedText(en: "GitHub-compatible API used by user search.", ko: "사용자 검색에 쓰는 GitHub 호환 API.")
         case .searchAPIToken:
             LocalizedText(en: "Token for the search API (secret).", ko: "검색 API 토큰 (비밀값).")
+        case .archiveAPIKey:
+            LocalizedText(en: "Seoul Open Data API key for `moa archive import --api` (secret).",
+                          ko: "`moa archive import --api`에 쓰는 서울 열린데이터광장 인증키 (비밀값).")
         }
     }
 
@@ -179,6 +196,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
                           ko: "호스트가 있고 계정 정보가 없는 http:// 또는 https:// URL(예: https://api.github.com)")
         case .searchAPIToken:
             LocalizedText(en: "1 to 512 characters without spaces", ko: "공백 없는 1~512자")
+        case .archiveAPIKey:
+            LocalizedText(en: "1 to 128 characters without spaces", ko: "공백 없는 1~128자")
         }
     }
 
@@ -187,8 +206,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .accountDefault:
             "Only the format is checked here: that the account is yours is checked when it is used."
-        case .searchAPIToken:
-            "Masked, never in --json; leave VALUE out to type it hidden."
+        case .searchAPIToken, .archiveAPIKey:
+            "Secret: masked, never in --json; give it with --value-stdin, or leave VALUE out to type it hidden."
         case .transferDailyLimit:
             "At least transfer.per-transfer-limit."
         case .notificationsLargeTransfer:

@@ -134,6 +134,8 @@ struct SettingsResolver: Sendable {
             case (.searchAPIBaseURL, .url(let url)?): baseURL = url
             case (.searchAPIToken, .secret(let secret)?): token = secret
             case (.searchAPIToken, nil): token = nil
+            case (.archiveAPIKey, .secret(let secret)?): snapshot.archiveAPIKey = secret
+            case (.archiveAPIKey, nil): snapshot.archiveAPIKey = nil
             default: break
             }
         }

@@ -5,6 +5,7 @@
 //     Scripts/run-example Settings list
 //     MOA_DISPLAY_PAGE_SIZE=50 Scripts/run-example Settings get display.page-size
 //     Scripts/run-example Settings set display.page-size 500      # refused: 1…200
+//     Scripts/run-example Settings set archive.api-key --value-stdin < key.txt   # a secret, off the command line
 import AuthTesting
 import CommandKit
 import Foundation

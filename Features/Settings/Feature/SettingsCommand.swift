@@ -7,6 +7,7 @@ import Registry
 import SettingsDomain
 import SettingsInterface
 import SharedKit
+import Synchronization
 
 /// Settings' command group, collected by the App's root.
 public enum SettingsCommandsKey: ServiceKey {
@@ -17,6 +18,7 @@ public enum SettingsCommandsKey: ServiceKey {
 public struct SettingsEnvironment: Sendable {
     let manager: SettingsManager
     let confirmation: ConfirmationPrompt
+    let secretInput: SecretValueInput
 }
 
 extension SettingsOverrides {
@@ -70,18 +72,44 @@ public struct SettingsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set",
             abstract: "Validate and store a setting.",
-            discussion: SettingsHelp.keyTable)
+            usage: """
+            moa settings set KEY VALUE
+            moa settings set SECRET-KEY --value-stdin < file     (\(SettingsHelp.secretNames))
+            moa settings set SECRET-KEY                           (on a terminal: typed without echo)
+            """,
+            discussion: """
+            A secret (\(SettingsHelp.secretNames)) should not be given as VALUE: other users see the \
+            command line in `ps`, and your shell keeps it in its history. Pipe it with --value-stdin, or \
+            leave VALUE out on a terminal to type it without echo (a VALUE still works, with a warning).
+
+            \(SettingsHelp.keyTable)
+            """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The setting, e.g. display.page-size.") var key: String
-        @Argument(help: "The new value. For search.api-token, leave it out to type it without echo (or pipe it on standard input).")
+        @Argument(help: "The new value. For a secret, use --value-stdin or leave it out to type it without echo.")
         var value: String?
+        @Flag(name: .customLong("value-stdin"), help: "Secret settings only: read the value from the first line of standard input.")
+        var valueStdin = false
 
         func run(in environment: SettingsEnvironment, context: CommandContext) async throws {
-            var value = value
-            if value == nil, (try? SettingKey.named(key))?.isSecret == true {
-                value = try SettingsSecretInput.read("\(key.lowercased()): ", context: context)
+            let known = try? SettingKey.named(key)
+            guard let settingKey = known, settingKey.isSecret else {
+                if valueStdin, let known { throw SettingsCommandError.valueStdinNotSecret(known) }
+                // A plain setting, or an unknown key (the manager names the closest known one).
+                try await SettingsScreen.show(.set(key, value: value), environment, context)
+                return
             }
-            try await SettingsScreen.show(.set(key, value: value), environment, context)
+            let secret: String
+            if let value {
+                if valueStdin { throw SettingsCommandError.valueTwice }
+                SettingsScreen.warnVisibleSecret(settingKey, context)
+                secret = value
+            } else {
+                // A terminal is asked without echo; otherwise (--value-stdin, or a pipe) standard input is read.
+                let source: SecretInput.Source = valueStdin || !context.isInteractive ? .standardInput : .prompt
+                secret = try environment.secretInput.read(settingKey, from: source, context: context)
+            }
+            try await SettingsScreen.show(.set(settingKey.name, value: secret), environment, context)
         }
     }
 
@@ -262,6 +290,16 @@ enum SettingsScreen {
         }
     }
 
+    /// The one line said on standard error when a secret is given as a command-line argument.
+    static func warnVisibleSecret(_ key: SettingKey, _ context: CommandContext) {
+        let text = context.text(LocalizedText(
+            en: "warning: a value on the command line is visible to other users in `ps` and kept in your shell history; "
+                + "use `moa settings set \(key.name) --value-stdin` instead.",
+            ko: "경고: 명령줄의 값은 다른 사용자가 `ps`로 볼 수 있고 셸 기록에도 남습니다. "
+                + "`moa settings set \(key.name) --value-stdin`을 쓰세요."))
+        context.err.write(context.errorTheme.paint(text, .warning) + "\n")
+    }
+
     static func printJSON(_ outcome: SettingsViewModel.Outcome, _ context: CommandContext) throws {
         switch outcome {
         case .listed(let report):
@@ -339,7 +377,12 @@ struct ResetAllJSON: Encodable {
 /// The command's own refusals.
 enum SettingsCommandError: Error, LocalizedUserFacingError, Equatable {
     case confirmationNeeded
-    case noSecretGiven
+    /// Nothing (or an empty line) was read for a secret, from standard input or the prompt.
+    case noSecretGiven(SettingKey, from: SecretInput.Source)
+    /// `--value-stdin` and a VALUE.
+    case valueTwice
+    /// `--value-stdin` for a setting that is not a secret.
+    case valueStdinNotSecret(SettingKey)
 
     var message: String { localizedMessage.en }
 
@@ -348,23 +391,60 @@ enum SettingsCommandError: Error, LocalizedUserFacingError, Equatable {
         case .confirmationNeeded:
             LocalizedText(en: "Resetting every setting needs a confirmation: run it on a terminal, or add --yes.",
                           ko: "모든 설정을 초기화하려면 확인이 필요합니다: 터미널에서 실행하거나 --yes를 붙이세요.")
-        case .noSecretGiven:
-            LocalizedText(en: "No value was read: give it as an argument, type it at the prompt, or pipe it on standard input.",
-                          ko: "값을 읽지 못했습니다: 인자로 주거나, 프롬프트에 입력하거나, 표준 입력으로 넘기세요.")
+        case .noSecretGiven(let key, .standardInput):
+            LocalizedText(en: "No value for \(key.name) was read from standard input: pipe it in as one line, e.g. `moa settings set \(key.name) --value-stdin < key.txt`.",
+                          ko: "표준 입력에서 \(key.name) 값을 읽지 못했습니다: 한 줄로 넘기세요(예: `moa settings set \(key.name) --value-stdin < key.txt`).")
+        case .noSecretGiven(let key, .prompt):
+            LocalizedText(en: "No value for \(key.name) was entered.", ko: "\(key.name) 값을 입력하지 않았습니다.")
+        case .valueTwice:
+            LocalizedText(en: "Give the value either as VALUE or with --value-stdin, not both.",
+                          ko: "값은 VALUE 인자나 --value-stdin 중 하나로만 주세요.")
+        case .valueStdinNotSecret(let key):
+            LocalizedText(en: "--value-stdin is only for secret settings (\(SettingsHelp.secretNames)): give \(key.name) as VALUE.",
+                          ko: "--value-stdin은 비밀 설정(\(SettingsHelp.secretNames))에만 쓸 수 있습니다: \(key.name) 값은 VALUE 인자로 주세요.")
         }
     }
 
     var exitStatus: ExitStatus { .usage }
 }
 
-/// Reads a secret value: typed without echo on a terminal, else the first line of standard input.
-enum SettingsSecretInput {
-    static func read(_ prompt: String, context: CommandContext) throws -> String {
-        if context.isInteractive {
-            return try SecretInput.read(prompt, from: .prompt, context: context)
+/// Reads a secret setting's value without it ever being on the command line: typed without echo at
+/// a prompt on the terminal, or the first line of standard input (`--value-stdin`).
+public struct SecretValueInput: Sendable {
+    private let line: @Sendable (String, SecretInput.Source, CommandContext) throws -> String?
+
+    /// - Parameter line: reads one line from `source` after showing the prompt (if it is one);
+    ///   `nil` when nothing was read.
+    public init(_ line: @escaping @Sendable (_ prompt: String, _ source: SecretInput.Source, _ context: CommandContext) throws -> String?) {
+        self.line = line
+    }
+
+    /// The value of `key`; an empty line or nothing at all is ``SettingsCommandError/noSecretGiven(_:from:)``.
+    func read(_ key: SettingKey, from source: SecretInput.Source, context: CommandContext) throws -> String {
+        guard let value = try line("\(key.name): ", source, context), !value.isEmpty else {
+            throw SettingsCommandError.noSecretGiven(key, from: source)
         }
-        guard let line = readLine(strippingNewline: true), !line.isEmpty else { throw SettingsCommandError.noSecretGiven }
-        return line.hasSuffix("\r") ? String(line.dropLast()) : line
+        return value
+    }
+
+    /// The process's terminal and standard input, through CommandKit's ``SecretInput`` (as `moa auth
+    /// login --password-stdin` reads). Its refusals name passwords, so they become Settings' own.
+    public static let terminal = SecretValueInput { prompt, source, context in
+        do {
+            return try SecretInput.read(prompt, from: source, context: context)
+        } catch {
+            return nil
+        }
+    }
+
+    /// Answers the given lines in turn, then nothing (tests, scripts); the sources asked are recorded
+    /// by `asked`, when given.
+    public static func lines(_ lines: [String], asked: (@Sendable (SecretInput.Source) -> Void)? = nil) -> SecretValueInput {
+        let remaining = Mutex(lines)
+        return SecretValueInput { _, source, _ in
+            asked?(source)
+            return remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        }
     }
 }
 
@@ -394,6 +474,9 @@ public struct ConfirmationPrompt: Sendable {
 
 /// Help text generated from the keys, so it cannot drift from the validation.
 enum SettingsHelp {
+    /// "search.api-token, archive.api-key".
+    static let secretNames = SettingKey.secretKeys.map(\.name).joined(separator: ", ")
+
     static let keyTable: String = {
         let lines = SettingKey.allCases.map { key -> String in
             let defaultText = key.defaultValue?.displayText ?? "unset"
@@ -407,17 +490,23 @@ enum SettingsHelp {
 public struct SettingsFeatureModule: FeatureModule {
     public let name = "Settings"
     private let confirmation: ConfirmationPrompt
+    private let secretInput: SecretValueInput
 
-    /// - Parameter confirmation: how `reset` (all) asks; the terminal by default.
-    public init(confirmation: ConfirmationPrompt = .terminal) {
+    /// - Parameters:
+    ///   - confirmation: how `reset` (all) asks; the terminal by default.
+    ///   - secretInput: how `set` reads a secret's value when it is not an argument; the terminal and
+    ///     standard input by default.
+    public init(confirmation: ConfirmationPrompt = .terminal, secretInput: SecretValueInput = .terminal) {
         self.confirmation = confirmation
+        self.secretInput = secretInput
     }
 
     public var providers: [Provider] {
-        let confirmation = confirmation
+        let confirmation = confirmation, secretInput = secretInput
         return [
             .singleton(SettingsCommandsKey.self, requires: SettingsManagerKey.self) { manager in
-                FeatureCommands(SettingsCommand.self, environment: SettingsEnvironment(manager: manager, confirmation: confirmation))
+                FeatureCommands(SettingsCommand.self, environment: SettingsEnvironment(manager: manager, confirmation: confirmation,
+                                                                                       secretInput: secretInput))
             },
         ]
     }

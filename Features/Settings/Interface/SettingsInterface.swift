@@ -57,7 +57,10 @@ public struct SearchAPISettings: Sendable, Equatable, CustomStringConvertible, C
 
 /// The effective settings of the current user: every layer (flag > environment > stored > default)
 /// already applied and validated.
-public struct SettingsSnapshot: Sendable, Equatable {
+///
+/// It holds secrets (`searchAPI.token`, `archiveAPIKey`): `description` and `debugDescription` mask
+/// them, so interpolating a snapshot into a log line or an error never leaks one.
+public struct SettingsSnapshot: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible {
     /// `display.language`: the language of user-facing strings.
     public var language: AppLanguage
     /// `display.color`.
@@ -76,11 +79,15 @@ public struct SettingsSnapshot: Sendable, Equatable {
     /// puts a "large transfer sent" notice in the sender's inbox. Transfers in another currency are
     /// never compared with it (Moa converts nothing).
     public var largeTransferThreshold: Money
+    /// `archive.api-key`: the user's Seoul Open Data API key (`moa archive import --api`), if set.
+    /// Secret: never put it in a message, a log line or `--json`.
+    public var archiveAPIKey: String?
 
     public init(
         language: AppLanguage, color: ColorPreference, pageSize: Int, defaultAccount: String?,
         transferLimits: TransferLimits, searchAPI: SearchAPISettings,
-        largeTransferThreshold: Money = SettingsSnapshot.defaultLargeTransferThreshold
+        largeTransferThreshold: Money = SettingsSnapshot.defaultLargeTransferThreshold,
+        archiveAPIKey: String? = nil
     ) {
         self.language = language
         self.color = color
@@ -89,14 +96,24 @@ public struct SettingsSnapshot: Sendable, Equatable {
         self.transferLimits = transferLimits
         self.searchAPI = searchAPI
         self.largeTransferThreshold = largeTransferThreshold
+        self.archiveAPIKey = archiveAPIKey
     }
+
+    public var description: String {
+        "SettingsSnapshot(language: \(language.rawValue), color: \(color.rawValue), pageSize: \(pageSize), "
+            + "defaultAccount: \(defaultAccount ?? "unset"), transferLimits: \(transferLimits.perTransfer.formatted()) per transfer, "
+            + "\(transferLimits.daily.formatted()) a day, searchAPI: \(searchAPI), largeTransferThreshold: \(largeTransferThreshold.formatted()), "
+            + "archiveAPIKey: \(archiveAPIKey == nil ? "unset" : "set, hidden"))"
+    }
+
+    public var debugDescription: String { description }
 
     /// 1,000,000 KRW: the default of `notifications.large-transfer`.
     public static let defaultLargeTransferThreshold = Money(minorUnits: 1_000_000, currency: .krw)
 
     /// Every setting at its default: en, auto, 20 rows, no default account, 5,000,000 KRW per
     /// transfer and 10,000,000 KRW a day, `https://api.github.com` without a token, a notice for
-    /// transfers of 1,000,000 KRW or more.
+    /// transfers of 1,000,000 KRW or more, no archive API key.
     public static let defaults = SettingsSnapshot(
         language: .en,
         color: .auto,
@@ -106,7 +123,8 @@ public struct SettingsSnapshot: Sendable, Equatable {
             perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
             daily: Money(minorUnits: 10_000_000, currency: .krw)),
         searchAPI: SearchAPISettings(baseURL: defaultSearchBaseURL, token: nil),
-        largeTransferThreshold: defaultLargeTransferThreshold
+        largeTransferThreshold: defaultLargeTransferThreshold,
+        archiveAPIKey: nil
     )
 
     /// `https://api.github.com`. (The literal is valid; the fallback only satisfies the optional.)
