@@ -241,7 +241,7 @@ struct InboxCommandTests {
         #expect(!received.contains(InboxScreen.unreadMark))
         #expect(signIn.contains(" \(ids[0]) ") && signIn.contains("From a new session."))
         #expect(received.contains("From 220-8765-4321-0 into 110-1234-5678-9: rent"))
-        #expect(text.contains(InboxScreen.date(Date(timeIntervalSince1970: 1_767_225_600))))
+        #expect(text.contains(DateText.minute(Date(timeIntervalSince1970: 1_767_225_600))))
         #expect(text.contains("moa inbox read ID"))
         #expect(!text.contains("\u{1B}["))           // plain theme: no colour codes
         let unread = try await harness.run(["--unread"])

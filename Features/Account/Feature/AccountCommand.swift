@@ -141,7 +141,7 @@ enum AccountScreen {
                 "Type": account.kind.rawValue,
                 "Balance": AmountText(account.balance, kind: .balance).render(theme: theme),
                 "Status": account.isClosed ? "closed" : "open",
-                "Opened": date(account.openedAt),
+                "Opened": DateText.minute(account.openedAt),
             ]).render(theme: theme).components(separatedBy: "\n")
             if !recent.isEmpty {
                 lines += ["", theme.paint("Latest movements", .heading)] + entriesTable(recent, theme: theme).render(theme: theme).components(separatedBy: "\n")
@@ -171,17 +171,10 @@ enum AccountScreen {
                           emptyMessage: "No movements yet.")
         for entry in entries {
             let what = entry.counterparty.map { "\(entry.kind.rawValue) \($0)" } ?? entry.kind.rawValue
-            table.append([date(entry.at), what, AmountText(entry.amount, kind: .change).render(theme: theme),
+            table.append([DateText.minute(entry.at), what, AmountText(entry.amount, kind: .change).render(theme: theme),
                           AmountText(entry.balanceAfter, kind: .balance).render(theme: theme), entry.memo ?? ""])
         }
         return table
-    }
-
-    static func date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
     }
 }
 

@@ -171,13 +171,12 @@ public struct SQLiteAuthRepository: AuthRepository {
 
     // MARK: Work shared with other features' transactions
 
-    public func insertSession(_ session: SessionRecord, recording event: SecurityEvent,
+    public func insertSession(_ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
                               alongside: @Sendable (any Transaction) throws -> Void) async throws {
         try write { db in
             try Self.insert(session, in: db)
             try Self.insert(event, in: db)
-            if event.kind == .login {
-                // The password proves who it is: the PIN gets its five tries back.
+            if clearingWrongPins {
                 try db.execute(sql: "UPDATE auth_pins SET failures = 0 WHERE user_id = ?", arguments: [session.userID.rawValue])
             }
             try alongside(SQLiteTransaction(db))

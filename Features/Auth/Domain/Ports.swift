@@ -218,9 +218,9 @@ public protocol AuthRepository: Sendable {
     // Work that commits together with another feature's writes (an inbox notice, a deletion): the
     // transaction token goes to `alongside` or comes from the caller's `UnitOfWork`.
 
-    /// Inserts a new session with its `event` and runs `alongside`, in one transaction. A password
-    /// login (`event.kind == .login`) also clears the user's wrong-PIN count.
-    func insertSession(_ session: SessionRecord, recording event: SecurityEvent,
+    /// Inserts a new session with its `event` and runs `alongside`, in one transaction; with
+    /// `clearingWrongPins`, also sets the user's wrong-PIN count back to zero.
+    func insertSession(_ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
                        alongside: @Sendable (any Transaction) throws -> Void) async throws
     /// Records `event` and runs `alongside` (e.g. publishing an inbox notice) in the same transaction.
     func record(_ event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void) async throws

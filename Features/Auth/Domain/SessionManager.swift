@@ -184,6 +184,7 @@ public actor SessionManager: SessionProvider {
         let (record, session) = makeSession(userID: user.id, email: user.email, family: family, at: now)
         try await repository.insertSession(
             record, recording: SecurityEvent(userID: user.id, email: user.email, kind: .login, at: now),
+            clearingWrongPins: true, // the password proves who it is: the PIN gets its five tries back
             alongside: SecurityNotices.publishing(SecurityNotices.newLogin(user.id, email: user.email, at: now), through: inbox))
         try store.save(session)
     }

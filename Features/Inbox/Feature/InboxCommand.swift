@@ -122,7 +122,7 @@ enum InboxScreen {
                                     .init("Details", maxWidth: 60)],
                           emptyMessage: empty)
         for notice in page.notices {
-            table.append([notice.isRead ? "" : theme.paint(unreadMark, .accent), String(notice.id), date(notice.createdAt),
+            table.append([notice.isRead ? "" : theme.paint(unreadMark, .accent), String(notice.id), DateText.minute(notice.createdAt),
                           notice.title, notice.body])
         }
         var lines = [theme.paint("Inbox", .heading) + " · " + unreadSummary(page.unreadCount), table.render(theme: theme)]
@@ -140,13 +140,6 @@ enum InboxScreen {
         case 0: "nothing unread"
         default: "\(count) unread"
         }
-    }
-
-    static func date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.string(from: date)
     }
 }
 

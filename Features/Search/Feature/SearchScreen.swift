@@ -109,7 +109,7 @@ enum SearchScreen {
             ("Name", user.name), ("Company", user.company), ("Location", user.location), ("E-mail", user.email),
             ("Blog", user.blog), ("Bio", user.bio),
             ("Repositories", user.publicRepos.map(SearchError.grouped)), ("Followers", user.followers.map(SearchError.grouped)),
-            ("Following", user.following.map(SearchError.grouped)), ("Joined", user.createdAt.map(day)),
+            ("Following", user.following.map(SearchError.grouped)), ("Joined", user.createdAt.map { DateText.day($0, in: .gmt) }),
             ("Profile", user.htmlURL?.absoluteString),
         ]
         rows += optional.compactMap { key, value in value.map { KeyValueRows.Row(key, clean($0)) } }
@@ -188,14 +188,6 @@ enum SearchScreen {
 
     static func score(_ value: Double) -> String {
         String(format: "%.1f", value)
-    }
-
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
     }
 
     /// `swift`, `종로구`, or `'swift location:seoul'` (POSIX shell single quotes; shell syntax is ASCII).

@@ -126,25 +126,17 @@ enum RecipientsScreen {
             var favourites = Table(columns: [.init("Alias"), .init("Account number"), .init("Added")],
                                    emptyMessage: "No favourites yet: add one with `moa transfer recipients add NUMBER --alias NAME`.")
             for favourite in recipients.favourites {
-                favourites.append(["@" + favourite.alias, favourite.accountNumber, day(favourite.addedAt)])
+                favourites.append(["@" + favourite.alias, favourite.accountNumber, DateText.day(favourite.addedAt)])
             }
             var recents = Table(columns: [.init("Account number"), .init("Favourite"), .init("Last sent")],
                                 emptyMessage: "No transfers yet.")
             for recent in recipients.recents {
                 let alias = recipients.favourites.first { $0.accountNumber == recent.accountNumber }.map { "@" + $0.alias } ?? ""
-                recents.append([recent.accountNumber, alias, TransferScreen.date(recent.lastSentAt)])
+                recents.append([recent.accountNumber, alias, DateText.second(recent.lastSentAt)])
             }
             return [theme.paint("Favourites", .heading), favourites.render(theme: theme), "",
                     theme.paint("Recent recipients", .heading), recents.render(theme: theme)].joined(separator: "\n")
         }
-    }
-
-    /// The local calendar day, `2026-01-01`.
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: date)
     }
 }
 

@@ -130,7 +130,7 @@ enum TransferScreen {
                                         .init("Transfer ID")],
                               emptyMessage: "No transfers yet: send one with `moa transfer send --from ACCOUNT --to ACCOUNT_NUMBER AMOUNT`.")
             for transfer in page.transfers {
-                table.append([date(transfer.createdAt), transfer.from, transfer.to, AmountText(transfer.amount, kind: .balance).render(theme: theme),
+                table.append([DateText.second(transfer.createdAt), transfer.from, transfer.to, AmountText(transfer.amount, kind: .balance).render(theme: theme),
                               transfer.memo ?? "", transfer.id.rawValue])
             }
             var text = table.render(theme: theme)
@@ -149,18 +149,10 @@ enum TransferScreen {
             .init("Memo", transfer.memo ?? "—"),
             .init(balanceLabel, AmountText(transfer.fromBalanceAfter, kind: .balance).render(theme: theme)),
             .init("Transfer ID", transfer.id.rawValue),
-            .init("Time", date(transfer.createdAt)),
+            .init("Time", DateText.second(transfer.createdAt)),
             .init("Key", transfer.idempotencyKey),
         ])
         return Card(title: title, lines: [rows.render(theme: theme)]).render(theme: theme)
-    }
-
-    /// Local time, to the second.
-    static func date(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: date)
     }
 }
 
