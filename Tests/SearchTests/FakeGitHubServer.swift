@@ -70,7 +70,7 @@ final class FakeGitHubServer: Sendable {
     }
 
     static func start(maxRequests: Int, lifetime: Duration, _ handler: @escaping Handler) async throws -> FakeGitHubServer {
-        let http = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 5, logger: .disabled)
+        let http = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let box = Mutex<FakeGitHubServer?>(nil)
         await http.appendRoute("*") { request in
             let seen = SeenRequest(request)

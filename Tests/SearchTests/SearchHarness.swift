@@ -154,7 +154,9 @@ struct CapturingLogHandler: LogHandler {
 
 extension SearchHTTPClients {
     /// URLSession clients whose every log line (trace level) goes to `sink`.
-    static func logging(to sink: LogLines, timeout: TimeInterval = 5) -> SearchHTTPClients {
+    /// `timeout`: generous by default, because the whole suite runs in parallel on 2 cores; the tests
+    /// of timeouts pass a short one.
+    static func logging(to sink: LogLines, timeout: TimeInterval = 30) -> SearchHTTPClients {
         SearchHTTPClients { baseURL in
             URLSessionHTTPClient(baseURL: baseURL, session: URLSessionHTTPClient.makeSession(timeout: timeout),
                                  logger: Logger(label: "test.search") { _ in CapturingLogHandler(sink: sink) })

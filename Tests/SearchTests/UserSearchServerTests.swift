@@ -14,7 +14,7 @@ import Testing
 struct UserSearchServerTests {
     static let token = "ghp_serverSECRET_a1b2c3d4e5"
 
-    private func harness(_ server: FakeGitHubServer, token: String? = nil, logs: LogLines = LogLines(), timeout: TimeInterval = 5,
+    private func harness(_ server: FakeGitHubServer, token: String? = nil, logs: LogLines = LogLines(), timeout: TimeInterval = 30,
                          database: AppDatabase? = nil, clock: ManualWallClock = ManualWallClock()) throws -> SearchHarness {
         try SearchHarness(clients: .logging(to: logs, timeout: timeout), baseURL: try server.baseURL, token: token, database: database,
                           clock: clock, configuration: SearchAPIConfiguration(userAgent: "moa/test", timeout: timeout))
@@ -148,7 +148,7 @@ struct UserSearchServerTests {
     @Test func nothingListeningIsOffline() async throws {
         let port = try await FakeGitHubServer.with({ _ in CannedReply(status: 200) }) { $0.port }  // stopped: the port is closed now
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        let harness = try SearchHarness(clients: .urlSession(timeout: 5), baseURL: base)
+        let harness = try SearchHarness(clients: .urlSession(timeout: 30), baseURL: base)
         await #expect(throws: SearchError.offline(baseURL: "http://127.0.0.1:\(port)")) { try await harness.service.search("swift") }
     }
 
