@@ -9,7 +9,7 @@
 //   4. the App and the cross-cutting test targets;
 //   5. the `MOA_ONLY` switch, which keeps only one feature's closure (see Scripts/test-feature).
 //
-// The dependency rules of DESIGN.md are checked by Scripts/check-architecture, not here.
+// The dependency rules of docs/design.md are checked by Scripts/check-architecture, not here.
 
 import PackageDescription
 import class Foundation.ProcessInfo
@@ -45,7 +45,7 @@ let shared: [Module] = [
 /// Infrastructure every feature may use (which layer may use which module: Scripts/check-architecture).
 let core: [Module] = [
     .library("Registry", path: "Core/Registry", deps: ["SharedKit"]),
-    .library("ViewModelKit", path: "Core/ViewModelKit"),
+    .library("ViewModelKit", path: "Core/ViewModelKit", deps: ["SharedKit"]),
     .library("DesignSystem", path: "Core/DesignSystem", deps: ["Money", "SharedKit"]),
     .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", "Registry", argumentParser]),
     .library("Persistence", path: "Core/Persistence", deps: ["Registry"]),

@@ -70,29 +70,29 @@ public enum AppRootKey: ServiceKey {
 /// Adding a feature means adding its modules, its migrations and its command key here; the
 /// registry then proves, at start-up and in `AppTests`, that everything it requires is provided.
 public enum Composition {
-    /// Every feature's schema steps, in the order they are applied.
-    public static let migrations: [MigrationSet] = [
-        AuthMigrations.all,
-        SettingsMigrations.all,
-        AccountMigrations.all,
-        TransferMigrations.all,
-        SearchMigrations.all,
-        ArchiveMigrations.all,
-        InboxMigrations.all,
-        // new-feature: migrations
+    /// Every feature of the app, in menu order: its command, its command group's key, its schema and
+    /// its modules. Adding a feature adds one entry here (Scripts/new-feature does); the root command's
+    /// subcommands, the migrations, the command keys and the modules all derive from this list.
+    static let features: [AppFeature] = [
+        AppFeature(AuthCommand.self, AuthCommandsKey.self, AuthMigrations.all) { _ in [AuthDataModule(), AuthFeatureModule()] },
+        AppFeature(SettingsCommand.self, SettingsCommandsKey.self, SettingsMigrations.all) { context in
+            [SettingsDataModule(overrides: nil, environment: context.environment), SettingsFeatureModule()]
+        },
+        AppFeature(AccountCommand.self, AccountCommandsKey.self, AccountMigrations.all) { _ in [AccountDataModule(), AccountFeatureModule()] },
+        AppFeature(TransferCommand.self, TransferCommandsKey.self, TransferMigrations.all) { _ in [TransferDataModule(), TransferFeatureModule()] },
+        AppFeature(SearchCommand.self, SearchCommandsKey.self, SearchMigrations.all) { _ in
+            [SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa/\(MoaVersion.current)")), SearchFeatureModule()]
+        },
+        AppFeature(ArchiveCommand.self, ArchiveCommandsKey.self, ArchiveMigrations.all) { _ in [ArchiveDataModule(), ArchiveFeatureModule()] },
+        AppFeature(InboxCommand.self, InboxCommandsKey.self, InboxMigrations.all) { _ in [InboxDataModule(), InboxFeatureModule()] },
+        // new-feature: features
     ]
 
+    /// Every feature's schema steps, in the order they are applied.
+    public static let migrations: [MigrationSet] = features.map(\.migrations)
+
     /// Every feature's command group, in menu order; the root requires each of them.
-    static let commandKeys: [any ServiceKey<FeatureCommands>.Type] = [
-        AuthCommandsKey.self,
-        SettingsCommandsKey.self,
-        AccountCommandsKey.self,
-        TransferCommandsKey.self,
-        SearchCommandsKey.self,
-        ArchiveCommandsKey.self,
-        InboxCommandsKey.self,
-        // new-feature: command keys
-    ]
+    static let commandKeys: [any ServiceKey<FeatureCommands>.Type] = features.map(\.commandKey)
 
     /// The interactive home's entries, in menu order (features add theirs).
     static let homeKeys: [any ServiceKey<HomeEntry>.Type] = [
@@ -125,21 +125,8 @@ public enum Composition {
                                overrides: SettingsOverrides = SettingsOverrides(),
                                environment: [String: String] = ProcessInfo.processInfo.environment) -> [any FeatureModule] {
         [
-            ModuleOf("Core", [
-                .instance(MoaHomeKey.self, home),
-                .instance(DatabaseKey.self, database),
-                .instance(WallClockKey.self, clock),
-                .instance(UnitOfWorkKey.self, database),
-                .instance(SettingsOverridesKey.self, overrides),
-            ]),
-            AuthDataModule(), AuthFeatureModule(),
-            SettingsDataModule(overrides: nil, environment: environment), SettingsFeatureModule(),
-            AccountDataModule(), AccountFeatureModule(),
-            TransferDataModule(), TransferFeatureModule(),
-            SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa/\(MoaVersion.current)")), SearchFeatureModule(),
-            ArchiveDataModule(), ArchiveFeatureModule(),
-            InboxDataModule(), InboxFeatureModule(),
-            // new-feature: modules
+            ModuleOf.core(database: database, clock: clock, home: home, extra: [.instance(SettingsOverridesKey.self, overrides)]),
+        ] + features.flatMap { $0.modules(AppFeature.Context(environment: environment)) } + [
             ModuleOf("App", [appRoot()] + collections()),
         ]
     }

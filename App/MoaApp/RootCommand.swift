@@ -1,13 +1,5 @@
 import ArgumentParser
 import CommandKit
-import AuthFeature
-import SettingsFeature
-import AccountFeature
-import TransferFeature
-import SearchFeature
-import ArchiveFeature
-import InboxFeature
-// new-feature: imports
 
 /// `moa`: the root command. Feature commands plug in here as each feature lands; their work is
 /// dispatched through the command groups of the validated registry (see ``MoaMain``).
@@ -24,18 +16,8 @@ struct MoaCommand: ServiceCommand {
         77 not logged in, 78 configuration.
         """,
         version: MoaVersion.current,
-        subcommands: [
-            AuthCommand.self,
-            SettingsCommand.self,
-            AccountCommand.self,
-            TransferCommand.self,
-            SearchCommand.self,
-            ArchiveCommand.self,
-            InboxCommand.self,
-            // new-feature: commands
-            DoctorCommand.self,
-            TourCommand.self,
-        ]
+        // The features' commands come from the one list of features (Composition.features).
+        subcommands: Composition.features.map(\.command) + [DoctorCommand.self, TourCommand.self]
     )
 
     @OptionGroup var global: GlobalOptions

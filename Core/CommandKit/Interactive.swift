@@ -86,10 +86,10 @@ public struct Screen: Sendable {
         }
     }
 
-    /// A yes/no question; only `y`/`yes` (or `네`/`예`) is yes.
+    /// A yes/no question, read as ``YesNo`` reads it; end of input is no.
     public func confirm(_ question: String) -> Bool {
-        guard let answer = ask(question + " [y/N]")?.lowercased() else { return false }
-        return ["y", "yes", "네", "예"].contains(answer)
+        guard let answer = ask(question + " [y/N]") else { return false }
+        return YesNo.isYes(answer)
     }
 }
 

@@ -17,6 +17,7 @@ import TransferTesting
 import Storage
 import Synchronization
 import Testing
+import ViewModelKit
 
 /// Account's real Domain and Data on an in-memory database, with a fake session.
 struct AccountHarness {
@@ -32,7 +33,7 @@ struct AccountHarness {
         database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
         let draws = Mutex(digits)
         registry = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+            ModuleOf.core(database: database, clock: clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
             AccountDataModule(),
             AccountFeatureModule(),
@@ -47,15 +48,15 @@ struct AccountHarness {
     }
 
     func posting() throws -> any AccountPosting {
-        try RegistryBuilder(modules: [AccountDataModule(), ModuleOf("Core", [
-            .instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock), .instance(SessionProviderKey.self, session),
-        ])]).validate(root: AccountPostingKey.self).resolve()
+        try RegistryBuilder(modules: [
+            AccountDataModule(), ModuleOf.core(database: database, clock: clock, extra: [.instance(SessionProviderKey.self, session)]),
+        ]).validate(root: AccountPostingKey.self).resolve()
     }
 
     func audit() async throws -> [String] {
-        try await RegistryBuilder(modules: [AccountDataModule(), ModuleOf("Core", [
-            .instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock), .instance(SessionProviderKey.self, session),
-        ])]).validate(root: LedgerCheckKey.self).resolve().run().problems
+        try await RegistryBuilder(modules: [
+            AccountDataModule(), ModuleOf.core(database: database, clock: clock, extra: [.instance(SessionProviderKey.self, session)]),
+        ]).validate(root: LedgerCheckKey.self).resolve().run().problems
     }
 }
 
@@ -260,7 +261,7 @@ struct AccountCommandTests {
         let harness = try AccountHarness(digits: ["00000001"])
         _ = try await harness.service.open(kind: .checking, name: "생활비 통장")
         let group = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, harness.database), .instance(WallClockKey.self, harness.clock)]),
+            ModuleOf.core(database: harness.database, clock: harness.clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
             AccountDataModule(),
             AccountFeatureModule(),
@@ -388,7 +389,7 @@ struct AccountsCoordinatorTests {
 
     @Test func withNoRecipientsOrWhenTheyCannotBeReadTheFlowAsksForTheNumberAlone() async throws {
         let failing = FakeRecipientsReading()
-        failing.fail(with: AccountFailure.unexpected("disk"))
+        failing.fail(with: UnexpectedError(sentence: AccountsViewModel.unexpectedErrorSentence, reason: "disk"))
         for recipients: any RecipientsReading in [FakeRecipientsReading(), failing] {
             let (drafts, out) = try await sendTyping("220-8765-4321-0", recipients: recipients)
             #expect(out.contains("To account number: Amount: Memo (optional): ┌─ Send money ─"))

@@ -18,14 +18,17 @@ import TransferTesting
 extension AccountHarness {
     /// Account's `UserDataOwner` as the App composes it (Data + Feature modules).
     func userData() throws -> any UserDataOwner {
-        try RegistryBuilder(modules: [AccountDataModule(), AccountFeatureModule(), ModuleOf("Core", [
-            .instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock), .instance(SessionProviderKey.self, session),
-            .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
-        ])]).validate(root: AccountUserDataKey.self).resolve()
+        try RegistryBuilder(modules: [
+            AccountDataModule(), AccountFeatureModule(), ModuleOf.core(database: database, clock: clock),
+            ModuleOf("Fakes", [
+                .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
+                .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
+            ]),
+        ]).validate(root: AccountUserDataKey.self).resolve()
     }
 
     func directory() throws -> any AccountDirectory {
-        try RegistryBuilder(modules: [AccountDataModule(), ModuleOf("Core", [.instance(DatabaseKey.self, database)])])
+        try RegistryBuilder(modules: [AccountDataModule(), ModuleOf.core(database: database)])
             .validate(root: AccountDirectoryKey.self).resolve()
     }
 

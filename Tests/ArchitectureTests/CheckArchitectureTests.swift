@@ -194,4 +194,57 @@ struct CheckArchitectureTests {
             "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/",
         ], "\(result)")
     }
+
+    // MARK: The fixed file for each role
+
+    @Test("a feature without one of its role files is caught, naming the file", arguments: Fixture.roleFiles)
+    func missingRoleFile(layer: String, role: String) throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Transfer/\(layer)/Transfer\(role).swift"] = nil
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Features/Transfer/\(layer)/Transfer\(role).swift:1 Transfer: missing: every feature keeps its Transfer\(role) in \(layer)/Transfer\(role).swift",
+        ], "\(result)")
+    }
+
+    @Test("a role file that does not declare its type is caught")
+    func roleFileWithoutItsType() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Account/Data/AccountMigrations.swift"] = "// AccountMigrations moved elsewhere\nlet steps = 1\n"
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(result.lines == [
+            "Features/Account/Data/AccountMigrations.swift:1 Account: AccountMigrations.swift does not declare AccountMigrations (the type lives in the file named after it)",
+        ], "\(result)")
+    }
+
+    @Test("on a scratch copy of the real repository, removing a feature's Migrations file fails the check")
+    func realRepositoryCopyWithoutAFile() throws {
+        let fileManager = FileManager.default
+        let scratch = fileManager.temporaryDirectory.appendingPathComponent("moa-scratch-\(UUID().uuidString)")
+        defer { try? fileManager.removeItem(at: scratch) }
+        try fileManager.createDirectory(at: scratch, withIntermediateDirectories: true)
+        for item in ["Package.swift", "App", "Core", "Shared", "Features", "Tests", "Scripts"] {
+            try fileManager.copyItem(at: Scripts.repositoryRoot.appendingPathComponent(item),
+                                     to: scratch.appendingPathComponent(item))
+        }
+        // The real package's description, read once from the repository (the copy has the same manifest).
+        let describe = scratch.appendingPathComponent("describe.json")
+        let described = try Scripts.runTool("/usr/bin/env", ["swift", "package", "--package-path", Scripts.repositoryRoot.path,
+                                                             "--scratch-path", Scripts.repositoryRoot.appendingPathComponent(".build-describe").path,
+                                                             "describe", "--type", "json"])
+        #expect(described.status == 0, "\(described)")
+        try Data(described.stdout.utf8).write(to: describe)
+
+        let intact = try Scripts.run("check-architecture", ["--static", "--describe", describe.path, "--root", scratch.path])
+        #expect(intact.status == 0, "\(intact)")
+
+        try fileManager.removeItem(at: scratch.appendingPathComponent("Features/Inbox/Data/InboxMigrations.swift"))
+        let broken = try Scripts.run("check-architecture", ["--static", "--describe", describe.path, "--root", scratch.path])
+        #expect(broken.status == 1, "\(broken)")
+        #expect(broken.lines == [
+            "Features/Inbox/Data/InboxMigrations.swift:1 Inbox: missing: every feature keeps its InboxMigrations in Data/InboxMigrations.swift",
+        ], "\(broken)")
+    }
 }

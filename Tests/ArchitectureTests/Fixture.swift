@@ -50,7 +50,14 @@ struct Fixture {
         add("\(name)Tests", "Tests/\(name)Tests", type: "test",
             ["\(name)Interface", "\(name)Domain", "\(name)Data", "\(name)Feature", "\(name)Testing"] + testings
                 + shared + ["Registry", "Storage", "ViewModelKit"])
+        // The fixed file for each role (no imports: they do not change the count of imports checked).
+        for (layer, role) in Self.roleFiles {
+            files["\(root)/\(layer)/\(name)\(role).swift"] = "public struct \(name)\(role) {}\n"
+        }
     }
+
+    /// The files every feature keeps, by layer (Scripts/check-architecture's ROLE_FILES).
+    static let roleFiles = [("Data", "DataModule"), ("Data", "Migrations"), ("Feature", "FeatureModule")]
 
     /// Shared, Core, features Account and Transfer (Transfer uses Account), the App and the
     /// cross-cutting tests; every rule kept. Its sources also hold imports that must *not* count:

@@ -21,8 +21,13 @@ enum Scripts {
 
     /// Runs `Scripts/<name> <arguments>` from the repository root and waits for it.
     static func run(_ name: String, _ arguments: [String]) throws -> Result {
+        try runTool(repositoryRoot.appendingPathComponent("Scripts").appendingPathComponent(name).path, arguments)
+    }
+
+    /// Runs the executable at `path` with `arguments` from the repository root and waits for it.
+    static func runTool(_ path: String, _ arguments: [String]) throws -> Result {
         let process = Process()
-        process.executableURL = repositoryRoot.appendingPathComponent("Scripts").appendingPathComponent(name)
+        process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.currentDirectoryURL = repositoryRoot
         var environment = ProcessInfo.processInfo.environment

@@ -48,7 +48,7 @@ struct ArchiveHarness {
         self.http = http
         let ids = Mutex(ticketIDs)
         let modules: [any FeatureModule] = [
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+            ModuleOf.core(database: database, clock: clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(SettingsReaderKey.self, settings)]),
             ArchiveDataModule(httpClient: http),
             ArchiveFeatureModule(timeZone: .gmt),

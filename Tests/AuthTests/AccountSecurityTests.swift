@@ -491,12 +491,9 @@ private struct AuthCommandHarness {
 
     func run(_ arguments: [String]) async throws -> Run {
         let registry = try RegistryBuilder(modules: [
-            ModuleOf("Core", [
-                .instance(DatabaseKey.self, auth.database), .instance(UnitOfWorkKey.self, auth.database),
-                .instance(MoaHomeKey.self, MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-cmd"))),
-                .instance(WallClockKey.self, auth.clock), .instance(InboxPublisherKey.self, auth.inbox),
-                .instance(UserDataOwnersKey.self, owners),
-            ]),
+            ModuleOf.core(database: auth.database, clock: auth.clock,
+                          home: MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-cmd"))),
+            AuthHarness.otherFeatures(inbox: auth.inbox, owners: owners),
             AuthDataModule(), AuthFeatureModule(),
         ]).validate(root: AuthCommandsKey.self).overriding { overrides in
             overrides.replace(.instance(PasswordHasherKey.self, auth.hasher))

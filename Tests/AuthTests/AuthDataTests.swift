@@ -17,9 +17,9 @@ import Testing
 private let cheap = ScryptParameters(logN: 10, blockSize: 8, parallelism: 1)
 private let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
 
-private func makeRepository() throws -> (SQLiteAuthRepository, AppDatabase) {
+private func makeRepository() throws -> (SQLiteAuthStore, AppDatabase) {
     let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
-    return (SQLiteAuthRepository(database: database), database)
+    return (SQLiteAuthStore(database: database), database)
 }
 
 private func user(_ id: String, _ email: String, verified: Date? = nil) -> UserRecord {
@@ -515,11 +515,7 @@ private enum AuthServicesKey: ServiceKey {
 @Suite("AuthData · module")
 struct AuthDataModuleTests {
     private func core(_ database: AppDatabase, _ home: MoaHome, _ clock: ManualWallClock) -> ModuleOf {
-        ModuleOf("Core", [
-            .instance(DatabaseKey.self, database),
-            .instance(UnitOfWorkKey.self, database),
-            .instance(MoaHomeKey.self, home),
-            .instance(WallClockKey.self, clock),
+        ModuleOf.core(database: database, clock: clock, home: home, extra: [
             .instance(InboxPublisherKey.self, FakeInboxPublisher()),   // Inbox's, in the app
             .instance(UserDataOwnersKey.self, []),                      // the App's list
         ])

@@ -58,7 +58,7 @@ final class MemorySessionStore: SessionStore {
 /// Everything Auth's use cases need, real where it is cheap (SQLite in memory, real secrets).
 struct AuthHarness {
     let database: AppDatabase
-    let repository: SQLiteAuthRepository
+    let repository: SQLiteAuthStore
     let hasher: FakeHasher
     let mail = CapturingMail()
     let store = MemorySessionStore()
@@ -74,7 +74,7 @@ struct AuthHarness {
 
     init(hasher: FakeHasher = FakeHasher()) throws {
         database = try AppDatabase.inMemory(migrations: [AuthMigrations.all])
-        repository = SQLiteAuthRepository(database: database)
+        repository = SQLiteAuthStore(database: database)
         self.hasher = hasher
         registration = Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
         sessions = SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock, inbox: inbox)
@@ -92,12 +92,10 @@ struct AuthHarness {
         try await registration.verify(email: email, code: mail.lastCode(to: email) ?? "")
     }
 
-    /// What the App gives Auth's modules besides Core's database, home and clock: the unit of work,
-    /// Inbox's publisher (a fake) and the list of `UserDataOwner`s (none).
-    static func appServices(database: AppDatabase, inbox: FakeInboxPublisher = FakeInboxPublisher(),
-                            owners: [any UserDataOwner] = []) -> ModuleOf {
-        ModuleOf("App", [
-            .instance(UnitOfWorkKey.self, database),
+    /// What the other features give Auth's modules besides Core's (`ModuleOf.core`): Inbox's publisher
+    /// (a fake) and the App's list of `UserDataOwner`s (none).
+    static func otherFeatures(inbox: FakeInboxPublisher = FakeInboxPublisher(), owners: [any UserDataOwner] = []) -> ModuleOf {
+        ModuleOf("Other features", [
             .instance(InboxPublisherKey.self, inbox),
             .instance(UserDataOwnersKey.self, owners),
         ])

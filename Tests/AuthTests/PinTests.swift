@@ -21,12 +21,12 @@ private let otherPin = "605172"
 /// Auth with PINs on one database: a use-case harness plus the PIN service.
 private struct PinHarness {
     let auth: AuthHarness
-    let pins: SQLitePinRepository
+    let pins: SQLitePinStore
     let service: PinService
 
     init() throws {
         auth = try AuthHarness()
-        pins = SQLitePinRepository(database: auth.database)
+        pins = SQLitePinStore(database: auth.database)
         service = PinService(pins: pins, hasher: auth.hasher, sessions: auth.sessions, events: auth.repository, clock: auth.clock)
     }
 
@@ -128,10 +128,10 @@ struct PinStorageTests {
         let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
         let hasher = ScryptPasswordHasher(parameters: cheapScrypt)
         let harness = try AuthHarness()
-        let repository = SQLiteAuthRepository(database: database)
+        let repository = SQLiteAuthStore(database: database)
         let sessions = SessionManager(repository: repository, hasher: hasher, secrets: harness.secrets, store: harness.store, clock: harness.clock)
         let registration = Registration(repository: repository, hasher: hasher, secrets: harness.secrets, mail: harness.mail, clock: harness.clock)
-        let service = PinService(pins: SQLitePinRepository(database: database), hasher: hasher, sessions: sessions,
+        let service = PinService(pins: SQLitePinStore(database: database), hasher: hasher, sessions: sessions,
                                  events: repository, clock: harness.clock)
         for email in ["ada@example.com", "bob@example.com"] {
             _ = try await registration.signUp(email: email, password: AuthHarness.password)
@@ -168,8 +168,8 @@ struct PinStorageTests {
         let home = MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-pin-\(UUID().uuidString)"))
         let registry = try RegistryBuilder(modules: [
             AuthDataModule(),
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(MoaHomeKey.self, home), .instance(WallClockKey.self, ManualWallClock())]),
-            AuthHarness.appServices(database: database),
+            ModuleOf.core(database: database, clock: ManualWallClock(), home: home),
+            AuthHarness.otherFeatures(),
         ]).validate(root: SessionUnlockerKey.self)
         #expect(registry.resolve() is PinService)
     }
@@ -267,16 +267,16 @@ struct PinUnlockTests {
         /// One run of `moa`: the database and the session file opened afresh.
         func launch() throws -> (PinService, SessionManager) {
             let database = try AppDatabase.open(at: folder.appendingPathComponent("moa.sqlite"), migrations: [AuthMigrations.all])
-            let repository = SQLiteAuthRepository(database: database)
+            let repository = SQLiteAuthStore(database: database)
             let sessions = SessionManager(repository: repository, hasher: harness.hasher, secrets: harness.secrets,
                                           store: FileSessionStore(url: folder.appendingPathComponent("session.json")), clock: clock)
-            return (PinService(pins: SQLitePinRepository(database: database), hasher: harness.hasher, sessions: sessions,
+            return (PinService(pins: SQLitePinStore(database: database), hasher: harness.hasher, sessions: sessions,
                                events: repository, clock: clock), sessions)
         }
 
         do {
             let database = try AppDatabase.open(at: folder.appendingPathComponent("moa.sqlite"), migrations: [AuthMigrations.all])
-            let registration = Registration(repository: SQLiteAuthRepository(database: database), hasher: harness.hasher,
+            let registration = Registration(repository: SQLiteAuthStore(database: database), hasher: harness.hasher,
                                             secrets: harness.secrets, mail: harness.mail, clock: clock)
             _ = try await registration.signUp(email: "ada@example.com", password: AuthHarness.password)
             try await registration.verify(email: "ada@example.com", code: harness.mail.lastCode(to: "ada@example.com") ?? "")

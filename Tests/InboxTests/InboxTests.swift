@@ -39,7 +39,7 @@ private struct InboxHarness {
     init() throws {
         database = try AppDatabase.inMemory(migrations: [InboxMigrations.all])
         root = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+            ModuleOf.core(database: database, clock: clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
             InboxDataModule(),
             InboxFeatureModule(),
@@ -349,7 +349,7 @@ struct InboxHomeTests {
     /// Opens the inbox's home entry with scripted answers; returns what the screen showed.
     private func open(_ harness: InboxHarness, answers: [String]) async throws -> String {
         let entry = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, harness.database), .instance(WallClockKey.self, harness.clock)]),
+            ModuleOf.core(database: harness.database, clock: harness.clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session)]),
             InboxDataModule(),
             InboxFeatureModule(),

@@ -37,7 +37,7 @@ struct SearchHarness {
         self.clock = clock
         self.database = try database ?? AppDatabase.inMemory(migrations: [SearchMigrations.all])
         registry = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, self.database), .instance(WallClockKey.self, clock)]),
+            ModuleOf.core(database: self.database, clock: clock),
             ModuleOf("Fakes", [
                 .instance(SettingsReaderKey.self, settings),
                 .instance(EventCatalogueKey.self, catalogue),

@@ -103,7 +103,7 @@ struct SettingsStorageTests {
     @Test func theComposedModuleFollowsTheSession() async throws {
         let session = FakeSessionProvider()          // ada is logged in
         let registry = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+            ModuleOf.core(database: database, clock: clock),
             SettingsDataModule(scope: SessionSettingsScope(session: session), environment: [:]),
         ]).validate(root: SettingsManagerKey.self)
         let manager = registry.resolve()
@@ -118,7 +118,7 @@ struct SettingsStorageTests {
     @Test func withoutAScopeTheModuleRequiresAuthsSession() {
         #expect {
             _ = try RegistryBuilder(modules: [
-                ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+                ModuleOf.core(database: database, clock: clock),
                 SettingsDataModule(),
             ]).validate(root: SettingsReaderKey.self)
         } throws: { error in
@@ -129,14 +129,14 @@ struct SettingsStorageTests {
     @Test func theModuleCanLeaveTheOverridesToTheApp() async throws {
         let app = SettingsOverrides(["display.color": "never"])
         let registry = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+            ModuleOf.core(database: database, clock: clock),
             ModuleOf("App", [.instance(SettingsOverridesKey.self, app)]),
             SettingsDataModule(scope: scope, overrides: nil, environment: [:]),
         ]).validate(root: SettingsReaderKey.self)
         #expect(try await registry.resolve().snapshot().color == .never)
         #expect {
             _ = try RegistryBuilder(modules: [
-                ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, clock)]),
+                ModuleOf.core(database: database, clock: clock),
                 ModuleOf("App", [.instance(SettingsOverridesKey.self, app)]),
                 SettingsDataModule(scope: scope, environment: [:]),
             ]).validate(root: SettingsReaderKey.self)

@@ -31,7 +31,7 @@ struct SettingsUserDataTests {
     private func composedOwner() throws -> any UserDataOwner {
         try RegistryBuilder(modules: [
             SettingsDataModule(scope: scope, environment: [:]),
-            ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, ManualWallClock())]),
+            ModuleOf.core(database: database, clock: ManualWallClock()),
         ]).validate(root: SettingsUserDataKey.self).resolve()
     }
 

@@ -21,7 +21,7 @@ struct RecipientFixture {
 
     init() throws {
         transfers = try StoreFixture()
-        recipients = try RegistryBuilder(modules: [ModuleOf("Core", [.instance(DatabaseKey.self, transfers.database)]), TransferDataModule()])
+        recipients = try RegistryBuilder(modules: [ModuleOf.core(database: transfers.database), TransferDataModule()])
             .validate(root: RecipientStoreKey.self).resolve()
     }
 
@@ -199,7 +199,7 @@ struct RecipientsTests {
             }
         }
         let upgraded = try AppDatabase.open(at: url, migrations: [TransferMigrations.all])
-        let store: any RecipientStore = try RegistryBuilder(modules: [ModuleOf("Core", [.instance(DatabaseKey.self, upgraded)]), TransferDataModule()])
+        let store: any RecipientStore = try RegistryBuilder(modules: [ModuleOf.core(database: upgraded), TransferDataModule()])
             .validate(root: RecipientStoreKey.self).resolve()
         let recents = try await store.recentRecipients(of: FakeSessionProvider.ada.id, limit: 10)
         #expect(recents.map(\.accountNumber) == [to[1], to[2], to[0]])
@@ -223,8 +223,7 @@ struct RecipientsTests {
         let h = try Harness()
         let f = try RecipientFixture()
         let reading: any RecipientsReading = try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, f.transfers.database), .instance(UnitOfWorkKey.self, f.transfers.database),
-                              .instance(WallClockKey.self, h.clock)]),
+            ModuleOf.core(database: f.transfers.database, clock: h.clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, h.session), .instance(AccountDirectoryKey.self, h.accounts)]),
             TransferDataModule(),
             ModuleOf("Transfer", SendMoney.providers.filter { $0.key == KeyInfo(RecipientsReadingKey.self) || $0.key == KeyInfo(RecipientBookKey.self) }),

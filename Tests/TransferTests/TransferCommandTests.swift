@@ -28,9 +28,7 @@ struct CommandFixture {
         h = try Harness()
         database = try AppDatabase.inMemory(migrations: [TransferMigrations.all])
         group = try RegistryBuilder(modules: [
-            ModuleOf("Core", [
-                .instance(DatabaseKey.self, database), .instance(UnitOfWorkKey.self, database), .instance(WallClockKey.self, h.clock),
-            ]),
+            ModuleOf.core(database: database, clock: h.clock),
             ModuleOf("Fakes", [
                 .instance(SessionProviderKey.self, h.session), .instance(AccountDirectoryKey.self, h.accounts),
                 .instance(AccountPostingKey.self, h.accounts), .instance(SettingsReaderKey.self, h.settings),

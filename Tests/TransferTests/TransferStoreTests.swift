@@ -21,7 +21,7 @@ struct StoreFixture {
 
     init(extra: [MigrationSet] = []) throws {
         database = try AppDatabase.temporary(migrations: [TransferMigrations.all] + extra)
-        store = try RegistryBuilder(modules: [ModuleOf("Core", [.instance(DatabaseKey.self, database)]), TransferDataModule()])
+        store = try RegistryBuilder(modules: [ModuleOf.core(database: database), TransferDataModule()])
             .validate(root: TransferStoreKey.self).resolve()
     }
 

@@ -17,7 +17,7 @@ struct UserDataTests {
     /// Transfer's `UserDataOwner` as the App composes it (TransferUserDataKey), on the fixture's database.
     static func owner(_ f: RecipientFixture) throws -> any UserDataOwner {
         try RegistryBuilder(modules: [
-            ModuleOf("Core", [.instance(DatabaseKey.self, f.transfers.database)]),
+            ModuleOf.core(database: f.transfers.database),
             TransferDataModule(),
             ModuleOf("Transfer", SendMoney.providers.filter { $0.key == KeyInfo(TransferUserDataKey.self) }),
         ]).validate(root: TransferUserDataKey.self).resolve()

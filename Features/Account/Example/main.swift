@@ -20,7 +20,7 @@ exit(await CommandRunner.run(AccountCommand.self, arguments: Array(CommandLine.a
     let database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
+        ModuleOf.core(database: database, clock: SystemWallClock()),
         ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
         AccountDataModule(),
         AccountFeatureModule(),

@@ -114,70 +114,6 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 }
 
-/// Sends one input and renders the outcome with the design system, or as JSON.
-enum AccountScreen {
-    static func show(_ input: AccountsViewModel.Input, _ environment: AccountEnvironment, _ context: CommandContext) async throws {
-        let viewModel = AccountsViewModel(service: environment.service)
-        await viewModel.send(input)
-        let state = await viewModel.state
-        try context.present(state.outcome, error: state.error, json: AccountJSON.make) { render($0, theme: context.theme) }
-    }
-
-    static func render(_ outcome: AccountsViewModel.Outcome, theme: Theme) -> String {
-        switch outcome {
-        case .opened(let account):
-            return theme.paint("Opened \(account.kind.rawValue) account \(account.number) “\(account.name)” in \(account.currency.code).", .success)
-        case .accounts(let accounts):
-            var table = Table(columns: [.init("Number"), .init("Name"), .init("Type"), .init("Balance", alignment: .right), .init("Status")],
-                              emptyMessage: "No accounts yet: open one with `moa account open --type checking --name NAME`.")
-            for account in accounts {
-                table.append([account.number.description, account.name, account.kind.rawValue,
-                              AmountText(account.balance, kind: .balance).render(theme: theme), account.isClosed ? "closed" : "open"])
-            }
-            return table.render(theme: theme)
-        case .account(let account, let recent):
-            var lines = KeyValueRows([
-                "Number": account.number.description,
-                "Type": account.kind.rawValue,
-                "Balance": AmountText(account.balance, kind: .balance).render(theme: theme),
-                "Status": account.isClosed ? "closed" : "open",
-                "Opened": DateText.minute(account.openedAt),
-            ]).render(theme: theme).components(separatedBy: "\n")
-            if !recent.isEmpty {
-                lines += ["", theme.paint("Latest movements", .heading)] + entriesTable(recent, theme: theme).render(theme: theme).components(separatedBy: "\n")
-            }
-            return Card(title: account.name, lines: lines).render(theme: theme)
-        case .renamed(let account):
-            return "Account \(account.number) is now “\(account.name)”."
-        case .moved(let entry):
-            let verb = entry.amount.isPositive ? "Deposited" : "Withdrew"
-            let magnitude = Money(minorUnits: entry.amount.minorUnits.magnitude > UInt64(Int64.max) ? Int64.max : abs(entry.amount.minorUnits),
-                                  currency: entry.amount.currency)
-            let amount = AmountText(magnitude, kind: .balance).render(theme: theme)
-            return "\(verb) \(amount) — balance of \(entry.account): \(AmountText(entry.balanceAfter, kind: .balance).render(theme: theme))"
-        case .history(let account, let page):
-            var text = theme.paint("\(account.name) · \(account.number)", .heading) + "\n" + entriesTable(page.entries, theme: theme).render(theme: theme)
-            if let next = page.nextCursor {
-                text += "\n" + theme.paint("More: moa account history \(account.number) --after \(next)", .muted)
-            }
-            return text
-        case .closed(let account):
-            return "Closed account \(account.number) “\(account.name)”."
-        }
-    }
-
-    static func entriesTable(_ entries: [LedgerEntry], theme: Theme) -> Table {
-        var table = Table(columns: [.init("Date"), .init("What"), .init("Amount", alignment: .right), .init("Balance", alignment: .right), .init("Memo")],
-                          emptyMessage: "No movements yet.")
-        for entry in entries {
-            let what = entry.counterparty.map { "\(entry.kind.rawValue) \($0)" } ?? entry.kind.rawValue
-            table.append([DateText.minute(entry.at), what, AmountText(entry.amount, kind: .change).render(theme: theme),
-                          AmountText(entry.balanceAfter, kind: .balance).render(theme: theme), entry.memo ?? ""])
-        }
-        return table
-    }
-}
-
 /// The `--json` shapes (documented field names; money as `{"minor_units", "currency"}`).
 enum AccountJSON {
     struct Account: Encodable {
@@ -206,30 +142,5 @@ enum AccountJSON {
         case .moved(let entry): Entry(entry)
         case .history(let a, let page): Page(account: Account(a), entries: page.entries.map(Entry.init), nextCursor: page.nextCursor)
         }
-    }
-}
-
-/// What Account's Feature layer provides: its use cases (bound to the session), its commands, and its
-/// share in deleting a user.
-public struct AccountFeatureModule: FeatureModule {
-    public let name = "Account"
-
-    public init() {}
-
-    public var providers: [Provider] {
-        [
-            .singleton(AccountServiceKey.self, requires: AccountStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
-                AccountService(store: $0, session: $1, clock: $2)
-            },
-            .singleton(AccountCommandsKey.self, requires: AccountServiceKey.self) { service in
-                FeatureCommands(AccountCommand.self, environment: AccountEnvironment(service: service))
-            },
-            .singleton(AccountHomeEntryKey.self, requires: AccountServiceKey.self, TransferStarterKey.self, RecipientsReadingKey.self) {
-                AccountHome.entry(service: $0, transfers: $1, recipients: $2)
-            },
-            .singleton(AccountUserDataKey.self, requires: AccountUserDataStoreKey.self, WallClockKey.self) {
-                AccountUserData(store: $0, clock: $1)
-            },
-        ]
     }
 }

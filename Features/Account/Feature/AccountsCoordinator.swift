@@ -102,7 +102,7 @@ final class AccountsCoordinator: Coordinator {
             let receipt = try await transfers.send(TransferDraft(from: from.description, to: to, amount: amount, memo: memo))
             return .replace(.receipt(receipt))
         } catch {
-            screen.showError(AccountFailure.wrap(error))
+            screen.showError(AccountsViewModel.userFacing(error))
             return .pop
         }
     }

@@ -6,7 +6,9 @@ import ViewModelKit
 /// The accounts screens' view model: `moa account …` commands and the interactive home/detail
 /// screens send it inputs and render its state.
 @MainActor
-public final class AccountsViewModel: AsyncViewModel {
+public final class AccountsViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = "The account operation failed"
+
     public enum Input: Sendable {
         case open(kind: AccountKind, name: String, currency: String)
         case list
@@ -68,25 +70,8 @@ public final class AccountsViewModel: AsyncViewModel {
         }
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = AccountFailure.wrap(error)
+        state.error = error
     }
-}
-
-/// Errors reaching the screen: the typed ones as they are, anything else as one sentence.
-enum AccountFailure: UserFacingError {
-    case unexpected(String)
-
-    static func wrap(_ error: any Error) -> any UserFacingError {
-        (error as? any UserFacingError) ?? AccountFailure.unexpected(String(describing: error))
-    }
-
-    var message: String {
-        switch self {
-        case .unexpected(let reason): "The account operation failed: \(reason)."
-        }
-    }
-
-    var exitStatus: ExitStatus { .software }
 }

@@ -26,7 +26,7 @@ import Storage
 exit(await CommandRunner.run(ArchiveCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
     let database = try AppDatabase.inMemory(migrations: [ArchiveMigrations.all])
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
+        ModuleOf.core(database: database, clock: SystemWallClock()),
         ModuleOf("Fakes", [
             .instance(SessionProviderKey.self, FakeSessionProvider(user: FakeSessionProvider.ada)),
             // The archive.api-key setting, from MOA_ARCHIVE_API_KEY as in moa (unset: `import --api` says how to set it).

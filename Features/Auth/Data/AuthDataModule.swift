@@ -17,7 +17,7 @@ public struct AuthDataModule: FeatureModule {
 
     public var providers: [Provider] {
         [
-            .singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthRepository(database: $0) },
+            .singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthStore(database: $0) },
             .singleton(PasswordHasherKey.self) { ScryptPasswordHasher() },
             .singleton(SecretGeneratorKey.self) { RandomSecretGenerator() },
             .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
@@ -26,7 +26,7 @@ public struct AuthDataModule: FeatureModule {
             .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
             SessionManager.provider,  // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
-            .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinRepository(database: $0) },
+            .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
             .singleton(PinServiceKey.self,
                        requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self, AuthRepositoryKey.self, WallClockKey.self) {
                 pins, hasher, sessions, events, clock in

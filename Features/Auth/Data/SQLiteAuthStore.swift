@@ -10,7 +10,7 @@ import Storage
 ///
 /// Database failures surface as `StorageError` whose reason is SQLite's message (never a bound
 /// value: no e-mail, hash or digest ends up in an error).
-public struct SQLiteAuthRepository: AuthRepository {
+public struct SQLiteAuthStore: AuthRepository {
     private let database: AppDatabase
 
     public init(database: AppDatabase) {

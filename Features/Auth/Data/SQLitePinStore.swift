@@ -6,7 +6,7 @@ import Storage
 
 /// ``PinRepository`` on the app's SQLite database (`auth_pins`, one row per user, removed with the
 /// user). Every method is one transaction; errors carry SQLite's message, never a bound value.
-public struct SQLitePinRepository: PinRepository {
+public struct SQLitePinStore: PinRepository {
     private let database: AppDatabase
 
     public init(database: AppDatabase) {

@@ -56,8 +56,7 @@ func walkThrough() async throws {
     let home = MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-example"))
     let inbox = FakeInboxPublisher()
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(MoaHomeKey.self, home), .instance(WallClockKey.self, clock),
-                          AuthDataModule.unitOfWork(on: database)]),
+        ModuleOf.core(database: database, clock: clock, home: home),
         // Alone, Auth is the only feature keeping user data: no other owner takes part in a deletion.
         ModuleOf("Other features", [.instance(InboxPublisherKey.self, inbox), .instance(UserDataOwnersKey.self, [])]),
         AuthDataModule(),

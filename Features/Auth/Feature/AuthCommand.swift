@@ -103,38 +103,6 @@ public struct AuthCommand: AsyncParsableCommand {
     }
 }
 
-/// Sends one input to the view model and renders the outcome: a line or a card, or JSON.
-enum AuthScreen {
-    static func show(_ input: AuthViewModel.Input, _ environment: AuthEnvironment, _ context: CommandContext) async throws {
-        let viewModel = AuthViewModel(registration: environment.registration, sessions: environment.sessions)
-        await viewModel.send(input)
-        let state = await viewModel.state
-        try context.present(state.outcome, error: state.error, json: AuthOutput.init) { render($0, theme: context.theme) }
-    }
-
-    static func render(_ outcome: AuthViewModel.Outcome, theme: Theme) -> String {
-        switch outcome {
-        case .codeSent(let email, let location, let isNewAccount):
-            let first = isNewAccount ? "Account created for \(email)." : "A new code is on its way to \(email)."
-            return theme.paint(first, .success) + "\nThe verification code was mailed to: \(location)\n"
-                + theme.paint("Next: moa auth verify --email \(email) --code CODE", .muted)
-        case .verified(let email):
-            return theme.paint("\(email) is verified.", .success) + "\n" + theme.paint("Next: moa auth login --email \(email)", .muted)
-        case .loggedIn(let user):
-            return theme.paint("Logged in as \(user.email).", .success)
-        case .loggedOut(let user, let everywhere):
-            guard let user else { return "Nobody was logged in." }
-            return everywhere ? "Logged out \(user.email) everywhere: every session is revoked." : "Logged out \(user.email)."
-        case .session(let user, let validUntil):
-            return Card(title: "Logged in", lines: KeyValueRows([
-                "E-mail": user.email,
-                "User ID": user.id.rawValue,
-                "Session until": ISO8601DateFormatter().string(from: validUntil),
-            ]).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
-        }
-    }
-}
-
 /// The `--json` shape of every auth command. Never carries a token, a code or a password.
 struct AuthOutput: Encodable {
     var status: String
@@ -167,30 +135,5 @@ struct AuthOutput: Encodable {
         self.verificationMail = verificationMail
         self.sessionUntil = sessionUntil
         self.everywhere = everywhere
-    }
-}
-
-/// What Auth's Feature layer provides: its commands.
-public struct AuthFeatureModule: FeatureModule {
-    public let name = "Auth"
-
-    public init() {}
-
-    public var providers: [Provider] {
-        [
-            .singleton(AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) { registration, sessions, pins, reset, deletion in
-                FeatureCommands(AuthCommand.self, environment: AuthEnvironment(registration: registration, sessions: sessions, pins: pins,
-                                                                               passwordReset: reset, deletion: deletion))
-            },
-            .singleton(AuthSignInEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) {
-                AuthHome.signIn(AuthEnvironment(registration: $0, sessions: $1, pins: $2, passwordReset: $3, deletion: $4))
-            },
-            .singleton(AuthSignOutEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) {
-                AuthHome.signOut(AuthEnvironment(registration: $0, sessions: $1, pins: $2, passwordReset: $3, deletion: $4))
-            },
-        ]
     }
 }

@@ -7,7 +7,9 @@ import ViewModelKit
 /// The sign-in screens' view model: every `moa auth …` command (and the interactive mode's login)
 /// sends it an input and renders its state. No rule lives here: the use cases decide.
 @MainActor
-public final class AuthViewModel: AsyncViewModel {
+public final class AuthViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = "Sign-in failed unexpectedly"
+
     public enum Input: Sendable {
         case signUp(email: String, password: String, repeated: String?)
         case verify(email: String, code: String)
@@ -69,15 +71,8 @@ public final class AuthViewModel: AsyncViewModel {
         }
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = error as? any UserFacingError ?? AuthUnexpectedError(reason: String(describing: error))
+        state.error = error
     }
-}
-
-/// An error no use case anticipated (a bug, or the file system failing under us).
-struct AuthUnexpectedError: UserFacingError {
-    let reason: String
-    var message: String { "Sign-in failed unexpectedly: \(reason)." }
-    var exitStatus: ExitStatus { .software }
 }

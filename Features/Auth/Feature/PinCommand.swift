@@ -84,30 +84,6 @@ enum PinEntry {
     }
 }
 
-/// Sends one input to the PIN view model and renders the outcome: a line or a card, or JSON.
-enum PinScreen {
-    static func show(_ input: PinViewModel.Input, _ environment: AuthEnvironment, _ context: CommandContext) async throws {
-        let viewModel = PinViewModel(pins: environment.pins)
-        await viewModel.send(input)
-        let state = await viewModel.state
-        try context.present(state.outcome, error: state.error, json: PinOutput.init) { render($0, theme: context.theme) }
-    }
-
-    static func render(_ outcome: PinViewModel.Outcome, theme: Theme) -> String {
-        switch outcome {
-        case .pinSet(let user):
-            return theme.paint("PIN set for \(user.email).", .success) + "\n"
-                + theme.paint("`moa` now asks for it when it starts with your session.", .muted)
-        case .pinRemoved(let user, let hadPin):
-            return hadPin ? "PIN removed for \(user.email)." : "\(user.email) had no PIN."
-        case .status(let status):
-            var rows = [KeyValueRows.Row("E-mail", status.user.email), KeyValueRows.Row("PIN", status.isSet ? "set" : "not set")]
-            if let triesLeft = status.triesLeft { rows.append(KeyValueRows.Row("Wrong PINs left", String(triesLeft))) }
-            return Card(title: "PIN", lines: KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
-        }
-    }
-}
-
 /// The `--json` shape of `moa auth pin …`. Never carries the PIN or its hash.
 struct PinOutput: Encodable {
     var status: String
@@ -136,39 +112,5 @@ struct PinOutput: Encodable {
         self.pinSet = pinSet
         self.wrongAttempts = wrongAttempts
         self.triesLeft = triesLeft
-    }
-}
-
-/// The interactive mode's PIN prompt, shown before the home when the session's user has a PIN.
-public enum PinUnlockScreen {
-    /// Asks for the PIN when the session needs it (hidden on a terminal). Returns `false` when the
-    /// person quit at the prompt (an empty line, or the end of input) or the unlock could not run:
-    /// the interactive mode then ends. Returns `true` to go on to the home — unlocked, nothing to
-    /// unlock, or the session ended after too many wrong PINs (the home then offers the sign-in).
-    public static func run(_ screen: Screen, _ unlocker: any SessionUnlocker) async -> Bool {
-        let viewModel = PinUnlockViewModel(unlocker: unlocker)
-        await viewModel.send(.start)
-        var greeted = false
-        while true {
-            let state = await viewModel.state
-            if let error = state.error { screen.showError(error) }
-            switch state.phase {
-            case .open, .sessionEnded:
-                return true
-            case .starting, .failed:
-                return false
-            case .needsPin(let user, _):
-                if !greeted {
-                    screen.say(screen.context.text(LocalizedText(
-                        en: "Welcome back, \(user.email). Enter your PIN to continue (an empty line quits).",
-                        ko: "\(user.email)님, 다시 오셨네요. 계속하려면 PIN을 입력하세요(비우면 끝냅니다).")))
-                    greeted = true
-                }
-                guard let pin = screen.askSecret(screen.context.text(LocalizedText(en: "Enter your PIN:", ko: "PIN 입력:"))),
-                      !pin.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
-                else { return false }
-                await viewModel.send(.enter(pin: pin))
-            }
-        }
     }
 }

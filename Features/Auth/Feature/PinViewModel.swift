@@ -6,7 +6,9 @@ import ViewModelKit
 
 /// `moa auth pin …`: set, remove, or look at the logged-in user's PIN. No rule lives here.
 @MainActor
-public final class PinViewModel: AsyncViewModel {
+public final class PinViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = AuthViewModel.unexpectedErrorSentence
+
     public enum Input: Sendable {
         case set(pin: String, repeated: String)
         case remove
@@ -48,15 +50,17 @@ public final class PinViewModel: AsyncViewModel {
         }
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = error as? any UserFacingError ?? AuthUnexpectedError(reason: String(describing: error))
+        state.error = error
     }
 }
 
 /// The unlock prompt of the interactive mode: is a PIN needed, and what did the one entered do.
 @MainActor
-public final class PinUnlockViewModel: AsyncViewModel {
+public final class PinUnlockViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = AuthViewModel.unexpectedErrorSentence
+
     public enum Input: Sendable {
         case start
         case enter(pin: String)
@@ -120,7 +124,12 @@ public final class PinUnlockViewModel: AsyncViewModel {
             state.error = error
             return
         }
+        show(Self.userFacing(error))
+    }
+
+    /// Any failure but a PIN that cannot be one ends the prompt.
+    public func show(_ error: any UserFacingError) {
         state.phase = .failed
-        state.error = error as? any UserFacingError ?? AuthUnexpectedError(reason: String(describing: error))
+        state.error = error
     }
 }

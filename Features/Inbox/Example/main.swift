@@ -22,7 +22,7 @@ exit(await CommandRunner.run(InboxCommand.self, arguments: Array(CommandLine.arg
     let database = try AppDatabase.inMemory(migrations: [InboxMigrations.all])
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
+        ModuleOf.core(database: database, clock: SystemWallClock()),
         ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
         InboxDataModule(),
         InboxFeatureModule(),

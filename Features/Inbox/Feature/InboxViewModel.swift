@@ -4,7 +4,9 @@ import ViewModelKit
 
 /// The inbox screen's view model: `moa inbox …` commands send it inputs and render its state.
 @MainActor
-public final class InboxViewModel: AsyncViewModel {
+public final class InboxViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = "The inbox operation failed"
+
     public enum Input: Sendable, Equatable {
         /// A page of notices, newest first.
         case list(unreadOnly: Bool, limit: Int, before: String?)
@@ -48,15 +50,8 @@ public final class InboxViewModel: AsyncViewModel {
         }
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = (error as? any UserFacingError) ?? InboxFailure(reason: String(describing: error))
+        state.error = error
     }
-}
-
-/// An error that is not one of the typed ones (a bug or the database), as one sentence.
-struct InboxFailure: UserFacingError {
-    let reason: String
-    var message: String { "The inbox operation failed: \(reason)." }
-    var exitStatus: ExitStatus { .software }
 }

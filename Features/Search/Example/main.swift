@@ -27,7 +27,7 @@ exit(await CommandRunner.run(SearchCommand.self, arguments: Array(CommandLine.ar
     let database = try AppDatabase.inMemory(migrations: [SearchMigrations.all])
     let catalogue = FakeEventCatalogue(ProcessInfo.processInfo.environment["SEARCH_EXAMPLE_EMPTY"] == "1" ? [] : SampleCatalogue.events)
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
+        ModuleOf.core(database: database, clock: SystemWallClock()),
         ModuleOf("Fakes", [
             .instance(SettingsReaderKey.self, FakeSettingsReader()),
             .instance(EventCatalogueKey.self, catalogue),

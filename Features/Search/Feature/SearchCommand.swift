@@ -90,29 +90,87 @@ public struct SearchCommand: AsyncParsableCommand {
     }
 }
 
-/// What Search's Feature layer provides: the use cases (bound to Settings and Archive's catalogue,
-/// through their Interfaces) and the commands.
-public struct SearchFeatureModule: FeatureModule {
-    public let name = "Search"
+/// The `--json` shapes (stable snake_case field names).
+enum SearchJSON {
+    struct User: Encodable {
+        let login: String, id: Int64, type: String, score: Double?, htmlUrl: String?, avatarUrl: String?
+        init(_ hit: UserHit) {
+            (login, id, type, score) = (hit.login, hit.id, hit.type, hit.score)
+            (htmlUrl, avatarUrl) = (hit.htmlURL?.absoluteString, hit.avatarURL?.absoluteString)
+        }
+    }
 
-    public init() {}
+    struct Users: Encodable {
+        let query: String, page: Int, perPage: Int, sort: String?
+        let totalCount: Int, incompleteResults: Bool, pageCount: Int, nextPage: Int?, lastPage: Int?
+        /// The 1,000-result cap matters for this search.
+        let capped: Bool
+        let users: [User]
+        init(_ p: UserSearchPage) {
+            (query, page, perPage, sort) = (p.request.query, p.request.page, p.request.perPage, p.request.sort?.rawValue)
+            (totalCount, incompleteResults, pageCount, nextPage, lastPage) = (p.totalCount, p.incompleteResults, p.pageCount, p.nextPage, p.lastPage)
+            capped = p.isCapped
+            users = p.users.map(User.init)
+        }
+    }
 
-    public var providers: [Provider] {
-        [
-            .singleton(UserSearchServiceKey.self, requires: SettingsReaderKey.self, UserSearchRepositoryKey.self) {
-                UserSearchService(settings: $0, repository: $1)
-            },
-            .singleton(UserProfileLookupKey.self, requires: UserSearchServiceKey.self) { $0 },
-            .singleton(EventSearchServiceKey.self, requires: EventCatalogueKey.self, SettingsReaderKey.self) {
-                EventSearchService(catalogue: $0, settings: $1)
-            },
-            .singleton(SearchCommandsKey.self, requires: UserSearchServiceKey.self, EventSearchServiceKey.self) { users, events in
-                FeatureCommands(SearchCommand.self, environment: SearchEnvironment(users: users, events: events))
-            },
-            // The interactive home's entry; "archive this event" goes through Archive's Interface.
-            .singleton(SearchHomeEntryKey.self, requires: UserSearchServiceKey.self, EventSearchServiceKey.self, EventArchivingKey.self) {
-                SearchHome.entry(users: $0, events: $1, archiving: $2)
-            },
-        ]
+    /// The interactive list, as loaded so far.
+    struct UserList: Encodable {
+        let query: String, perPage: Int, pagesLoaded: Int, totalCount: Int, nextPage: Int?, duplicatesDropped: Int, users: [User]
+        init(_ l: UserResultList) {
+            (query, perPage, pagesLoaded, totalCount, nextPage) = (l.query, l.perPage, l.pagesLoaded, l.totalCount, l.nextPage)
+            (duplicatesDropped, users) = (l.duplicatesDropped, l.users.map(User.init))
+        }
+    }
+
+    struct Profile: Encodable {
+        let login: String, id: Int64, type: String, name: String?, company: String?, blog: String?, location: String?
+        let email: String?, bio: String?, publicRepos: Int?, followers: Int?, following: Int?, createdAt: Date?
+        let htmlUrl: String?, avatarUrl: String?
+        /// `network`, `revalidated` (304) or `memory`.
+        let source: String
+        init(_ fetched: FetchedUser) {
+            let u = fetched.profile
+            (login, id, type, name, company, blog, location) = (u.login, u.id, u.type, u.name, u.company, u.blog, u.location)
+            (email, bio, publicRepos, followers, following, createdAt) = (u.email, u.bio, u.publicRepos, u.followers, u.following, u.createdAt)
+            (htmlUrl, avatarUrl, source) = (u.htmlURL?.absoluteString, u.avatarURL?.absoluteString, fetched.source.rawValue)
+        }
+    }
+
+    struct Event: Encodable {
+        let id: String, title: String, category: String, district: String, place: String, audience: String
+        let fee: String, isFree: Bool, startsOn: Day, endsOn: Day, organization: String, link: String?, imageUrl: String?
+        init(_ e: CulturalEvent) {
+            (id, title, category, district, place, audience) = (e.id.rawValue, e.title, e.category, e.district, e.place, e.audience)
+            (fee, isFree, startsOn, endsOn, organization) = (e.fee, e.isFree, e.startsOn, e.endsOn, e.organization)
+            (link, imageUrl) = (e.link?.absoluteString, e.imageURL?.absoluteString)
+        }
+    }
+
+    struct Events: Encodable {
+        let page: Int, perPage: Int, pageCount: Int, total: Int
+        /// Nothing imported yet (`hint` says how to import).
+        let catalogueEmpty: Bool
+        let hint: String?
+        let events: [Event]
+        init(_ result: EventSearchResult) {
+            switch result {
+            case .emptyCatalogue(let query):
+                (page, perPage, pageCount, total, catalogueEmpty) = (query.effectivePage, query.effectivePerPage, 0, 0, true)
+                (hint, events) = (SearchScreen.importHint, [])
+            case .page(let p, _):
+                (page, perPage, pageCount, total, catalogueEmpty) = (p.page, p.perPage, p.pageCount, p.total, false)
+                (hint, events) = (nil, p.events.map(Event.init))
+            }
+        }
+    }
+
+    static func make(_ outcome: SearchViewModel.Outcome) -> any Encodable {
+        switch outcome {
+        case .users(let page): Users(page)
+        case .user(let fetched): Profile(fetched)
+        case .events(let result): Events(result)
+        case .userList(let list, _, _), .endOfUsers(let list): UserList(list)
+        }
     }
 }

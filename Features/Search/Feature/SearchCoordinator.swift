@@ -185,7 +185,7 @@ final class SearchCoordinator: Coordinator {
             screen.say(screen.theme.paint(text("Archived “\(SearchScreen.clean(ticket.title))” (attended \(ticket.attendedOn)).",
                                                "“\(SearchScreen.clean(ticket.title))”을(를) 보관했습니다(관람일 \(ticket.attendedOn))."), .success))
         } catch {
-            screen.showError(SearchFailure.wrap(error))
+            screen.showError(SearchViewModel.userFacing(error))
         }
         return .pop
     }

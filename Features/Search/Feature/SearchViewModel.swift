@@ -12,7 +12,9 @@ import ViewModelKit
 /// start another feature's flow through that feature's Interface, so the action waits for such a
 /// route (e.g. a `FavouriteArchiving` starter in ArchiveInterface); it must not reach into Archive.
 @MainActor
-public final class SearchViewModel: AsyncViewModel {
+public final class SearchViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = "The search failed"
+
     public enum Input: Sendable {
         case users(query: String, page: Int, perPage: Int?, sort: UserSearchSort?)
         case user(login: String)
@@ -115,25 +117,8 @@ public final class SearchViewModel: AsyncViewModel {
         pageInFlight = nil
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = SearchFailure.wrap(error)
+        state.error = error
     }
-}
-
-/// Errors reaching the screen: the typed ones as they are, anything else as one sentence.
-enum SearchFailure: UserFacingError {
-    case unexpected(String)
-
-    static func wrap(_ error: any Error) -> any UserFacingError {
-        (error as? any UserFacingError) ?? SearchFailure.unexpected(String(describing: error))
-    }
-
-    var message: String {
-        switch self {
-        case .unexpected(let reason): "The search failed: \(reason)."
-        }
-    }
-
-    var exitStatus: ExitStatus { .software }
 }

@@ -21,7 +21,7 @@ exit(await CommandRunner.run(SettingsCommand.self, arguments: Array(CommandLine.
     let database = try AppDatabase.inMemory(migrations: [SettingsMigrations.all])
     let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
     let registry = try RegistryBuilder(modules: [
-        ModuleOf("Core", [.instance(DatabaseKey.self, database), .instance(WallClockKey.self, SystemWallClock())]),
+        ModuleOf.core(database: database, clock: SystemWallClock()),
         SettingsDataModule(scope: SessionSettingsScope(session: FakeSessionProvider()), overrides: SettingsOverrides(global: global)),
         SettingsFeatureModule(),
     ]).validate(root: SettingsCommandsKey.self)

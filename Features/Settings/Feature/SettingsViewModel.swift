@@ -6,7 +6,9 @@ import ViewModelKit
 /// The settings screen's view model: every `moa settings …` command (and the interactive mode's
 /// settings screen) sends it an input and renders its state. The rules live in ``SettingsManager``.
 @MainActor
-public final class SettingsViewModel: AsyncViewModel {
+public final class SettingsViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = "Settings failed unexpectedly"
+
     public enum Input: Sendable {
         /// Every setting; `flags`: command-line values of this run.
         case list(flags: SettingsOverrides)
@@ -71,15 +73,8 @@ public final class SettingsViewModel: AsyncViewModel {
         state.language = try? await manager.snapshot().language
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = error as? any UserFacingError ?? SettingsUnexpectedError(reason: String(describing: error))
+        state.error = error
     }
-}
-
-/// An error no use case anticipated (a bug, or the database failing under us).
-struct SettingsUnexpectedError: UserFacingError {
-    let reason: String
-    var message: String { "Settings failed unexpectedly: \(reason)." }
-    var exitStatus: ExitStatus { .software }
 }

@@ -128,22 +128,6 @@ struct SQLiteTransferStore: TransferStore {
     }
 }
 
-/// What Transfer's Data layer provides: its stores. (The use cases are composed by
-/// TransferFeatureModule, which may see the other features' Interfaces they need.)
-public struct TransferDataModule: FeatureModule {
-    public let name = "Transfer"
-
-    public init() {}
-
-    public var providers: [Provider] {
-        [
-            .singleton(TransferStoreKey.self, requires: DatabaseKey.self) { SQLiteTransferStore(database: $0) },
-            .singleton(RecipientStoreKey.self, requires: DatabaseKey.self) { SQLiteRecipientStore(database: $0) },
-            .instance(TransferUserDataStoreKey.self, SQLiteTransferUserDataStore()),
-        ]
-    }
-}
-
 private extension Double {
     func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

@@ -45,11 +45,7 @@ func composeTransfer() throws -> FeatureCommands {
     let database = try AppDatabase.inMemory(migrations: [TransferMigrations.all])
     let accounts = try seededAccounts()
     return try RegistryBuilder(modules: [
-        ModuleOf("Core", [
-            .instance(DatabaseKey.self, database),
-            .instance(UnitOfWorkKey.self, database),   // FakeAccounts ignores the token; the store writes in it
-            .instance(WallClockKey.self, SystemWallClock()),
-        ]),
+        ModuleOf.core(database: database),   // FakeAccounts ignores the unit of work's token; the store writes in it
         ModuleOf("Fakes", [
             .instance(SessionProviderKey.self, FakeSessionProvider()),
             .instance(AccountDirectoryKey.self, accounts),

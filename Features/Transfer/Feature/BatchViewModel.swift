@@ -7,7 +7,9 @@ import ViewModelKit
 /// with its own idempotency key), reporting progress after each. It stops between rows when asked
 /// to (a signal), and stops at once on an error that is not about a row; what was done stays done.
 @MainActor
-public final class BatchViewModel: AsyncViewModel {
+public final class BatchViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = TransferViewModel.unexpectedErrorSentence
+
     public enum Input: Sendable { case run(path: String) }
     public enum Action: Sendable { case load(path: String), execute }
 
@@ -66,8 +68,8 @@ public final class BatchViewModel: AsyncViewModel {
         }
     }
 
-    public func handleError(_ error: any Error) {
-        state.error = TransferFailure.wrap(error)
+    public func show(_ error: any UserFacingError) {
+        state.error = error
     }
 }
 

@@ -6,7 +6,9 @@ import ViewModelKit
 /// The transfer screens' view model: `moa transfer send/list/show` (and the interactive mode's
 /// send-money flow) send it an input and render its state. No rule lives here: the use cases decide.
 @MainActor
-public final class TransferViewModel: AsyncViewModel {
+public final class TransferViewModel: ReportingViewModel {
+    public static let unexpectedErrorSentence = "The transfer failed unexpectedly"
+
     public enum Input: Sendable {
         case send(TransferDraft)
         case list(limit: Int, after: String?)
@@ -52,25 +54,8 @@ public final class TransferViewModel: AsyncViewModel {
         }
     }
 
-    public func handleError(_ error: any Error) {
+    public func show(_ error: any UserFacingError) {
         state.outcome = nil
-        state.error = TransferFailure.wrap(error)
+        state.error = error
     }
-}
-
-/// Errors reaching a screen: the typed ones as they are, anything else as one sentence (exit 70).
-enum TransferFailure: UserFacingError {
-    case unexpected(String)
-
-    static func wrap(_ error: any Error) -> any UserFacingError {
-        (error as? any UserFacingError) ?? TransferFailure.unexpected(String(describing: error))
-    }
-
-    var message: String {
-        switch self {
-        case .unexpected(let reason): "The transfer failed unexpectedly: \(reason)."
-        }
-    }
-
-    var exitStatus: ExitStatus { .software }
 }

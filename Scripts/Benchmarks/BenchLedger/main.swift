@@ -59,7 +59,7 @@ do {
 
 let store: any AccountStore
 do {
-    store = try RegistryBuilder(modules: [ModuleOf("Core", [.instance(DatabaseKey.self, database)]), AccountDataModule()])
+    store = try RegistryBuilder(modules: [ModuleOf.core(database: database), AccountDataModule()])
         .validate(root: AccountStoreKey.self).resolve()
 } catch {
     fail("composition failed: \(error.message)")

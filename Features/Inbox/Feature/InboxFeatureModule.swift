@@ -1,0 +1,30 @@
+import ArgumentParser
+import AuthInterface
+import CommandKit
+import DesignSystem
+import Foundation
+import InboxDomain
+import InboxInterface
+import Registry
+import SharedKit
+
+/// What Inbox's Feature layer provides: its use cases (bound to the session), its commands, and its
+/// share in deleting a user.
+public struct InboxFeatureModule: FeatureModule {
+    public let name = "Inbox"
+
+    public init() {}
+
+    public var providers: [Provider] {
+        [
+            .singleton(InboxServiceKey.self, requires: InboxStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
+                InboxService(store: $0, session: $1, clock: $2)
+            },
+            .singleton(InboxCommandsKey.self, requires: InboxServiceKey.self) { service in
+                FeatureCommands(InboxCommand.self, environment: InboxEnvironment(service: service))
+            },
+            .singleton(InboxUserDataKey.self, requires: InboxStoreKey.self) { InboxUserData.owner(store: $0) },
+            .singleton(InboxHomeEntryKey.self, requires: InboxServiceKey.self) { InboxHome.entry(service: $0) },
+        ]
+    }
+}

@@ -1,0 +1,52 @@
+import ArgumentParser
+import CommandKit
+import DesignSystem
+import Foundation
+import Money
+import Registry
+import SharedKit
+import TransferDomain
+import TransferInterface
+
+extension TransferCommand {
+    struct List: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Your transfers, newest first, page by page.")
+        @OptionGroup var global: GlobalOptions
+        @Option(help: "Transfers per page (1–200).") var limit = 20
+        @Option(help: "The cursor printed under the previous page.") var after: String?
+
+        func run(in environment: TransferEnvironment, context: CommandContext) async throws {
+            try await TransferScreen.show(.list(limit: limit, after: after), environment, context)
+        }
+    }
+
+    struct Show: ServiceCommand {
+        static let configuration = CommandConfiguration(abstract: "Show a transfer's receipt.")
+        @OptionGroup var global: GlobalOptions
+        @Argument(help: "The transfer id (from send, batch or list).") var transferID: String
+
+        func run(in environment: TransferEnvironment, context: CommandContext) async throws {
+            try await TransferScreen.show(.show(transferID), environment, context)
+        }
+    }
+}
+
+extension TransferJSON {
+    struct Page: Encodable {
+        let transfers: [Transfer]
+        let nextCursor: String?
+
+        init(_ page: TransferPage) {
+            transfers = page.transfers.map { Transfer($0) }
+            nextCursor = page.nextCursor
+        }
+
+        enum CodingKeys: String, CodingKey { case transfers, nextCursor }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(transfers, forKey: .transfers)
+            try container.encode(nextCursor, forKey: .nextCursor)
+        }
+    }
+}
