@@ -9,12 +9,6 @@ public struct ValidatedRegistry<Root: ServiceKey>: Sendable {
     /// Every provider, in declaration order: key, module, scope and requirements.
     public let catalogue: [ProviderInfo]
 
-    init(builder: RegistryBuilder, rootNode: Node<Root.Service>, catalogue: [ProviderInfo]) {
-        self.builder = builder
-        self.rootNode = rootNode
-        self.catalogue = catalogue
-    }
-
     /// The root service, with everything it needs made on the way.
     public func resolve() -> Root.Service {
         rootNode.instance()

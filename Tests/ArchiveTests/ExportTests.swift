@@ -117,7 +117,8 @@ struct ExportTests {
             var parsed = try ArchiveCommand.parseAsRoot(["export", "--help"])
             try parsed.run()
         } throws: { error in
-            let help = ArchiveCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ") // wrapped: compare words
+            // The message is wrapped: compare words.
+            let help = ArchiveCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ")
             return help.contains("--bom") && help.contains("Excel") && help.contains("EF BB BF")
         }
     }

@@ -134,7 +134,8 @@ struct LiveImportKeyTests {
             var parsed = try ArchiveCommand.parseAsRoot(["import", "--help"])
             try parsed.run()
         } throws: { error in
-            let help = ArchiveCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ") // wrapped: compare words
+            // The message is wrapped: compare words.
+            let help = ArchiveCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ")
             return help.contains("moa archive import --api [--from N] [--to M]") && help.contains("archive.api-key")
                 && help.contains("--value-stdin") && help.contains("--api-key") && help.contains("`ps`")
         }

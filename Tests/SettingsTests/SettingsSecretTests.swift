@@ -228,7 +228,8 @@ struct SettingsSecretTests {
             var parsed = try SettingsCommand.parseAsRoot(["set", "--help"])
             try parsed.run()
         } throws: { error in
-            let help = SettingsCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ") // wrapped: compare words
+            // The message is wrapped: compare words.
+            let help = SettingsCommand.fullMessage(for: error).split(whereSeparator: \.isWhitespace).joined(separator: " ")
             return help.contains("--value-stdin") && help.contains("`ps`") && help.contains("archive.api-key")
         }
     }

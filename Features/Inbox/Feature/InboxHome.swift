@@ -45,7 +45,9 @@ enum InboxHome {
     }
 
     private enum Choice {
-        case markAllRead, older(String), newest
+        case markAllRead
+        case older(String)
+        case newest
     }
 
     /// Runs one input through the view model; shows its error and returns `nil` if it failed.

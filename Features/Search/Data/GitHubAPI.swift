@@ -57,7 +57,8 @@ enum GitHubAPI {
 
             enum CodingKeys: String, CodingKey {
                 case login, id, type, score
-                case htmlUrl = "html_url", avatarUrl = "avatar_url"
+                case htmlUrl = "html_url"
+                case avatarUrl = "avatar_url"
             }
         }
 
@@ -66,7 +67,9 @@ enum GitHubAPI {
         let items: [Item]
 
         enum CodingKeys: String, CodingKey {
-            case totalCount = "total_count", incompleteResults = "incomplete_results", items
+            case totalCount = "total_count"
+            case incompleteResults = "incomplete_results"
+            case items
         }
     }
 
@@ -89,7 +92,10 @@ enum GitHubAPI {
 
         enum CodingKeys: String, CodingKey {
             case login, id, type, name, company, blog, location, email, bio, followers, following
-            case publicRepos = "public_repos", createdAt = "created_at", htmlUrl = "html_url", avatarUrl = "avatar_url"
+            case publicRepos = "public_repos"
+            case createdAt = "created_at"
+            case htmlUrl = "html_url"
+            case avatarUrl = "avatar_url"
         }
 
         var profile: UserProfile {
