@@ -22,8 +22,10 @@ struct AppFeature: Sendable {
     /// Its Data and Feature modules.
     let modules: @Sendable (Context) -> [any FeatureModule]
 
-    init(_ command: any ParsableCommand.Type, _ commandKey: any ServiceKey<FeatureCommands>.Type, _ migrations: MigrationSet,
-         modules: @escaping @Sendable (Context) -> [any FeatureModule]) {
+    init(
+        _ command: any ParsableCommand.Type, _ commandKey: any ServiceKey<FeatureCommands>.Type, _ migrations: MigrationSet,
+        modules: @escaping @Sendable (Context) -> [any FeatureModule]
+    ) {
         self.command = command
         self.commandKey = commandKey
         self.migrations = migrations

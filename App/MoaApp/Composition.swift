@@ -1,30 +1,31 @@
-import CommandKit
-import Foundation
-import Persistence
-import Registry
-import SharedKit
-import Storage
-import AuthData
-import AuthInterface
-import AuthFeature
-import SettingsData
-import SettingsDomain
-import SettingsInterface
-import SettingsFeature
 import AccountData
 import AccountDomain
 import AccountFeature
-import TransferData
-import TransferDomain
-import TransferFeature
-import SearchData
-import SearchFeature
 import ArchiveData
 import ArchiveDomain
 import ArchiveFeature
+import AuthData
+import AuthFeature
+import AuthInterface
+import CommandKit
+import Foundation
 import InboxData
 import InboxDomain
 import InboxFeature
+import Persistence
+import Registry
+import SearchData
+import SearchFeature
+import SettingsData
+import SettingsDomain
+import SettingsFeature
+import SettingsInterface
+import SharedKit
+import Storage
+import TransferData
+import TransferDomain
+import TransferFeature
+
 // new-feature: imports
 
 /// What the composed app resolves: everything the root command dispatches to.
@@ -78,12 +79,18 @@ public enum Composition {
         AppFeature(SettingsCommand.self, SettingsCommandsKey.self, SettingsMigrations.all) { context in
             [SettingsDataModule(overrides: nil, environment: context.environment), SettingsFeatureModule()]
         },
-        AppFeature(AccountCommand.self, AccountCommandsKey.self, AccountMigrations.all) { _ in [AccountDataModule(), AccountFeatureModule()] },
-        AppFeature(TransferCommand.self, TransferCommandsKey.self, TransferMigrations.all) { _ in [TransferDataModule(), TransferFeatureModule()] },
+        AppFeature(AccountCommand.self, AccountCommandsKey.self, AccountMigrations.all) { _ in
+            [AccountDataModule(), AccountFeatureModule()]
+        },
+        AppFeature(TransferCommand.self, TransferCommandsKey.self, TransferMigrations.all) { _ in
+            [TransferDataModule(), TransferFeatureModule()]
+        },
         AppFeature(SearchCommand.self, SearchCommandsKey.self, SearchMigrations.all) { _ in
             [SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa/\(MoaVersion.current)")), SearchFeatureModule()]
         },
-        AppFeature(ArchiveCommand.self, ArchiveCommandsKey.self, ArchiveMigrations.all) { _ in [ArchiveDataModule(), ArchiveFeatureModule()] },
+        AppFeature(ArchiveCommand.self, ArchiveCommandsKey.self, ArchiveMigrations.all) { _ in
+            [ArchiveDataModule(), ArchiveFeatureModule()]
+        },
         AppFeature(InboxCommand.self, InboxCommandsKey.self, InboxMigrations.all) { _ in [InboxDataModule(), InboxFeatureModule()] },
         // new-feature: features
     ]
@@ -116,26 +123,30 @@ public enum Composition {
 
     /// Every feature's consistency check, run by `moa doctor`.
     static let checkKeys: [any ServiceKey<any ConsistencyCheck>.Type] = [
-        LedgerCheckKey.self,
+        LedgerCheckKey.self
     ]
 
     /// All modules of the app, given the infrastructure opened before composition. `environment`: where
     /// Settings reads its `MOA_…` variables (the process environment; `moa tour` passes a filtered one).
-    public static func modules(home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock(),
-                               overrides: SettingsOverrides = SettingsOverrides(),
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> [any FeatureModule] {
+    public static func modules(
+        home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock(),
+        overrides: SettingsOverrides = SettingsOverrides(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [any FeatureModule] {
         [
-            ModuleOf.core(database: database, clock: clock, home: home, extra: [.instance(SettingsOverridesKey.self, overrides)]),
+            ModuleOf.core(database: database, clock: clock, home: home, extra: [.instance(SettingsOverridesKey.self, overrides)])
         ] + features.flatMap { $0.modules(AppFeature.Context(environment: environment)) } + [
-            ModuleOf("App", [appRoot()] + collections()),
+            ModuleOf("App", [appRoot()] + collections())
         ]
     }
 
     /// The root requires every feature's command group (one key each, in menu order), so a feature
     /// whose commands are listed but not provided is a validation problem, not a crash.
     static func appRoot() -> Provider {
-        .singleton(AppRootKey.self, requires: CommandGroupsKey.self, SettingsReaderKey.self, HomeEntriesKey.self,
-                   SessionProviderKey.self, ChecksKey.self, SessionUnlockerKey.self) {
+        .singleton(
+            AppRootKey.self, requires: CommandGroupsKey.self, SettingsReaderKey.self, HomeEntriesKey.self,
+            SessionProviderKey.self, ChecksKey.self, SessionUnlockerKey.self
+        ) {
             AppRoot(commandGroups: $0, settings: $1, homeEntries: $2, session: $3, unlocker: $5, checks: $4)
         }
     }

@@ -16,7 +16,9 @@ struct DoctorCommand: ServiceCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .customLong("without"), help: ArgumentHelp("Check the composition as if this key had no provider (e.g. DatabaseKey): what would break.", valueName: "key"))
+    @Option(
+        name: .customLong("without"),
+        help: ArgumentHelp("Check the composition as if this key had no provider (e.g. DatabaseKey): what would break.", valueName: "key"))
     var without: [String] = []
 
     func run(in environment: DoctorEnvironment, context: CommandContext) async throws {
@@ -97,8 +99,9 @@ enum Doctor {
         }
         let providers = kept.flatMap { module in
             module.providers.map { provider in
-                DoctorReport.ProviderRow(key: provider.key.name, interface: provider.key.interface, providedBy: module.name,
-                                         scope: provider.scope.rawValue, requires: provider.requirements.map(\.name))
+                DoctorReport.ProviderRow(
+                    key: provider.key.name, interface: provider.key.interface, providedBy: module.name,
+                    scope: provider.scope.rawValue, requires: provider.requirements.map(\.name))
             }
         }
         let problems: [String]
@@ -109,8 +112,9 @@ enum Doctor {
             problems = error.problems.map(\.description)
         }
         let schema = (try? database.appliedMigrations()) ?? []
-        return DoctorReport(version: MoaVersion.current, home: home.root.path, database: database.path,
-                            schema: schema, providers: providers, problems: problems)
+        return DoctorReport(
+            version: MoaVersion.current, home: home.root.path, database: database.path,
+            schema: schema, providers: providers, problems: problems)
     }
 
     static func runChecks(_ checks: [any ConsistencyCheck]) async -> [DoctorReport.CheckResult] {
@@ -128,23 +132,34 @@ enum Doctor {
 
     static func render(_ report: DoctorReport, theme: Theme) -> String {
         var out = ""
-        let schema = report.schema.isEmpty ? "no steps applied" : "\(report.schema.count) step\(report.schema.count == 1 ? "" : "s") applied, latest \(report.schema.last ?? "")"
-        out += Card(title: "moa \(report.version) — doctor", lines: KeyValueRows([
-            "Home": report.home,
-            "Database": report.database,
-            "Schema": schema,
-        ]).render(theme: theme).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)).render(theme: theme) + "\n\n"
+        let schema =
+            report.schema.isEmpty
+            ? "no steps applied"
+            : "\(report.schema.count) step\(report.schema.count == 1 ? "" : "s") applied, latest \(report.schema.last ?? "")"
+        out +=
+            Card(
+                title: "moa \(report.version) — doctor",
+                lines: KeyValueRows([
+                    "Home": report.home,
+                    "Database": report.database,
+                    "Schema": schema,
+                ]).render(theme: theme).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            ).render(theme: theme) + "\n\n"
         var table = Table(columns: [
             .init("Key"), .init("Interface"), .init("Provided by"), .init("Scope"), .init("Requires", maxWidth: 60),
         ])
         for row in report.providers {
-            table.append([row.key, row.interface, row.providedBy, row.scope, row.requires.isEmpty ? "—" : row.requires.joined(separator: ", ")])
+            table.append([
+                row.key, row.interface, row.providedBy, row.scope, row.requires.isEmpty ? "—" : row.requires.joined(separator: ", "),
+            ])
         }
         out += table.render(theme: theme) + "\n\n"
         if report.ok {
             out += theme.paint("Composition OK", .success) + ": \(report.providers.count) providers, every requirement provided once.\n"
         } else {
-            out += theme.paint("Composition broken", .danger) + " (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")):\n"
+            out +=
+                theme.paint("Composition broken", .danger)
+                + " (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")):\n"
             out += report.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
         }
         for check in report.checks {

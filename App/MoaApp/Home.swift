@@ -31,12 +31,15 @@ enum Home {
                 case .signedOut: user == nil
                 }
             }
-            let who = user.map { context.text(LocalizedText(en: "Logged in as \($0.email)", ko: "\($0.email)(으)로 로그인됨")) }
+            let who =
+                user.map { context.text(LocalizedText(en: "Logged in as \($0.email)", ko: "\($0.email)(으)로 로그인됨")) }
                 ?? context.text(LocalizedText(en: "Not logged in", ko: "로그인하지 않음"))
             screen.show(Card(title: "moa \(MoaVersion.current) · 모아", lines: [who]).render(theme: screen.theme))
-            guard let choice = screen.choose(context.text(LocalizedText(en: "What would you like to do?", ko: "무엇을 할까요?")),
-                                             visible.map { context.text($0.title) },
-                                             back: context.text(LocalizedText(en: "Quit", ko: "끝내기")))
+            guard
+                let choice = screen.choose(
+                    context.text(LocalizedText(en: "What would you like to do?", ko: "무엇을 할까요?")),
+                    visible.map { context.text($0.title) },
+                    back: context.text(LocalizedText(en: "Quit", ko: "끝내기")))
             else {
                 screen.say(context.text(LocalizedText(en: "Bye.", ko: "안녕히 가세요.")))
                 return

@@ -25,11 +25,13 @@ public enum MoaMain {
             let modules = Composition.modules(home: home, database: database, overrides: SettingsOverrides(global: global))
             // The doctor runs on the unvalidated modules: its job is to report what validation finds.
             if command is DoctorCommand {
-                let doctor = FeatureCommands(DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database))
+                let doctor = FeatureCommands(
+                    DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database))
                 return .init(commands: [doctor], context: context)
             }
             let root = try Composition.validate(modules).resolve()
-            let interactive = FeatureCommands(MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session, unlocker: root.unlocker))
+            let interactive = FeatureCommands(
+                MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session, unlocker: root.unlocker))
             return .init(commands: root.commandGroups + [interactive], context: await displaySettings(root.settings, context, global))
         }
     }
@@ -46,13 +48,15 @@ public enum MoaMain {
 
     /// The context with the user's language and colour. Settings that cannot be read (say, an invalid
     /// `MOA_…` variable) leave the defaults: the command that needs them reports the problem.
-    static func displaySettings(_ settings: any SettingsReader, _ context: CommandContext, _ global: GlobalOptions) async -> CommandContext {
+    static func displaySettings(_ settings: any SettingsReader, _ context: CommandContext, _ global: GlobalOptions) async -> CommandContext
+    {
         guard let snapshot = try? await settings.snapshot() else { return context }
-        let mode: ColorMode = switch snapshot.color {
-        case .auto: .auto
-        case .always: .always
-        case .never: .never
-        }
+        let mode: ColorMode =
+            switch snapshot.color {
+            case .auto: .auto
+            case .always: .always
+            case .never: .never
+            }
         return context.with(language: snapshot.language, colorMode: mode, noColorFlag: global.noColor)
     }
 }

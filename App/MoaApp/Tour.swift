@@ -25,8 +25,9 @@ enum Tour {
 
     static func run(keep: Bool, environment: [String: String], context: CommandContext) async throws {
         let started = ContinuousClock.now
-        let home = MoaHome(root: FileManager.default.temporaryDirectory
-            .appendingPathComponent("moa-tour-\(UUID().uuidString.prefix(8).lowercased())"))
+        let home = MoaHome(
+            root: FileManager.default.temporaryDirectory
+                .appendingPathComponent("moa-tour-\(UUID().uuidString.prefix(8).lowercased())"))
         let variables = settingsEnvironment(environment)
         do {
             let walk = try TourWalk.open(home: home, variables: variables, context: context)
@@ -51,7 +52,8 @@ enum Tour {
     static func leave(_ home: MoaHome, keep: Bool, context: CommandContext, failed: Bool) {
         let theme = context.theme
         if keep {
-            context.print(theme.paint("The tour's home is kept at \(home.root.path)", .accent) + (failed ? "." : ": \(email) is logged in there."))
+            context.print(
+                theme.paint("The tour's home is kept at \(home.root.path)", .accent) + (failed ? "." : ": \(email) is logged in there."))
             context.print(theme.paint("  moa --home \(home.root.path) account list     (or MOA_HOME=\(home.root.path) moa)", .muted))
             context.print(theme.paint("  Log in again there with the passphrase “\(passphrase)”.", .muted))
         } else {

@@ -8,16 +8,16 @@ struct TourCommand: ServiceCommand {
         commandName: "tour",
         abstract: "A guided walk through every feature, in a temporary home (yours is never touched).",
         discussion: """
-        The tour signs up \(Tour.email) (reading the verification code from the outbox), opens two \
-        accounts, deposits, transfers to a favourite recipient, lowers the per-transfer limit to show a refused transfer, imports \
-        the bundled Seoul sample, archives two tickets, shows the taste card and recommendations, searches \
-        events, searches users when the search API answers, and shows the inbox. Each step runs the real command, in this \
-        process, through the same composition as `moa`.
+            The tour signs up \(Tour.email) (reading the verification code from the outbox), opens two \
+            accounts, deposits, transfers to a favourite recipient, lowers the per-transfer limit to show a refused transfer, imports \
+            the bundled Seoul sample, archives two tickets, shows the taste card and recommendations, searches \
+            events, searches users when the search API answers, and shows the inbox. Each step runs the real command, in this \
+            process, through the same composition as `moa`.
 
-        The tour's clock starts on \(Tour.startDay), in the season of the bundled sample. Of your MOA_… \
-        variables it reads only MOA_SEARCH_API_BASE_URL and MOA_SEARCH_API_TOKEN (to point its user search \
-        at a server of yours). It makes its own home and removes it afterwards, unless --keep.
-        """
+            The tour's clock starts on \(Tour.startDay), in the season of the bundled sample. Of your MOA_… \
+            variables it reads only MOA_SEARCH_API_BASE_URL and MOA_SEARCH_API_TOKEN (to point its user search \
+            at a server of yours). It makes its own home and removes it afterwards, unless --keep.
+            """
     )
 
     @OptionGroup var global: GlobalOptions

@@ -79,7 +79,7 @@ enum TourProbe {
             group.addTask {
                 do throws(NetworkError) {
                     _ = try await client.send(Endpoint(.get, path: "/", timeout: timeout))
-                    return .reachable  // any answer, whatever its status: the server is there
+                    return .reachable // any answer, whatever its status: the server is there
                 } catch {
                     return .unreachable(reason: error.message.trimmingCharacters(in: CharacterSet(charactersIn: ".")))
                 }

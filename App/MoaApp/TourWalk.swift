@@ -37,14 +37,18 @@ struct TourWalk: Sendable {
     static func open(home: MoaHome, variables: [String: String], context: CommandContext) throws -> TourWalk {
         let database = try Composition.openInfrastructure(home: home)
         let clock = TourClock(start: Tour.start)
-        let modules = Composition.modules(home: home, database: database, clock: clock, environment: variables) + [
-            ModuleOf("Tour", [
-                .singleton(TourRootKey.self, requires: AppRootKey.self, AuthSignInEntryKey.self) { TourRoot(app: $0, signIn: $1) },
-            ]),
-        ]
+        let modules =
+            Composition.modules(home: home, database: database, clock: clock, environment: variables) + [
+                ModuleOf(
+                    "Tour",
+                    [
+                        .singleton(TourRootKey.self, requires: AppRootKey.self, AuthSignInEntryKey.self) { TourRoot(app: $0, signIn: $1) }
+                    ])
+            ]
         let root = try RegistryBuilder(modules: modules).validate(root: TourRootKey.self).resolve()
-        let commands = CommandContext(json: false, verbose: context.verbose, theme: context.theme, errorTheme: context.theme,
-                                      out: context.out, err: context.out, environment: variables, isInteractive: false)
+        let commands = CommandContext(
+            json: false, verbose: context.verbose, theme: context.theme, errorTheme: context.theme,
+            out: context.out, err: context.out, environment: variables, isInteractive: false)
         return TourWalk(home: home, root: root, clock: clock, context: context, commands: commands, variables: variables)
     }
 
@@ -67,27 +71,33 @@ struct TourWalk: Sendable {
     }
 
     func introduction() {
-        context.print(Card(title: "moa tour", lines: [
-            "Every feature of moa in \(Tour.steps) steps, in a throwaway home.",
-            "",
-        ] + KeyValueRows([
-            "Home": home.root.path,
-            "Clock": "from \(Tour.startDay) 12:00 UTC, the bundled sample's season",
-            "User": Tour.email,
-        ]).render(theme: theme).components(separatedBy: "\n")).render(theme: theme))
+        context.print(
+            Card(
+                title: "moa tour",
+                lines: [
+                    "Every feature of moa in \(Tour.steps) steps, in a throwaway home.",
+                    "",
+                ]
+                    + KeyValueRows([
+                        "Home": home.root.path,
+                        "Clock": "from \(Tour.startDay) 12:00 UTC, the bundled sample's season",
+                        "User": Tour.email,
+                    ]).render(theme: theme).components(separatedBy: "\n")
+            ).render(theme: theme))
         blank()
     }
 
     /// 1. Sign up through the interactive home's entry; the code comes from the outbox.
     func signUp() async throws {
         let step = begin(1, "Sign up", "`moa`'s “Log in or sign up”, answered by the tour; the code is read from the outbox.")
-        let answers = TourAnswers([
-            .text("2"),
-            .text(Tour.email),
-            .secret(Tour.passphrase),
-            .secret(Tour.passphrase),
-            .computed { Self.verificationCode(in: home) },
-        ], output: context.out, theme: theme)
+        let answers = TourAnswers(
+            [
+                .text("2"),
+                .text(Tour.email),
+                .secret(Tour.passphrase),
+                .secret(Tour.passphrase),
+                .computed { Self.verificationCode(in: home) },
+            ], output: context.out, theme: theme)
         await root.signIn.open(Screen(context: commands, input: answers))
         guard (try? await root.app.session.currentUser())?.email == Tour.email else {
             throw TourError.unexpected(step: step, what: "\(Tour.email) is not logged in after signing up")
@@ -97,12 +107,13 @@ struct TourWalk: Sendable {
 
     /// 2. Two accounts and a deposit.
     func accounts() async throws -> (main: String, savings: String) {
-        let step = begin(2, "Two accounts and a deposit", "Account numbers carry a check digit; money is integer minor units, never a float.")
+        let step = begin(
+            2, "Two accounts and a deposit", "Account numbers carry a check digit; money is integer minor units, never a float.")
         try await moa(["account", "open", "--type", "checking", "--name", "생활비 통장"], in: step)
         try await moa(["account", "open", "--type", "savings", "--name", "비상금"], in: step)
         let accounts = try await json([TourAccount].self, ["account", "list"], in: step)
         guard let main = accounts.first(where: { $0.name == "생활비 통장" })?.number,
-              let savings = accounts.first(where: { $0.name == "비상금" })?.number
+            let savings = accounts.first(where: { $0.name == "비상금" })?.number
         else { throw TourError.unexpected(step: step, what: "the two new accounts are not listed") }
         try await moa(["account", "deposit", main, "2,500,000", "--memo", "월급"], in: step)
         return (main, savings)
@@ -110,7 +121,8 @@ struct TourWalk: Sendable {
 
     /// 3. A transfer between them, its receipt, the balances after.
     func transfer(from main: String, to savings: String) async throws {
-        let step = begin(3, "A transfer", "To a favourite recipient; one transfer record and exactly two ledger entries, in one SQLite transaction.")
+        let step = begin(
+            3, "A transfer", "To a favourite recipient; one transfer record and exactly two ledger entries, in one SQLite transaction.")
         try await moa(["transfer", "recipients", "add", savings, "--alias", "savings"], in: step)
         try await moa(["transfer", "send", "--from", main, "--to", "@savings", "300,000", "--memo", "비상금"], in: step)
         try await moa(["account", "list"], in: step)
@@ -143,10 +155,15 @@ struct TourWalk: Sendable {
         let step = begin(7, "Tickets", "Archive the events you attended, with a rating and a memo.")
         let today = Day(clock.now(), in: .current)
         guard let running = events.first(where: { !$0.free && $0.startsOn <= today && today <= $0.lastDay }),
-              let over = events.first(where: { $0.free && $0.lastDay < today })
-        else { throw TourError.unexpected(step: step, what: "the bundled sample has no paid event running on \(today) and no free one over") }
-        try await moa(["archive", "add", running.id, "--rating", "5", "--attended", today.adding(days: -2).description,
-                       "--memo", "다시 보고 싶다"], in: step)
+            let over = events.first(where: { $0.free && $0.lastDay < today })
+        else {
+            throw TourError.unexpected(step: step, what: "the bundled sample has no paid event running on \(today) and no free one over")
+        }
+        try await moa(
+            [
+                "archive", "add", running.id, "--rating", "5", "--attended", today.adding(days: -2).description,
+                "--memo", "다시 보고 싶다",
+            ], in: step)
         try await moa(["archive", "add", over.id, "--rating", "4"], in: step)
         try await moa(["archive", "list"], in: step)
     }
@@ -159,7 +176,8 @@ struct TourWalk: Sendable {
 
     /// 9. Recommendations, each with its reason.
     func recommendations() async throws {
-        let step = begin(9, "Recommendations", "Running and upcoming events you have not archived, ranked by your taste, each with its reason.")
+        let step = begin(
+            9, "Recommendations", "Running and upcoming events you have not archived, ranked by your taste, each with its reason.")
         try await moa(["archive", "recommend", "--limit", "3"], in: step)
     }
 
@@ -172,8 +190,10 @@ struct TourWalk: Sendable {
         case .reachable:
             try await moa(["search", "users", "swift", "location:seoul", "--per-page", "3"], in: step, expect: .anyOutcome)
         case .unreachable(let reason):
-            context.print(theme.paint("User search skipped: \(base.absoluteString) did not answer (\(reason)); "
-                + "set MOA_SEARCH_API_BASE_URL to a reachable GitHub-compatible server to include it.", .warning))
+            context.print(
+                theme.paint(
+                    "User search skipped: \(base.absoluteString) did not answer (\(reason)); "
+                        + "set MOA_SEARCH_API_BASE_URL to a reachable GitHub-compatible server to include it.", .warning))
             blank()
         }
     }
@@ -195,8 +215,9 @@ struct TourWalk: Sendable {
             }
         }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        context.print(theme.paint("Tour done", .success) + ": \(Tour.steps) steps in \(String(format: "%.1f", seconds)) s. "
-            + "Next: `moa` for the interactive mode, `moa --help` for every command.")
+        context.print(
+            theme.paint("Tour done", .success) + ": \(Tour.steps) steps in \(String(format: "%.1f", seconds)) s. "
+                + "Next: `moa` for the interactive mode, `moa --help` for every command.")
     }
 
     // MARK: - Running commands
@@ -214,8 +235,9 @@ struct TourWalk: Sendable {
     private func begin(_ number: Int, _ title: String, _ note: String) -> String {
         let label = "\(number)/\(Tour.steps) \(title)"
         let rule = String(repeating: theme.glyphs.horizontal, count: max(3, 72 - label.displayWidth - 4))
-        context.print(theme.paint(theme.glyphs.horizontal + theme.glyphs.horizontal, .accent) + " "
-            + theme.paint(label, .heading) + " " + theme.paint(rule, .accent))
+        context.print(
+            theme.paint(theme.glyphs.horizontal + theme.glyphs.horizontal, .accent) + " "
+                + theme.paint(label, .heading) + " " + theme.paint(rule, .accent))
         context.print(theme.paint(note, .muted))
         blank()
         return label
@@ -288,17 +310,19 @@ struct TourWalk: Sendable {
     /// `moa …` as a person would type it (arguments quoted for a POSIX shell where needed).
     static func commandLine(_ arguments: [String]) -> String {
         let plain = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-_.,:/=@%+"))
-        return (["moa"] + arguments.map { argument in
-            argument.unicodeScalars.allSatisfy(plain.contains) && !argument.isEmpty
-                ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
-        }).joined(separator: " ")
+        return
+            (["moa"]
+            + arguments.map { argument in
+                argument.unicodeScalars.allSatisfy(plain.contains) && !argument.isEmpty
+                    ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+            }).joined(separator: " ")
     }
 
     /// The newest verification code in the outbox, as a person would read it.
     static func verificationCode(in home: MoaHome) -> (answer: String, note: String)? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: home.outboxURL.path)) ?? []
         guard let newest = names.filter({ $0.hasSuffix(".eml") }).sorted().last,
-              let text = try? String(contentsOf: home.outboxURL.appendingPathComponent(newest), encoding: .utf8)
+            let text = try? String(contentsOf: home.outboxURL.appendingPathComponent(newest), encoding: .utf8)
         else { return nil }
         for line in text.split(separator: "\n") where line.localizedCaseInsensitiveContains("code") {
             let digitRuns = line.split { !("0"..."9").contains($0) }

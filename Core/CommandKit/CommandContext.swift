@@ -1,12 +1,13 @@
 import DesignSystem
 import Foundation
 import SharedKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Everything a command needs to talk to the person at the terminal (or to a script).
@@ -53,12 +54,14 @@ public struct CommandContext: Sendable {
     public func with(language: AppLanguage, colorMode: ColorMode?, noColorFlag: Bool) -> CommandContext {
         let theme: (Theme, StandardStream) -> Theme = { current, stream in
             guard let colorMode else { return current }
-            return Theme.resolve(mode: colorMode, noColorFlag: noColorFlag,
-                                 terminal: TerminalEnvironment(environment: self.environment, isTerminal: stream.isTerminal))
+            return Theme.resolve(
+                mode: colorMode, noColorFlag: noColorFlag,
+                terminal: TerminalEnvironment(environment: self.environment, isTerminal: stream.isTerminal))
         }
-        return CommandContext(json: json, verbose: verbose, theme: json ? .plain : theme(self.theme, .output),
-                              errorTheme: theme(errorTheme, .error), out: out, err: err, environment: environment,
-                              isInteractive: isInteractive, language: language)
+        return CommandContext(
+            json: json, verbose: verbose, theme: json ? .plain : theme(self.theme, .output),
+            errorTheme: theme(errorTheme, .error), out: out, err: err, environment: environment,
+            isInteractive: isInteractive, language: language)
     }
 
     /// `text` in the user's language.
@@ -68,8 +71,9 @@ public struct CommandContext: Sendable {
     public static func live(options: GlobalOptions, colorMode: ColorMode = .auto) -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
         func theme(_ stream: StandardStream) -> Theme {
-            Theme.resolve(mode: colorMode, noColorFlag: options.noColor,
-                          terminal: TerminalEnvironment(environment: environment, isTerminal: stream.isTerminal))
+            Theme.resolve(
+                mode: colorMode, noColorFlag: options.noColor,
+                terminal: TerminalEnvironment(environment: environment, isTerminal: stream.isTerminal))
         }
         return CommandContext(
             json: options.json, verbose: options.verbose,
@@ -94,7 +98,8 @@ public struct CommandContext: Sendable {
     @discardableResult
     public func report(_ error: any UserFacingError) -> ExitStatus {
         if json {
-            let body = JSONOutput.ErrorBody(error: .init(message: error.message(in: language), hint: error.hint, exitStatus: error.exitStatus.rawValue))
+            let body = JSONOutput.ErrorBody(
+                error: .init(message: error.message(in: language), hint: error.hint, exitStatus: error.exitStatus.rawValue))
             err.write(((try? JSONOutput.encode(body)) ?? #"{"error":{"message":"unreportable error"}}"#) + "\n")
         } else {
             err.write(ErrorText(message: error.message(in: language), hint: error.hint).render(theme: errorTheme) + "\n")
@@ -151,8 +156,10 @@ public enum CommandError: Error, UserFacingError, Equatable {
 extension CommandContext {
     /// The last step of every command: the view model's error is thrown (the runner reports it),
     /// otherwise its outcome is printed — as JSON with `--json`, else rendered for a person.
-    public func present<Outcome>(_ outcome: Outcome?, error: (any UserFacingError)?,
-                                 json: (Outcome) -> any Encodable, render: (Outcome) -> String) throws {
+    public func present<Outcome>(
+        _ outcome: Outcome?, error: (any UserFacingError)?,
+        json: (Outcome) -> any Encodable, render: (Outcome) -> String
+    ) throws {
         if let error { throw error }
         guard let outcome else { return }
         if self.json {

@@ -2,7 +2,9 @@ import ArgumentParser
 
 /// The options every `moa` command accepts, before or after the subcommand name.
 public struct GlobalOptions: ParsableArguments, Sendable {
-    @Option(name: .long, help: ArgumentHelp("The folder that holds moa's data.", discussion: "Default: $MOA_HOME, else ~/.moa.", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The folder that holds moa's data.", discussion: "Default: $MOA_HOME, else ~/.moa.", valueName: "dir"))
     public var home: String?
 
     @Flag(name: .long, help: "Print machine-readable JSON instead of tables and cards.")

@@ -36,7 +36,8 @@ public struct Card: Sendable {
         var top = glyphs.topLeft + horizontal(inner) + glyphs.topRight
         if !title.isEmpty, inner - 4 >= 1 {
             let shown = title.truncated(toDisplayWidth: inner - 4, ellipsis: glyphs.ellipsis)
-            top = glyphs.topLeft + horizontal(1) + " " + theme.paint(shown, .heading) + " "
+            top =
+                glyphs.topLeft + horizontal(1) + " " + theme.paint(shown, .heading) + " "
                 + horizontal(inner - 3 - shown.displayWidth) + glyphs.topRight
         }
         var result = [top]

@@ -216,7 +216,7 @@ enum TextWidth {
 
     /// East Asian Wide / Fullwidth ranges and the common emoji blocks, sorted, non-overlapping.
     private static let wideRanges: [ClosedRange<UInt32>] = [
-        0x1100...0x115F,  // Hangul Jamo leading consonants
+        0x1100...0x115F, // Hangul Jamo leading consonants
         0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0, 0x23F3...0x23F3,
         0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F, 0x2693...0x2693,
         0x26A1...0x26A1, 0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5, 0x26CE...0x26CE,
@@ -224,26 +224,26 @@ enum TextWidth {
         0x26FD...0x26FD, 0x2705...0x2705, 0x270A...0x270B, 0x2728...0x2728, 0x274C...0x274C,
         0x274E...0x274E, 0x2753...0x2755, 0x2757...0x2757, 0x2795...0x2797, 0x27B0...0x27B0,
         0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
-        0x2E80...0x303E,  // CJK radicals, Kangxi, CJK symbols and punctuation
-        0x3041...0x33FF,  // Hiragana, Katakana, Bopomofo, Hangul compatibility jamo, CJK compatibility
-        0x3400...0x4DBF,  // CJK extension A
-        0x4E00...0x9FFF,  // CJK unified ideographs
-        0xA000...0xA4CF,  // Yi
-        0xA960...0xA97F,  // Hangul Jamo extended A
-        0xAC00...0xD7A3,  // Hangul syllables
-        0xF900...0xFAFF,  // CJK compatibility ideographs
-        0xFE10...0xFE19, 0xFE30...0xFE6F,  // vertical, CJK compatibility and small forms
-        0xFF00...0xFF60,  // fullwidth forms
-        0xFFE0...0xFFE6,  // fullwidth signs
-        0x1B000...0x1B2FF,  // Kana supplement and extensions
+        0x2E80...0x303E, // CJK radicals, Kangxi, CJK symbols and punctuation
+        0x3041...0x33FF, // Hiragana, Katakana, Bopomofo, Hangul compatibility jamo, CJK compatibility
+        0x3400...0x4DBF, // CJK extension A
+        0x4E00...0x9FFF, // CJK unified ideographs
+        0xA000...0xA4CF, // Yi
+        0xA960...0xA97F, // Hangul Jamo extended A
+        0xAC00...0xD7A3, // Hangul syllables
+        0xF900...0xFAFF, // CJK compatibility ideographs
+        0xFE10...0xFE19, 0xFE30...0xFE6F, // vertical, CJK compatibility and small forms
+        0xFF00...0xFF60, // fullwidth forms
+        0xFFE0...0xFFE6, // fullwidth signs
+        0x1B000...0x1B2FF, // Kana supplement and extensions
         0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E, 0x1F191...0x1F19A,
-        0x1F1E6...0x1F1FF,  // regional indicators (flags)
+        0x1F1E6...0x1F1FF, // regional indicators (flags)
         0x1F200...0x1F202, 0x1F210...0x1F23B, 0x1F240...0x1F248, 0x1F250...0x1F251, 0x1F260...0x1F265,
-        0x1F300...0x1F64F,  // pictographs, emoticons
-        0x1F680...0x1F6FF,  // transport and map symbols
-        0x1F7E0...0x1F7EB,  // coloured circles and squares
-        0x1F90C...0x1F9FF,  // supplemental symbols and pictographs
-        0x1FA70...0x1FAFF,  // symbols and pictographs extended A
-        0x20000...0x2FFFD, 0x30000...0x3FFFD,  // CJK extensions B and later
+        0x1F300...0x1F64F, // pictographs, emoticons
+        0x1F680...0x1F6FF, // transport and map symbols
+        0x1F7E0...0x1F7EB, // coloured circles and squares
+        0x1F90C...0x1F9FF, // supplemental symbols and pictographs
+        0x1FA70...0x1FAFF, // symbols and pictographs extended A
+        0x20000...0x2FFFD, 0x30000...0x3FFFD, // CJK extensions B and later
     ]
 }

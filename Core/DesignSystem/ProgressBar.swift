@@ -33,7 +33,8 @@ public struct ProgressBar: Sendable, Equatable {
     public func render(theme: Theme = .plain) -> String {
         let cells = max(width, 0)
         let filled = filledCells
-        let bar = theme.paint(String(repeating: theme.glyphs.barFilled, count: filled), .accent)
+        let bar =
+            theme.paint(String(repeating: theme.glyphs.barFilled, count: filled), .accent)
             + theme.paint(String(repeating: theme.glyphs.barEmpty, count: cells - filled), .muted)
         let percentText = TextWidth.pad("\(percent)%", toWidth: 4, alignment: .right)
         let prefix = label.map { $0 + " " } ?? ""

@@ -52,17 +52,20 @@ public struct Table: Sendable {
         let ellipsis = theme.glyphs.ellipsis
 
         var lines: [String] = []
-        lines.append(columns.indices.map { index in
-            let column = columns[index]
-            let title = column.title.truncated(toDisplayWidth: widths[index], ellipsis: ellipsis)
-            return theme.paint(title, .heading).padded(toDisplayWidth: widths[index], alignment: column.alignment)
-        }.joined(separator: gap))
-        lines.append(widths.map { theme.paint(String(repeating: theme.glyphs.horizontal, count: $0), .muted) }
-            .joined(separator: gap))
-        for row in cells {
-            lines.append(columns.indices.map { index in
-                row[index].fitted(toDisplayWidth: widths[index], alignment: columns[index].alignment, ellipsis: ellipsis)
+        lines.append(
+            columns.indices.map { index in
+                let column = columns[index]
+                let title = column.title.truncated(toDisplayWidth: widths[index], ellipsis: ellipsis)
+                return theme.paint(title, .heading).padded(toDisplayWidth: widths[index], alignment: column.alignment)
             }.joined(separator: gap))
+        lines.append(
+            widths.map { theme.paint(String(repeating: theme.glyphs.horizontal, count: $0), .muted) }
+                .joined(separator: gap))
+        for row in cells {
+            lines.append(
+                columns.indices.map { index in
+                    row[index].fitted(toDisplayWidth: widths[index], alignment: columns[index].alignment, ellipsis: ellipsis)
+                }.joined(separator: gap))
         }
         // No trailing blanks: a left-aligned last column is not padded (copy-paste and diffs stay clean).
         return lines.map(Self.droppingTrailingSpaces).joined(separator: "\n")

@@ -1,11 +1,11 @@
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where rendered text goes. Rendering is pure (`String`); writing is this one small seam.
@@ -27,7 +27,7 @@ public struct StreamOutput: TextOutput {
 
     public func write(_ s: String) {
         guard !s.isEmpty else { return }
-        fflush(nil)  // keep order with anything printed through stdio buffers
+        fflush(nil) // keep order with anything printed through stdio buffers
         var bytes = Array(s.utf8)
         bytes.withUnsafeMutableBytes { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -39,7 +39,7 @@ public struct StreamOutput: TextOutput {
                 } else if written < 0 && errno == EINTR {
                     continue
                 } else {
-                    return  // the reader went away or the disk is full: nothing sensible left to do
+                    return // the reader went away or the disk is full: nothing sensible left to do
                 }
             }
         }
@@ -48,11 +48,11 @@ public struct StreamOutput: TextOutput {
 
 private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Darwin)
-    return Darwin.write(descriptor, pointer, count)
+        return Darwin.write(descriptor, pointer, count)
     #elseif canImport(Musl)
-    return Musl.write(descriptor, pointer, count)
+        return Musl.write(descriptor, pointer, count)
     #else
-    return Glibc.write(descriptor, pointer, count)
+        return Glibc.write(descriptor, pointer, count)
     #endif
 }
 

@@ -13,8 +13,7 @@ public enum LinkHeader {
         var result: [String: URL] = [:]
         for link in links(in: value) {
             guard let rel = link.parameters["rel"], let url = resolve(link.target, against: base) else { continue }
-            for relation in rel.lowercased().split(whereSeparator: \.isWhitespace) where result[String(relation)] == nil
-            {
+            for relation in rel.lowercased().split(whereSeparator: \.isWhitespace) where result[String(relation)] == nil {
                 result[String(relation)] = url
             }
         }
@@ -38,7 +37,7 @@ public enum LinkHeader {
                 continue
             }
             scanner.advance()
-            guard let target = scanner.read(until: ">") else { break }  // unterminated: nothing more to read
+            guard let target = scanner.read(until: ">") else { break } // unterminated: nothing more to read
             scanner.advance()
             var parameters: [String: String] = [:]
             var wellFormed = true

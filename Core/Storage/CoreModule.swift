@@ -9,8 +9,10 @@ extension ModuleOf {
     /// providers the caller's composition needs beside them.
     ///
     ///     try RegistryBuilder(modules: [ModuleOf.core(database: database, clock: clock), TransferDataModule()])
-    public static func core(database: AppDatabase, clock: any WallClock = SystemWallClock(), home: MoaHome? = nil,
-                            extra: [Provider] = []) -> ModuleOf {
+    public static func core(
+        database: AppDatabase, clock: any WallClock = SystemWallClock(), home: MoaHome? = nil,
+        extra: [Provider] = []
+    ) -> ModuleOf {
         var providers: [Provider] = [
             .instance(DatabaseKey.self, database),
             .instance(UnitOfWorkKey.self, database),

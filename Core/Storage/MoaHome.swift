@@ -14,7 +14,9 @@ public struct MoaHome: Sendable, Equatable {
     /// Resolves the home folder from the command line and the environment.
     public static func resolve(option: String?, environment: [String: String]) -> MoaHome {
         if let option, !option.isEmpty { return MoaHome(root: URL(fileURLWithPath: expandTilde(option, environment))) }
-        if let value = environment["MOA_HOME"], !value.isEmpty { return MoaHome(root: URL(fileURLWithPath: expandTilde(value, environment))) }
+        if let value = environment["MOA_HOME"], !value.isEmpty {
+            return MoaHome(root: URL(fileURLWithPath: expandTilde(value, environment)))
+        }
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         return MoaHome(root: URL(fileURLWithPath: home).appendingPathComponent(".moa"))
     }

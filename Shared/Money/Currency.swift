@@ -31,7 +31,8 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
     public static let jpy = Currency(known: "JPY", minorUnitDigits: 0)
 
     /// Every supported currency, sorted by code.
-    public static let supported: [Currency] = minorUnitTable
+    public static let supported: [Currency] =
+        minorUnitTable
         .map { Currency(known: $0.key, minorUnitDigits: $0.value) }
         .sorted { $0.code < $1.code }
 
@@ -68,7 +69,7 @@ public struct Currency: Hashable, Sendable, Codable, CustomStringConvertible {
 /// The text without leading and trailing whitespace.
 func trimmingWhitespace<S: StringProtocol>(_ text: S) -> String {
     guard let first = text.firstIndex(where: { !$0.isWhitespace }),
-          let last = text.lastIndex(where: { !$0.isWhitespace })
+        let last = text.lastIndex(where: { !$0.isWhitespace })
     else { return "" }
     return String(text[first...last])
 }

@@ -42,12 +42,12 @@ extension Money {
         // |minorUnits × numerator| ≤ 2^126, so the product cannot overflow Int128.
         let product = Int128(minorUnits) * Int128(numerator)
         let divisor = Int128(denominator)
-        let quotient = product / divisor      // truncated toward zero
+        let quotient = product / divisor // truncated toward zero
         let remainder = product % divisor
         var rounded = quotient
         if remainder != 0 {
             let awayFromZero: Int128 = (product < 0) != (divisor < 0) ? quotient - 1 : quotient + 1
-            let twiceRemainder = remainder.magnitude * 2   // ≤ 2^64: fits
+            let twiceRemainder = remainder.magnitude * 2 // ≤ 2^64: fits
             let divisorMagnitude = divisor.magnitude
             switch rounding {
             case .down:
@@ -76,7 +76,7 @@ extension Money {
         guard parts >= 1 else { throw .invalidParts(parts) }
         let count = Int64(parts)
         let share = minorUnits / count
-        let remainder = minorUnits % count            // same sign as minorUnits, |remainder| < count
+        let remainder = minorUnits % count // same sign as minorUnits, |remainder| < count
         let step: Int64 = remainder < 0 ? -1 : 1
         let extraParts = Int(remainder.magnitude)
         return (0..<parts).map { index in

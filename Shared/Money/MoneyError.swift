@@ -23,7 +23,8 @@ public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
             return "“\(code)” is not a supported currency code."
         case .invalidAmount(let text):
             if text.isEmpty { return "No amount was given." }
-            return "“\(text)” is not a valid amount; write digits with an optional sign, commas between groups of three and a decimal point, like 1,234.50."
+            return
+                "“\(text)” is not a valid amount; write digits with an optional sign, commas between groups of three and a decimal point, like 1,234.50."
         case .tooManyFractionDigits(let text, let allowed):
             switch allowed {
             case 0: return "“\(text)” has decimal places, which this currency does not allow."

@@ -10,7 +10,7 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
     /// A valid date, or `nil` (`2025-02-30` is not a day).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
-              day <= Self.daysIn(month: month, year: year)
+            day <= Self.daysIn(month: month, year: year)
         else { return nil }
         self.year = year
         self.month = month
@@ -22,7 +22,7 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         let digits = text.prefix(10)
         let parts = digits.split(separator: "-", omittingEmptySubsequences: false)
         guard digits.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
         self.init(year: year, month: month, day: day)
     }
@@ -46,7 +46,7 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         // Zeller-style computation on the proleptic Gregorian calendar, no Foundation needed.
         let offsets = [0, 3, 2, 5, 0, 3, 5, 1, 4, 6, 2, 4]
         let y = month < 3 ? year - 1 : year
-        let sunday0 = (y + y / 4 - y / 100 + y / 400 + offsets[month - 1] + day) % 7  // 0 = Sunday
+        let sunday0 = (y + y / 4 - y / 100 + y / 400 + offsets[month - 1] + day) % 7 // 0 = Sunday
         return sunday0 == 0 ? 7 : sunday0
     }
 

@@ -1,6 +1,5 @@
 import AccountData
 import AccountDomain
-@testable import AccountFeature
 import AccountInterface
 import AuthInterface
 import AuthTesting
@@ -12,12 +11,14 @@ import Money
 import Persistence
 import Registry
 import SharedKit
-import TransferInterface
-import TransferTesting
 import Storage
 import Synchronization
 import Testing
+import TransferInterface
+import TransferTesting
 import ViewModelKit
+
+@testable import AccountFeature
 
 /// Account's real Domain and Data on an in-memory database, with a fake session.
 struct AccountHarness {
@@ -34,16 +35,24 @@ struct AccountHarness {
         let draws = Mutex(digits)
         registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: clock),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
+                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
+                ]),
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountServiceKey.self)
             .overriding { [session, clock] overrides in
-                overrides.replace(.singleton(AccountServiceKey.self, requires: AccountStoreKey.self) { store in
-                    AccountService(store: store, session: session, clock: clock, drawDigits: {
-                        draws.withLock { $0.isEmpty ? String(format: "%08d", Int.random(in: 0..<100_000_000)) : $0.removeFirst() }
+                overrides.replace(
+                    .singleton(AccountServiceKey.self, requires: AccountStoreKey.self) { store in
+                        AccountService(
+                            store: store, session: session, clock: clock,
+                            drawDigits: {
+                                draws.withLock { $0.isEmpty ? String(format: "%08d", Int.random(in: 0..<100_000_000)) : $0.removeFirst() }
+                            })
                     })
-                })
             }
     }
 
@@ -108,7 +117,9 @@ struct AccountServiceTests {
 
     @Test func anUnknownCurrencyIsRefused() async throws {
         let harness = try AccountHarness()
-        await #expect(throws: MoneyError.unknownCurrency("XYZ")) { try await harness.service.open(kind: .checking, name: "X", currency: "XYZ") }
+        await #expect(throws: MoneyError.unknownCurrency("XYZ")) {
+            try await harness.service.open(kind: .checking, name: "X", currency: "XYZ")
+        }
     }
 
     @Test func withoutASessionEveryUseCaseSaysNotLoggedIn() async throws {
@@ -123,20 +134,30 @@ struct AccountServiceTests {
         let mine = try await harness.service.open(kind: .checking, name: "Mine")
         harness.session.set(AccountHarness.bo)
         await #expect(throws: AccountError.notFound(mine.number.description)) { try await harness.service.show(mine.number.description) }
-        await #expect(throws: AccountError.notFound(mine.number.description)) { try await harness.service.deposit("1", to: mine.number.description, memo: nil) }
+        await #expect(throws: AccountError.notFound(mine.number.description)) {
+            try await harness.service.deposit("1", to: mine.number.description, memo: nil)
+        }
     }
 
     @Test func depositsAndWithdrawalsMoveExactAmountsAndRefuseOverdrafts() async throws {
         let harness = try AccountHarness()
         let account = try await harness.service.open(kind: .checking, name: "Main", currency: "USD")
         let number = account.number.description
-        #expect(try await harness.service.deposit("1,234.56", to: number, memo: "pay").balanceAfter == Money(minorUnits: 123_456, currency: .usd))
-        #expect(try await harness.service.withdraw("0.56", from: number, memo: nil).balanceAfter == Money(minorUnits: 123_400, currency: .usd))
-        await #expect(throws: PostingError.insufficientFunds(account.number, balance: Money(minorUnits: 123_400, currency: .usd),
-                                                             requested: Money(minorUnits: 123_401, currency: .usd))) {
+        #expect(
+            try await harness.service.deposit("1,234.56", to: number, memo: "pay").balanceAfter
+                == Money(minorUnits: 123_456, currency: .usd))
+        #expect(
+            try await harness.service.withdraw("0.56", from: number, memo: nil).balanceAfter == Money(minorUnits: 123_400, currency: .usd))
+        await #expect(
+            throws: PostingError.insufficientFunds(
+                account.number, balance: Money(minorUnits: 123_400, currency: .usd),
+                requested: Money(minorUnits: 123_401, currency: .usd))
+        ) {
             try await harness.service.withdraw("1,234.01", from: number, memo: nil)
         }
-        await #expect(throws: MoneyError.tooManyFractionDigits("1.001", allowed: 2)) { try await harness.service.deposit("1.001", to: number, memo: nil) }
+        await #expect(throws: MoneyError.tooManyFractionDigits("1.001", allowed: 2)) {
+            try await harness.service.deposit("1.001", to: number, memo: nil)
+        }
         await #expect(throws: PostingError.amountNotPositive(.zero(.usd))) { try await harness.service.deposit("0", to: number, memo: nil) }
         #expect(try await harness.service.show(number).balance == Money(minorUnits: 123_400, currency: .usd))
         #expect(try await harness.audit().isEmpty)
@@ -154,7 +175,9 @@ struct AccountServiceTests {
         }
         _ = try await harness.service.withdraw("10,000", from: number, memo: nil)
         #expect(try await harness.service.close(number).isClosed)
-        await #expect(throws: PostingError.closedAccount(try AccountNumber(number))) { try await harness.service.deposit("1", to: number, memo: nil) }
+        await #expect(throws: PostingError.closedAccount(try AccountNumber(number))) {
+            try await harness.service.deposit("1", to: number, memo: nil)
+        }
         await #expect(throws: AccountError.alreadyClosed(try AccountNumber(number))) { try await harness.service.close(number) }
     }
 
@@ -186,10 +209,13 @@ struct AccountPostingTests {
         return (a, b)
     }
 
-    private func request(_ from: AccountSummary, _ to: AccountSummary, _ minor: Int64, currency: Currency = .krw,
-                         by user: UserID = FakeSessionProvider.ada.id) -> PostingRequest {
-        PostingRequest(from: from.number, to: to.number, amount: Money(minorUnits: minor, currency: currency), memo: "rent",
-                       reference: "transfer-1", initiatedBy: user, at: Date())
+    private func request(
+        _ from: AccountSummary, _ to: AccountSummary, _ minor: Int64, currency: Currency = .krw,
+        by user: UserID = FakeSessionProvider.ada.id
+    ) -> PostingRequest {
+        PostingRequest(
+            from: from.number, to: to.number, amount: Money(minorUnits: minor, currency: currency), memo: "rent",
+            reference: "transfer-1", initiatedBy: user, at: Date())
     }
 
     @Test func aPostingWritesTwoEntriesThatCancelAndBothBalances() async throws {
@@ -214,18 +240,28 @@ struct AccountPostingTests {
         let cases: [(PostingRequest, PostingError)] = [
             (request(a, a, 1), .sameAccount(a.number)),
             (request(a, b, 0), .amountNotPositive(.zero(.krw))),
-            (request(a, b, 50_001), .insufficientFunds(a.number, balance: Money(minorUnits: 50_000, currency: .krw), requested: Money(minorUnits: 50_001, currency: .krw))),
+            (
+                request(a, b, 50_001),
+                .insufficientFunds(
+                    a.number, balance: Money(minorUnits: 50_000, currency: .krw), requested: Money(minorUnits: 50_001, currency: .krw))
+            ),
             (request(a, usd, 1), .currencyMismatch(from: .krw, to: .usd)),
             (request(a, b, 1, by: AccountHarness.bo.id), .notOwner(a.number)),
-            (PostingRequest(from: a.number, to: try AccountNumber(prefix: "11099999999"), amount: Money(minorUnits: 1, currency: .krw), memo: nil,
-                            reference: "x", initiatedBy: FakeSessionProvider.ada.id, at: Date()), .unknownAccount(try AccountNumber(prefix: "11099999999"))),
+            (
+                PostingRequest(
+                    from: a.number, to: try AccountNumber(prefix: "11099999999"), amount: Money(minorUnits: 1, currency: .krw), memo: nil,
+                    reference: "x", initiatedBy: FakeSessionProvider.ada.id, at: Date()),
+                .unknownAccount(try AccountNumber(prefix: "11099999999"))
+            ),
         ]
         for (request, refusal) in cases {
             await #expect(throws: refusal) { try await harness.database.perform { try posting.post(request, in: $0) } }
             #expect(refusal.exitStatus == .refused)
         }
         _ = try await harness.service.close(b.number.description)
-        await #expect(throws: PostingError.closedAccount(b.number)) { try await harness.database.perform { try posting.post(request(a, b, 1), in: $0) } }
+        await #expect(throws: PostingError.closedAccount(b.number)) {
+            try await harness.database.perform { try posting.post(request(a, b, 1), in: $0) }
+        }
         #expect(try await harness.service.show(a.number.description).balance.minorUnits == 50_000)
         #expect(try await harness.audit().isEmpty)
     }
@@ -242,13 +278,17 @@ struct AccountPostingTests {
             }
         }
         #expect(try await harness.service.show(a.number.description).balance.minorUnits == 50_000)
-        #expect(try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") } == 0)
+        #expect(
+            try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") } == 0
+        )
     }
 
     @Test func theAuditFindsABalanceThatDoesNotMatchItsEntries() async throws {
         let harness = try AccountHarness()
         let (a, _) = try await twoAccounts(harness)
-        try harness.database.write { db in try db.execute(sql: "UPDATE account_accounts SET balance = balance + 1 WHERE number = ?", arguments: [a.number.digits]) }
+        try harness.database.write { db in
+            try db.execute(sql: "UPDATE account_accounts SET balance = balance + 1 WHERE number = ?", arguments: [a.number.digits])
+        }
         let problems = try await harness.audit()
         #expect(problems.count == 1)
         #expect(problems.first?.contains("has balance 50001 but its entries sum to 50000") == true)
@@ -262,7 +302,12 @@ struct AccountCommandTests {
         _ = try await harness.service.open(kind: .checking, name: "생활비 통장")
         let group = try RegistryBuilder(modules: [
             ModuleOf.core(database: harness.database, clock: harness.clock),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter()),
+                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
+                ]),
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountCommandsKey.self).resolve()
@@ -271,7 +316,8 @@ struct AccountCommandTests {
         #expect(out.text.contains("110-0000-0001-"))
         #expect(out.text.contains("생활비 통장"))
         let json = CapturingOutput()
-        _ = try await group.run(try AccountCommand.parseAsRoot(["list", "--json"]), context: CommandContext(json: true, out: json, err: CapturingOutput()))
+        _ = try await group.run(
+            try AccountCommand.parseAsRoot(["list", "--json"]), context: CommandContext(json: true, out: json, err: CapturingOutput()))
         let decoded = try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [[String: Any]]
         #expect(decoded?.first?["type"] as? String == "checking")
         #expect((decoded?.first?["balance"] as? [String: Any])?["minor_units"] as? Int == 0)
@@ -288,15 +334,17 @@ struct AccountsCoordinatorTests {
         _ = try await harness.service.deposit("100,000", to: account.number.description, memo: nil)
         let transfers = FakeTransferStarter(balanceAfter: Money(minorUnits: 70_000, currency: .krw))
         let out = CapturingOutput()
-        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()), input: ScriptedLineInput([
-            "1",                  // the first account
-            "1",                  // send money
-            "220-8765-4321-0", "30,000", "rent",
-            "y",                  // confirm
-            "",                   // leave the receipt
-            "0",                  // back from the detail
-            "0",                  // back from the list: done
-        ]))
+        let screen = Screen(
+            context: CommandContext(out: out, err: CapturingOutput()),
+            input: ScriptedLineInput([
+                "1", // the first account
+                "1", // send money
+                "220-8765-4321-0", "30,000", "rent",
+                "y", // confirm
+                "", // leave the receipt
+                "0", // back from the detail
+                "0", // back from the list: done
+            ]))
         let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers)
         await coordinator.run()
 
@@ -309,16 +357,18 @@ struct AccountsCoordinatorTests {
             }
         }
         #expect(routes == ["list", "detail", "send", "receipt", "detail", "list"])
-        #expect(transfers.drafts == [TransferDraft(from: account.number.description, to: "220-8765-4321-0", amount: "30,000", memo: "rent")])
-        #expect(out.text.contains("70,000 KRW"))   // the receipt's balance after
+        #expect(
+            transfers.drafts == [TransferDraft(from: account.number.description, to: "220-8765-4321-0", amount: "30,000", memo: "rent")])
+        #expect(out.text.contains("70,000 KRW")) // the receipt's balance after
     }
 
     @Test func decliningTheConfirmationSendsNothing() async throws {
         let harness = try AccountHarness()
         _ = try await harness.service.open(kind: .checking, name: "Everyday")
         let transfers = FakeTransferStarter()
-        let screen = Screen(context: CommandContext(out: CapturingOutput(), err: CapturingOutput()),
-                            input: ScriptedLineInput(["1", "1", "220-8765-4321-0", "10", "", "n", "0", "0"]))
+        let screen = Screen(
+            context: CommandContext(out: CapturingOutput(), err: CapturingOutput()),
+            input: ScriptedLineInput(["1", "1", "220-8765-4321-0", "10", "", "n", "0", "0"]))
         let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers)
         await coordinator.run()
         #expect(transfers.drafts.isEmpty)
@@ -329,12 +379,16 @@ struct AccountsCoordinatorTests {
     static func recipients(source: AccountNumber) -> FakeRecipientsReading {
         let date = Date(timeIntervalSince1970: 1_767_225_600)
         return FakeRecipientsReading(
-            favourites: [FavouriteRecipient(alias: "mom", accountNumber: "220-8765-4321-0", addedAt: date),
-                         FavouriteRecipient(alias: "Rent", accountNumber: "110-0000-0003-1", addedAt: date)],
-            recents: [RecentRecipient(accountNumber: "330-0000-0001-2", lastSentAt: date),
-                      RecentRecipient(accountNumber: "220-8765-4321-0", lastSentAt: date),
-                      RecentRecipient(accountNumber: source.description, lastSentAt: date),
-                      RecentRecipient(accountNumber: "110-0000-0009-9", lastSentAt: date)])
+            favourites: [
+                FavouriteRecipient(alias: "mom", accountNumber: "220-8765-4321-0", addedAt: date),
+                FavouriteRecipient(alias: "Rent", accountNumber: "110-0000-0003-1", addedAt: date),
+            ],
+            recents: [
+                RecentRecipient(accountNumber: "330-0000-0001-2", lastSentAt: date),
+                RecentRecipient(accountNumber: "220-8765-4321-0", lastSentAt: date),
+                RecentRecipient(accountNumber: source.description, lastSentAt: date),
+                RecentRecipient(accountNumber: "110-0000-0009-9", lastSentAt: date),
+            ])
     }
 
     /// Runs the flow list → detail → send with `destination` typed at the destination prompt, then
@@ -345,8 +399,9 @@ struct AccountsCoordinatorTests {
         _ = try await harness.service.deposit("100", to: account.number.description, memo: nil)
         let transfers = FakeTransferStarter()
         let out = CapturingOutput()
-        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()),
-                            input: ScriptedLineInput(["1", "1", destination, "10", "", "y", "", "0", "0"]))
+        let screen = Screen(
+            context: CommandContext(out: out, err: CapturingOutput()),
+            input: ScriptedLineInput(["1", "1", destination, "10", "", "y", "", "0", "0"]))
         let offered = recipients ?? Self.recipients(source: account.number)
         let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers, recipients: offered)
         await coordinator.run()
@@ -355,21 +410,25 @@ struct AccountsCoordinatorTests {
 
     @Test func theDestinationPromptListsFavouritesThenRecentsNumbered() async throws {
         let (drafts, out) = try await sendTyping("1", recipients: nil)
-        #expect(out.contains("""
-            Send to
-              1. @mom · 220-8765-4321-0
-              2. @Rent · 110-0000-0003-1
-              3. 330-0000-0001-2 · recent
-              4. 110-0000-0009-9 · recent
-              0. Back
-            """))
+        #expect(
+            out.contains(
+                """
+                Send to
+                  1. @mom · 220-8765-4321-0
+                  2. @Rent · 110-0000-0003-1
+                  3. 330-0000-0001-2 · recent
+                  4. 110-0000-0009-9 · recent
+                  0. Back
+                """))
         #expect(out.contains("To (a number from the list, an account number or @alias): Amount:"))
         #expect(drafts.map(\.to) == ["@mom"])
         #expect(out.contains("@mom · 220-8765-4321-0"))
     }
 
-    @Test(arguments: [("2", "@Rent"), ("3", "330-0000-0001-2"), ("4", "110-0000-0009-9"), ("220-1111-2222-3", "220-1111-2222-3"),
-                      ("@MOM", "@mom"), ("@carol", "@carol")])
+    @Test(arguments: [
+        ("2", "@Rent"), ("3", "330-0000-0001-2"), ("4", "110-0000-0009-9"), ("220-1111-2222-3", "220-1111-2222-3"),
+        ("@MOM", "@mom"), ("@carol", "@carol"),
+    ])
     func aNumberPicksFromTheListAnythingElseGoesToTransferAsTyped(typed: String, expected: String) async throws {
         let (drafts, _) = try await sendTyping(typed, recipients: nil)
         #expect(drafts.map(\.to) == [expected])
@@ -379,10 +438,12 @@ struct AccountsCoordinatorTests {
         let harness = try AccountHarness()
         let account = try await harness.service.open(kind: .checking, name: "Everyday")
         let transfers = FakeTransferStarter()
-        let screen = Screen(context: CommandContext(out: CapturingOutput(), err: CapturingOutput()),
-                            input: ScriptedLineInput(["1", "1", "0", "0", "0"]))
-        let coordinator = AccountsCoordinator(screen: screen, service: harness.service, transfers: transfers,
-                                              recipients: Self.recipients(source: account.number))
+        let screen = Screen(
+            context: CommandContext(out: CapturingOutput(), err: CapturingOutput()),
+            input: ScriptedLineInput(["1", "1", "0", "0", "0"]))
+        let coordinator = AccountsCoordinator(
+            screen: screen, service: harness.service, transfers: transfers,
+            recipients: Self.recipients(source: account.number))
         await coordinator.run()
         #expect(transfers.drafts.isEmpty)
     }

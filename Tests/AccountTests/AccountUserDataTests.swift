@@ -20,10 +20,12 @@ extension AccountHarness {
     func userData() throws -> any UserDataOwner {
         try RegistryBuilder(modules: [
             AccountDataModule(), AccountFeatureModule(), ModuleOf.core(database: database, clock: clock),
-            ModuleOf("Fakes", [
-                .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
-                .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
-            ]),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
+                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
+                ]),
         ]).validate(root: AccountUserDataKey.self).resolve()
     }
 
@@ -66,8 +68,9 @@ struct AccountUserDataTests {
             bos = try await service.open(kind: .checking, name: "Bo's")
             harness.session.set(FakeSessionProvider.ada)
             let posting = try harness.posting()
-            let request = PostingRequest(from: everyday.number, to: bos.number, amount: Money(minorUnits: 30_000, currency: .krw),
-                                         memo: "rent", reference: "transfer-1", initiatedBy: FakeSessionProvider.ada.id, at: harness.clock.now())
+            let request = PostingRequest(
+                from: everyday.number, to: bos.number, amount: Money(minorUnits: 30_000, currency: .krw),
+                memo: "rent", reference: "transfer-1", initiatedBy: FakeSessionProvider.ada.id, at: harness.clock.now())
             _ = try await harness.database.perform { try posting.post(request, in: $0) }
         }
 
@@ -81,10 +84,11 @@ struct AccountUserDataTests {
     @Test func everyOpenAccountThatHoldsMoneyIsABlockerNamedInASentence() async throws {
         let world = try await World()
         let blockers = try await world.harness.blockers(for: FakeSessionProvider.ada.id)
-        #expect(blockers == [
-            "Account \(world.everyday.number) (Everyday) holds 70,000 KRW.",
-            "Account \(world.rainy.number) (Rainy day) holds 50,000 KRW.",
-        ])
+        #expect(
+            blockers == [
+                "Account \(world.everyday.number) (Everyday) holds 70,000 KRW.",
+                "Account \(world.rainy.number) (Rainy day) holds 50,000 KRW.",
+            ])
         #expect(try await world.harness.blockers(for: AccountHarness.bo.id) == ["Account \(world.bos.number) (Bo's) holds 30,000 KRW."])
         try await world.emptyAdasAccounts()
         #expect(try await world.harness.blockers(for: FakeSessionProvider.ada.id).isEmpty)
@@ -135,7 +139,9 @@ struct AccountUserDataTests {
             try String.fetchAll(db, sql: "SELECT memo FROM account_entries WHERE memo IN ('Salary', 'Savings plan', 'Cash out')")
         }
         #expect(adasMemos.isEmpty)
-        #expect(try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account_accounts WHERE owner_id = 'user-ada'") } == 0)
+        #expect(
+            try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account_accounts WHERE owner_id = 'user-ada'") }
+                == 0)
     }
 
     @Test func anErasedAccountTakesNoMoreMoney() async throws {
@@ -144,8 +150,9 @@ struct AccountUserDataTests {
         try await world.emptyAdasAccounts()
         try await harness.erase(FakeSessionProvider.ada.id)
         let posting = try harness.posting()
-        let request = PostingRequest(from: world.bos.number, to: world.everyday.number, amount: Money(minorUnits: 1_000, currency: .krw),
-                                     memo: nil, reference: "transfer-2", initiatedBy: AccountHarness.bo.id, at: harness.clock.now())
+        let request = PostingRequest(
+            from: world.bos.number, to: world.everyday.number, amount: Money(minorUnits: 1_000, currency: .krw),
+            memo: nil, reference: "transfer-2", initiatedBy: AccountHarness.bo.id, at: harness.clock.now())
         await #expect(throws: PostingError.closedAccount(world.everyday.number)) {
             try await harness.database.perform { try posting.post(request, in: $0) }
         }

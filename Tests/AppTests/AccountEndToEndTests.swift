@@ -41,7 +41,8 @@ struct AccountEndToEndTests {
         let number = try moa.openAccount(name: "생활비 통장")
         #expect(number.count == 15)
 
-        #expect(try moa.run(["account", "deposit", number, "1,000,000", "--memo", "월급"]).out.contains("balance of \(number): 1,000,000 KRW"))
+        #expect(
+            try moa.run(["account", "deposit", number, "1,000,000", "--memo", "월급"]).out.contains("balance of \(number): 1,000,000 KRW"))
         let overdraft = try moa.run(["account", "withdraw", number, "1,000,001"])
         #expect(overdraft.status == 1)
         #expect(overdraft.err.contains("Insufficient funds"))
@@ -74,7 +75,10 @@ struct AccountEndToEndTests {
         let database = moa.home.appendingPathComponent("moa.sqlite").path
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [database, "UPDATE account_accounts SET balance = balance + 1 WHERE number = '\(number.replacingOccurrences(of: "-", with: ""))'"]
+        sqlite.arguments = [
+            database,
+            "UPDATE account_accounts SET balance = balance + 1 WHERE number = '\(number.replacingOccurrences(of: "-", with: ""))'",
+        ]
         try sqlite.run()
         sqlite.waitUntilExit()
         let doctor = try moa.run(["doctor"])

@@ -16,7 +16,7 @@ struct ArchiveEndToEndTests {
 
         let again = try moa.run(["archive", "import", "--sample", "--json"])
         let second = try JSONSerialization.jsonObject(with: Data(again.out.utf8)) as? [String: Any]
-        #expect(second?["new"] as? Int == 0)   // idempotent: nothing duplicated
+        #expect(second?["new"] as? Int == 0) // idempotent: nothing duplicated
         #expect(second?["unchanged"] as? Int == report?["new"] as? Int)
 
         let jongno = try moa.run(["search", "events", "--region", "종로구", "--json"])
@@ -31,8 +31,10 @@ struct ArchiveEndToEndTests {
         try moa.run(["archive", "import", "--sample"])
         #expect(try moa.run(["archive", "list"]).status == 77)
         try moa.loggedIn()
-        let added = try moa.run(["archive", "add", "--title", "연극 '햄릿'", "--category", "연극", "--region", "종로구",
-                                 "--date", "2025-05-01", "--rating", "5"])
+        let added = try moa.run([
+            "archive", "add", "--title", "연극 '햄릿'", "--category", "연극", "--region", "종로구",
+            "--date", "2025-05-01", "--rating", "5",
+        ])
         #expect(added.status == 0, "\(added.err)")
         let taste = try moa.run(["archive", "taste", "--json"])
         #expect(taste.status == 0, "\(taste.err)")

@@ -88,7 +88,8 @@ struct AuthEndToEndTests {
         defer { moa.remove() }
         try moa.run(["auth", "signup", "--email", "cy@example.com", "--password-stdin"], stdin: Self.password)
         let known = try moa.run(["auth", "login", "--email", "cy@example.com", "--password-stdin"], stdin: "wrong passphrase, wrong wrong")
-        let unknown = try moa.run(["auth", "login", "--email", "nobody@example.com", "--password-stdin"], stdin: "wrong passphrase, wrong wrong")
+        let unknown = try moa.run(
+            ["auth", "login", "--email", "nobody@example.com", "--password-stdin"], stdin: "wrong passphrase, wrong wrong")
         #expect(known.status == 77)
         #expect(known.status == unknown.status)
         #expect(known.err == unknown.err)

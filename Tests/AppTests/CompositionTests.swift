@@ -1,8 +1,9 @@
 import Foundation
-@testable import MoaApp
 import Registry
 import Storage
 import Testing
+
+@testable import MoaApp
 
 @Suite("Composition")
 struct CompositionTests {
@@ -32,7 +33,10 @@ struct CompositionTests {
         let (modules, database, home) = try modules()
         let report = Doctor.report(modules: modules, without: ["SessionManagerKey"], home: home, database: database)
         #expect(!report.ok)
-        #expect(report.problems.contains("missing SessionManagerKey (SessionManager): required by Auth to make AuthCommandsKey, expected from Auth, which does not provide it"))
+        #expect(
+            report.problems.contains(
+                "missing SessionManagerKey (SessionManager): required by Auth to make AuthCommandsKey, expected from Auth, which does not provide it"
+            ))
         #expect(!report.providers.contains { $0.key == "SessionManagerKey" })
     }
 }

@@ -16,7 +16,9 @@ struct EndToEndTests {
         defer { moa.remove() }
         let result = try moa.run(["doctor"])
         #expect(result.status == 0)
-        for key in ["MoaHomeKey", "DatabaseKey", "WallClockKey", "AuthRepositoryKey", "SessionProviderKey", "AuthCommandsKey", "AppRootKey"] {
+        for key in [
+            "MoaHomeKey", "DatabaseKey", "WallClockKey", "AuthRepositoryKey", "SessionProviderKey", "AuthCommandsKey", "AppRootKey",
+        ] {
             #expect(result.out.contains(key))
         }
         #expect(result.out.contains("Composition OK"))
@@ -29,7 +31,8 @@ struct EndToEndTests {
         defer { moa.remove() }
         let result = try moa.run(["doctor", "--without", "SessionManagerKey"])
         #expect(result.status == 70)
-        #expect(result.out.contains("missing SessionManagerKey (SessionManager): required by Auth to make AuthCommandsKey, expected from Auth"))
+        #expect(
+            result.out.contains("missing SessionManagerKey (SessionManager): required by Auth to make AuthCommandsKey, expected from Auth"))
         #expect(result.err.contains("The composition has"))
     }
 

@@ -49,20 +49,22 @@ struct InteractiveEndToEndTests {
         defer { moa.remove() }
         let prepared = try Self.prepare(moa)
 
-        let result = try moa.run([], stdin: Self.typed([
-            "1",                                   // home: Log in or sign up
-            "1",                                   // Welcome to Moa: Log in
-            Self.email, Self.password,
-            "1",                                   // home: Accounts and transfers
-            String(prepared.mainChoice),           // Accounts: 생활비 통장
-            "1",                                   // What next?: Send money
-            prepared.savings, "250,000", "점심값",  // to, amount, memo
-            "y",                                   // Send it?
-            "",                                    // Press Enter to go back to the account
-            "0",                                   // What next?: Back
-            "0",                                   // Accounts: Back
-            "0",                                   // home: Quit
-        ]))
+        let result = try moa.run(
+            [],
+            stdin: Self.typed([
+                "1", // home: Log in or sign up
+                "1", // Welcome to Moa: Log in
+                Self.email, Self.password,
+                "1", // home: Accounts and transfers
+                String(prepared.mainChoice), // Accounts: 생활비 통장
+                "1", // What next?: Send money
+                prepared.savings, "250,000", "점심값", // to, amount, memo
+                "y", // Send it?
+                "", // Press Enter to go back to the account
+                "0", // What next?: Back
+                "0", // Accounts: Back
+                "0", // home: Quit
+            ]))
         let out = result.out
         #expect(result.status == 0, "stderr: \(result.err)")
         #expect(result.err.isEmpty)
@@ -123,14 +125,16 @@ struct InteractiveEndToEndTests {
         defer { moa.remove() }
         let prepared = try Self.prepare(moa)
 
-        let result = try moa.run([], stdin: Self.typed([
-            "1", "1", Self.email, "not the passphrase at all",   // refused: the home stays logged out
-            "1", "1", Self.email, Self.password,                 // then the right one
-            "1", String(prepared.mainChoice), "1",
-            prepared.savings, "250,000", "",
-            "n",                                                 // Send it? no
-            "0", "0", "0",
-        ]))
+        let result = try moa.run(
+            [],
+            stdin: Self.typed([
+                "1", "1", Self.email, "not the passphrase at all", // refused: the home stays logged out
+                "1", "1", Self.email, Self.password, // then the right one
+                "1", String(prepared.mainChoice), "1",
+                prepared.savings, "250,000", "",
+                "n", // Send it? no
+                "0", "0", "0",
+            ]))
         #expect(result.status == 0, "stderr: \(result.err)")
         let out = result.out
         #expect(out.contains("E-mail: Password: error: The e-mail address or the password is wrong."))

@@ -83,16 +83,18 @@ struct ParityEndToEndTests {
         #expect(try moa.run(["transfer", "recipients", "add", users.bo, "--alias", "bo"]).status == 0)
         #expect(try moa.run(["auth", "logout"]).status == 0)
 
-        let result = try moa.run([], stdin: InteractiveEndToEndTests.typed([
-            "1", "1", "ada@example.com", Self.password,   // home → log in
-            "1",                                          // Accounts and transfers
-            "1",                                          // 생활비 (Ada's only account)
-            "1",                                          // Send money
-            "1",                                          // Send to: 1. @bo
-            "20,000", "",                                 // amount, no memo
-            "y", "",                                      // send it, back to the account
-            "0", "0", "0",                                // back, back, quit
-        ]))
+        let result = try moa.run(
+            [],
+            stdin: InteractiveEndToEndTests.typed([
+                "1", "1", "ada@example.com", Self.password, // home → log in
+                "1", // Accounts and transfers
+                "1", // 생활비 (Ada's only account)
+                "1", // Send money
+                "1", // Send to: 1. @bo
+                "20,000", "", // amount, no memo
+                "y", "", // send it, back to the account
+                "0", "0", "0", // back, back, quit
+            ]))
         #expect(result.status == 0, "stderr: \(result.err)")
         let out = result.out
         #expect(out.contains("Send to\n  1. @bo · \(users.bo)\n  0. Back"))

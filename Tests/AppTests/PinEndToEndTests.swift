@@ -34,14 +34,16 @@ struct PinEndToEndTests {
         let result = try moa.run([], stdin: Self.typed([Self.wrong, Self.pin, "0"]))
         #expect(result.status == 0, "stderr: \(result.err)")
         let out = result.out
-        #expect(out.hasPrefix("Welcome back, ada@example.com. Enter your PIN to continue (an empty line quits).\nEnter your PIN: "),
-                "the PIN comes before the home")
+        #expect(
+            out.hasPrefix("Welcome back, ada@example.com. Enter your PIN to continue (an empty line quits).\nEnter your PIN: "),
+            "the PIN comes before the home")
         #expect(out.contains("Enter your PIN: error: The PIN is wrong (4 tries left)."))
         #expect(ScreenText.line(in: out, containing: ["│ Logged in as ada@example.com"]))
         #expect(out.contains("  1. Accounts and transfers\n"))
         #expect(!out.contains(Self.pin) && !out.contains(Self.wrong), "no PIN is echoed")
         #expect(out.hasSuffix("Bye.\n"))
-        #expect(try Self.json(try moa.run(["auth", "pin", "status", "--json"]).out)["tries_left"] as? Int == 5, "the right PIN reset the count")
+        #expect(
+            try Self.json(try moa.run(["auth", "pin", "status", "--json"]).out)["tries_left"] as? Int == 5, "the right PIN reset the count")
     }
 
     @Test func weakMismatchedOrMissingPinsAreRefusedWithTheirReason() throws {
@@ -88,8 +90,12 @@ struct PinEndToEndTests {
         #expect(first.out.hasSuffix("Bye.\n"))
 
         // Started again, the count goes on; the fifth wrong PIN ends the session, the home offers the login.
-        let second = try moa.run([], stdin: Self.typed([Self.wrong, Self.wrong, Self.wrong,
-                                                         "1", "1", Self.email, Self.password, "0"]))
+        let second = try moa.run(
+            [],
+            stdin: Self.typed([
+                Self.wrong, Self.wrong, Self.wrong,
+                "1", "1", Self.email, Self.password, "0",
+            ]))
         #expect(second.status == 0, "stderr: \(second.err)")
         let out = second.out
         #expect(out.contains("The PIN is wrong (2 tries left)."))

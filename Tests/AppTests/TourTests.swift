@@ -12,14 +12,16 @@ struct TourTests {
     static func tour(_ moa: MoaProcess, _ arguments: [String] = []) throws -> (result: MoaProcess.Result, temporary: URL) {
         let temporary = moa.home.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let result = try moa.run(["tour"] + arguments, environment: [
-            "TMPDIR": temporary.path,
-            "MOA_SEARCH_API_BASE_URL": closedSearchAPI,
-            // The person's own settings variables must not change the script.
-            "MOA_DISPLAY_PAGE_SIZE": "50",
-            "MOA_TRANSFER_PER_TRANSFER_LIMIT": "9,000,000",
-            "MOA_DISPLAY_LANGUAGE": "ko",
-        ])
+        let result = try moa.run(
+            ["tour"] + arguments,
+            environment: [
+                "TMPDIR": temporary.path,
+                "MOA_SEARCH_API_BASE_URL": closedSearchAPI,
+                // The person's own settings variables must not change the script.
+                "MOA_DISPLAY_PAGE_SIZE": "50",
+                "MOA_TRANSFER_PER_TRANSFER_LIMIT": "9,000,000",
+                "MOA_DISPLAY_LANGUAGE": "ko",
+            ])
         return (result, temporary)
     }
 
@@ -32,9 +34,11 @@ struct TourTests {
         #expect(result.err.isEmpty)
 
         // Every step, in order.
-        let headers = ["1/11 Sign up", "2/11 Two accounts and a deposit", "3/11 A transfer", "4/11 Settings",
-                       "5/11 A refused transfer", "6/11 Events", "7/11 Tickets", "8/11 Taste card",
-                       "9/11 Recommendations", "10/11 Search", "11/11 Inbox"]
+        let headers = [
+            "1/11 Sign up", "2/11 Two accounts and a deposit", "3/11 A transfer", "4/11 Settings",
+            "5/11 A refused transfer", "6/11 Events", "7/11 Tickets", "8/11 Taste card",
+            "9/11 Recommendations", "10/11 Search", "11/11 Inbox",
+        ]
         let positions = headers.map { out.range(of: $0)?.lowerBound }
         for (header, position) in zip(headers, positions) { #expect(position != nil, "missing step \(header)") }
         let found = positions.compactMap { $0 }
@@ -62,7 +66,10 @@ struct TourTests {
         // 4–5. Settings change, then the refusal as the person sees it; nothing moved.
         #expect(out.contains("display.page-size = 5 (saved for tour@moa.example)"))
         #expect(out.contains("transfer.per-transfer-limit = 1,000,000 KRW (saved for tour@moa.example)"))
-        #expect(out.contains("error: 1,500,000 KRW is above the per-transfer limit of 1,000,000 KRW.\nhint: Split it, or raise transfer.per-transfer-limit with `moa settings set`.\n(exit 1: refused by a business rule)"))
+        #expect(
+            out.contains(
+                "error: 1,500,000 KRW is above the per-transfer limit of 1,000,000 KRW.\nhint: Split it, or raise transfer.per-transfer-limit with `moa settings set`.\n(exit 1: refused by a business rule)"
+            ))
         let afterRefusal = ScreenText.section(of: out, from: "5/11 A refused transfer", to: "6/11 Events")
         #expect(ScreenText.line(in: afterRefusal, containing: ["생활비 통장", "checking", "2,200,000 KRW", "open"]))
         #expect(ScreenText.line(in: afterRefusal, containing: ["비상금", "savings", "300,000 KRW", "open"]))
@@ -90,7 +97,8 @@ struct TourTests {
         let first = try #require(recommendations.firstIndex { $0.hasPrefix("1. ") && $0.contains("score ") })
         #expect(recommendations.indices.contains(first + 2))
         if recommendations.indices.contains(first + 2) {
-            let place = recommendations[first + 1], reason = recommendations[first + 2]
+            let place = recommendations[first + 1]
+            let reason = recommendations[first + 2]
             #expect(place.hasPrefix("   ") && place.contains("  id "))
             #expect(reason.hasPrefix("   ") && reason.lowercased().contains("your") && reason.contains("ticket"), "reason line: \(reason)")
         }

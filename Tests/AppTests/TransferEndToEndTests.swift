@@ -21,7 +21,8 @@ struct TransferEndToEndTests {
     private func csv(_ accounts: [String], count: Int, prefix: String) -> String {
         var lines = ["from,to,amount,memo,idempotency_key"]
         for index in 0..<count {
-            let from = accounts[index % accounts.count], to = accounts[(index + 1 + index / accounts.count) % accounts.count]
+            let from = accounts[index % accounts.count]
+            let to = accounts[(index + 1 + index / accounts.count) % accounts.count]
             guard from != to else { continue }
             lines.append("\(from),\(to),\(1 + index % 97),\"row \(index), \(prefix)\",\(prefix)-\(index)")
         }
@@ -44,7 +45,8 @@ struct TransferEndToEndTests {
             let file = moa.home.appendingPathComponent("batch-\(worker).csv")
             let body = csv(accounts, count: 400, prefix: "w\(worker)")
             let rows = body.split(separator: "\n").dropFirst().prefix(250)
-            try ("from,to,amount,memo,idempotency_key\n" + rows.joined(separator: "\n") + "\n").write(to: file, atomically: true, encoding: .utf8)
+            try ("from,to,amount,memo,idempotency_key\n" + rows.joined(separator: "\n") + "\n").write(
+                to: file, atomically: true, encoding: .utf8)
             files.append(file)
         }
         let results = try await withThrowingTaskGroup(of: MoaProcess.Result.self) { group in

@@ -20,8 +20,9 @@ struct CheckArchitectureTests {
         let fixture = Fixture.clean()
         let result = try fixture.check()
         #expect(result.status == 0, "\(result)")
-        #expect(result.lines == ["architecture ok: \(fixture.targets.count) targets, \(fixture.importStatements) imports checked"],
-                "\(result)")
+        #expect(
+            result.lines == ["architecture ok: \(fixture.targets.count) targets, \(fixture.importStatements) imports checked"],
+            "\(result)")
     }
 
     @Test("a Feature importing another feature's Domain is caught, with file, line, target, module and rule")
@@ -34,9 +35,10 @@ struct CheckArchitectureTests {
             """
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Features/Transfer/Feature/TransferView.swift:3 TransferFeature → AccountDomain: a Feature may only use other features' Interface",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Transfer/Feature/TransferView.swift:3 TransferFeature → AccountDomain: a Feature may only use other features' Interface"
+            ], "\(result)")
     }
 
     @Test("a Domain declaring an external package is caught: Domain is pure Swift")
@@ -46,9 +48,10 @@ struct CheckArchitectureTests {
         let line = fixture.declarationLine(of: "AccountDomain")
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Package.swift:\(line) AccountDomain → GRDB: a Domain is pure Swift: no external package",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) AccountDomain → GRDB: a Domain is pure Swift: no external package"
+            ], "\(result)")
     }
 
     @Test("importing a module that is only reachable transitively is caught")
@@ -59,10 +62,11 @@ struct CheckArchitectureTests {
         fixture.files["Features/Account/Data/AccountRecord.swift"] = "import Storage\nimport GRDB\n"
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Features/Account/Data/AccountRecord.swift:2 AccountData → GRDB: only reachable transitively: declare its product as a direct dependency of AccountData in Package.swift",
-            "Features/Account/Testing/FakeRegistration.swift:2 AccountTesting → Registry: only reachable transitively: declare Registry as a direct dependency of AccountTesting in Package.swift",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Account/Data/AccountRecord.swift:2 AccountData → GRDB: only reachable transitively: declare its product as a direct dependency of AccountData in Package.swift",
+                "Features/Account/Testing/FakeRegistration.swift:2 AccountTesting → Registry: only reachable transitively: declare Registry as a direct dependency of AccountTesting in Package.swift",
+            ], "\(result)")
     }
 
     @Test("an undeclared import of an allowed module is caught")
@@ -71,9 +75,10 @@ struct CheckArchitectureTests {
         fixture.files["Features/Account/Domain/Clock.swift"] = "import AccountInterface\nimport TransferInterface\n"
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Features/Account/Domain/Clock.swift:2 AccountDomain → TransferInterface: not a declared dependency of AccountDomain in Package.swift",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Account/Domain/Clock.swift:2 AccountDomain → TransferInterface: not a declared dependency of AccountDomain in Package.swift"
+            ], "\(result)")
     }
 
     @Test("a @testable import of another feature's Data in a feature's tests is caught")
@@ -86,9 +91,10 @@ struct CheckArchitectureTests {
             """
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Tests/AccountTests/TransferTouchingTests.swift:3 AccountTests → TransferData: a feature's tests may only use other features' Testing and Interface",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Tests/AccountTests/TransferTouchingTests.swift:3 AccountTests → TransferData: a feature's tests may only use other features' Testing and Interface"
+            ], "\(result)")
     }
 
     @Test("an import inside #if … #endif is caught")
@@ -103,9 +109,10 @@ struct CheckArchitectureTests {
             """
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Features/Account/Data/Sync.swift:4 AccountData → TransferDomain: a Data target may not use another feature's module",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Account/Data/Sync.swift:4 AccountData → TransferDomain: a Data target may not use another feature's module"
+            ], "\(result)")
     }
 
     @Test("every import form is recognised: attributes, access levels, kinds, submodules, statements after ;")
@@ -125,14 +132,15 @@ struct CheckArchitectureTests {
         #expect(result.status == 1, "\(result)")
         let file = "Features/Account/Interface/Forms.swift"
         let rule = "an Interface may not use another feature's module"
-        #expect(result.lines == [
-            "\(file):2 AccountInterface → TransferDomain: \(rule)",
-            "\(file):3 AccountInterface → TransferData: \(rule)",
-            "\(file):4 AccountInterface → TransferFeature: \(rule)",
-            "\(file):5 AccountInterface → TransferTesting: \(rule)",
-            "\(file):6 AccountInterface → TransferExample: \(rule)",
-            "\(file):8 AccountInterface → Storage: an Interface may only use Core model modules (Persistence, Registry), not Storage (infrastructure)",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "\(file):2 AccountInterface → TransferDomain: \(rule)",
+                "\(file):3 AccountInterface → TransferData: \(rule)",
+                "\(file):4 AccountInterface → TransferFeature: \(rule)",
+                "\(file):5 AccountInterface → TransferTesting: \(rule)",
+                "\(file):6 AccountInterface → TransferExample: \(rule)",
+                "\(file):8 AccountInterface → Storage: an Interface may only use Core model modules (Persistence, Registry), not Storage (infrastructure)",
+            ], "\(result)")
     }
 
     @Test("an Interface declaring another feature's Interface is caught")
@@ -142,9 +150,10 @@ struct CheckArchitectureTests {
         let line = fixture.declarationLine(of: "TransferInterface")
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Package.swift:\(line) TransferInterface → AccountInterface: an Interface may not use another feature's module",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) TransferInterface → AccountInterface: an Interface may not use another feature's module"
+            ], "\(result)")
     }
 
     @Test("the App declaring a Testing target is caught")
@@ -154,9 +163,10 @@ struct CheckArchitectureTests {
         let line = fixture.declarationLine(of: "MoaApp")
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Domain and Interface",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Domain and Interface"
+            ], "\(result)")
     }
 
     @Test("a Feature declaring Core infrastructure is caught")
@@ -166,9 +176,10 @@ struct CheckArchitectureTests {
         let line = fixture.declarationLine(of: "AccountFeature")
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Package.swift:\(line) AccountFeature → Storage: a Feature may only use Core model and presentation modules (CommandKit, DesignSystem, Persistence, Registry, ViewModelKit), not Storage (infrastructure)",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) AccountFeature → Storage: a Feature may only use Core model and presentation modules (CommandKit, DesignSystem, Persistence, Registry, ViewModelKit), not Storage (infrastructure)"
+            ], "\(result)")
     }
 
     @Test("an unclassified Core module is caught")
@@ -178,9 +189,10 @@ struct CheckArchitectureTests {
         let line = fixture.declarationLine(of: "Cache")
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Package.swift:\(line) Cache: unclassified Core module: add it to CORE_LAYERS at the top of Scripts/check-architecture (model, infrastructure or presentation)",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) Cache: unclassified Core module: add it to CORE_LAYERS at the top of Scripts/check-architecture (model, infrastructure or presentation)"
+            ], "\(result)")
     }
 
     @Test("a target outside the layout is caught")
@@ -190,9 +202,10 @@ struct CheckArchitectureTests {
         let line = fixture.declarationLine(of: "Helpers")
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/"
+            ], "\(result)")
     }
 
     // MARK: The fixed file for each role
@@ -203,9 +216,10 @@ struct CheckArchitectureTests {
         fixture.files["Features/Transfer/\(layer)/Transfer\(role).swift"] = nil
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Features/Transfer/\(layer)/Transfer\(role).swift:1 Transfer: missing: every feature keeps its Transfer\(role) in \(layer)/Transfer\(role).swift",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Transfer/\(layer)/Transfer\(role).swift:1 Transfer: missing: every feature keeps its Transfer\(role) in \(layer)/Transfer\(role).swift"
+            ], "\(result)")
     }
 
     @Test("a role file that does not declare its type is caught")
@@ -214,9 +228,10 @@ struct CheckArchitectureTests {
         fixture.files["Features/Account/Data/AccountMigrations.swift"] = "// AccountMigrations moved elsewhere\nlet steps = 1\n"
         let result = try fixture.check()
         #expect(result.status == 1, "\(result)")
-        #expect(result.lines == [
-            "Features/Account/Data/AccountMigrations.swift:1 Account: AccountMigrations.swift does not declare AccountMigrations (the type lives in the file named after it)",
-        ], "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Account/Data/AccountMigrations.swift:1 Account: AccountMigrations.swift does not declare AccountMigrations (the type lives in the file named after it)"
+            ], "\(result)")
     }
 
     @Test("on a scratch copy of the real repository, removing a feature's Migrations file fails the check")
@@ -226,14 +241,19 @@ struct CheckArchitectureTests {
         defer { try? fileManager.removeItem(at: scratch) }
         try fileManager.createDirectory(at: scratch, withIntermediateDirectories: true)
         for item in ["Package.swift", "App", "Core", "Shared", "Features", "Tests", "Scripts"] {
-            try fileManager.copyItem(at: Scripts.repositoryRoot.appendingPathComponent(item),
-                                     to: scratch.appendingPathComponent(item))
+            try fileManager.copyItem(
+                at: Scripts.repositoryRoot.appendingPathComponent(item),
+                to: scratch.appendingPathComponent(item))
         }
         // The real package's description, read once from the repository (the copy has the same manifest).
         let describe = scratch.appendingPathComponent("describe.json")
-        let described = try Scripts.runTool("/usr/bin/env", ["swift", "package", "--package-path", Scripts.repositoryRoot.path,
-                                                             "--scratch-path", Scripts.repositoryRoot.appendingPathComponent(".build-describe").path,
-                                                             "describe", "--type", "json"])
+        let described = try Scripts.runTool(
+            "/usr/bin/env",
+            [
+                "swift", "package", "--package-path", Scripts.repositoryRoot.path,
+                "--scratch-path", Scripts.repositoryRoot.appendingPathComponent(".build-describe").path,
+                "describe", "--type", "json",
+            ])
         #expect(described.status == 0, "\(described)")
         try Data(described.stdout.utf8).write(to: describe)
 
@@ -243,8 +263,9 @@ struct CheckArchitectureTests {
         try fileManager.removeItem(at: scratch.appendingPathComponent("Features/Inbox/Data/InboxMigrations.swift"))
         let broken = try Scripts.run("check-architecture", ["--static", "--describe", describe.path, "--root", scratch.path])
         #expect(broken.status == 1, "\(broken)")
-        #expect(broken.lines == [
-            "Features/Inbox/Data/InboxMigrations.swift:1 Inbox: missing: every feature keeps its InboxMigrations in Data/InboxMigrations.swift",
-        ], "\(broken)")
+        #expect(
+            broken.lines == [
+                "Features/Inbox/Data/InboxMigrations.swift:1 Inbox: missing: every feature keeps its InboxMigrations in Data/InboxMigrations.swift"
+            ], "\(broken)")
     }
 }

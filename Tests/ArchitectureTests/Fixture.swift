@@ -21,8 +21,10 @@ struct Fixture {
 
     // MARK: Building one
 
-    mutating func add(_ name: String, _ path: String, type: String = "library",
-                      _ dependencies: [String] = [], products: [String] = [], source: String? = nil) {
+    mutating func add(
+        _ name: String, _ path: String, type: String = "library",
+        _ dependencies: [String] = [], products: [String] = [], source: String? = nil
+    ) {
         targets.append(Target(name: name, path: path, type: type, dependencies: dependencies, products: products))
         let imports = (dependencies + products).map { "import \($0)" }.joined(separator: "\n")
         let file = source ?? (imports.isEmpty ? "" : imports + "\n") + "let marker = 1\n"
@@ -39,15 +41,18 @@ struct Fixture {
         add("\(name)Interface", "\(root)/Interface", shared + ["Registry"])
         add("\(name)Domain", "\(root)/Domain", ["\(name)Interface"] + interfaces + shared + ["Registry"])
         add("\(name)Data", "\(root)/Data", ["\(name)Domain", "\(name)Interface", "Storage"] + shared + ["Registry"])
-        add("\(name)Feature", "\(root)/Feature",
+        add(
+            "\(name)Feature", "\(root)/Feature",
             ["\(name)Domain", "\(name)Interface"] + interfaces + shared + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit"],
             products: ["ArgumentParser"])
         add("\(name)Testing", "\(root)/Testing", ["\(name)Interface"] + shared)
-        add("\(name)Example", "\(root)/Example", type: "executable",
+        add(
+            "\(name)Example", "\(root)/Example", type: "executable",
             ["\(name)Feature", "\(name)Data", "\(name)Domain", "\(name)Interface"] + testings + shared
                 + ["Registry", "Storage", "CommandKit", "DesignSystem"],
             products: ["ArgumentParser"])
-        add("\(name)Tests", "Tests/\(name)Tests", type: "test",
+        add(
+            "\(name)Tests", "Tests/\(name)Tests", type: "test",
             ["\(name)Interface", "\(name)Domain", "\(name)Data", "\(name)Feature", "\(name)Testing"] + testings
                 + shared + ["Registry", "Storage", "ViewModelKit"])
         // The fixed file for each role (no imports: they do not change the count of imports checked).
@@ -75,14 +80,17 @@ struct Fixture {
         fixture.addFeature("Account")
         fixture.addFeature("Transfer", uses: ["Account"])
         let features = ["Account", "Transfer"].flatMap { f in ["Interface", "Domain", "Data", "Feature"].map { f + $0 } }
-        fixture.add("MoaApp", "App/MoaApp",
-                    ["Registry", "CommandKit", "DesignSystem", "Storage", "Network", "SharedKit", "Money"] + features,
-                    products: ["ArgumentParser"])
+        fixture.add(
+            "MoaApp", "App/MoaApp",
+            ["Registry", "CommandKit", "DesignSystem", "Storage", "Network", "SharedKit", "Money"] + features,
+            products: ["ArgumentParser"])
         fixture.add("moa", "App/moa", type: "executable", ["MoaApp"])
-        fixture.add("CoreTests", "Tests/CoreTests", type: "test",
-                    ["Money", "SharedKit", "Registry", "Storage", "Network"], products: ["GRDB", "Logging"])
-        fixture.add("ArchitectureTests", "Tests/ArchitectureTests", type: "test",
-                    source: "import Foundation\nimport Testing\n")
+        fixture.add(
+            "CoreTests", "Tests/CoreTests", type: "test",
+            ["Money", "SharedKit", "Registry", "Storage", "Network"], products: ["GRDB", "Logging"])
+        fixture.add(
+            "ArchitectureTests", "Tests/ArchitectureTests", type: "test",
+            source: "import Foundation\nimport Testing\n")
         fixture.add("AppTests", "Tests/AppTests", type: "test", ["MoaApp", "Registry", "AccountTesting"])
 
         fixture.files["Features/Transfer/Feature/SendMoneyScreen.swift"] = #"""
@@ -111,7 +119,7 @@ struct Fixture {
             @testable import AccountDomain
             @testable import AccountData
             """
-        fixture.importStatements += 3 + 2 + 3  // the three files above
+        fixture.importStatements += 3 + 2 + 3 // the three files above
         return fixture
     }
 

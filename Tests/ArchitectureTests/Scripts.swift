@@ -4,9 +4,9 @@ import Foundation
 enum Scripts {
     /// The repository root, found from this file's path (`Tests/ArchitectureTests/Scripts.swift`).
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent()  // Tests/ArchitectureTests
-        .deletingLastPathComponent()  // Tests
-        .deletingLastPathComponent()  // the root
+        .deletingLastPathComponent() // Tests/ArchitectureTests
+        .deletingLastPathComponent() // Tests
+        .deletingLastPathComponent() // the root
 
     struct Result: CustomStringConvertible {
         let status: Int32

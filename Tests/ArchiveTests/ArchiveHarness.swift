@@ -52,22 +52,30 @@ struct ArchiveHarness {
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(SettingsReaderKey.self, settings)]),
             ArchiveDataModule(httpClient: http),
             ArchiveFeatureModule(timeZone: .gmt),
-            ModuleOf("Test", [
-                .singleton(Root.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self, EventCatalogueKey.self,
-                           CatalogueStoreKey.self, EventArchivingKey.self, ArchiveUserDataKey.self) {
-                    Root.Service(commands: $0, service: $1, importer: $2, catalogue: $3, store: $4, archiving: $5, userData: $6)
-                },
-            ]),
+            ModuleOf(
+                "Test",
+                [
+                    .singleton(
+                        Root.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self,
+                        EventCatalogueKey.self,
+                        CatalogueStoreKey.self, EventArchivingKey.self, ArchiveUserDataKey.self
+                    ) {
+                        Root.Service(commands: $0, service: $1, importer: $2, catalogue: $3, store: $4, archiving: $5, userData: $6)
+                    }
+                ]),
         ]
         let clock = clock
         let session = session
         root = try RegistryBuilder(modules: modules).validate(root: Root.self).overriding { overrides in
-            overrides.replace(.singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, PreferenceStoreKey.self) {
-                tickets, catalogue, preferences in
-                ArchiveService(tickets: tickets, catalogue: catalogue, preferences: preferences, session: session, clock: clock, timeZone: .gmt, makeID: {
-                    ids.withLock { $0.isEmpty ? TicketID.random() : TicketID($0.removeFirst()) }
+            overrides.replace(
+                .singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, PreferenceStoreKey.self) {
+                    tickets, catalogue, preferences in
+                    ArchiveService(
+                        tickets: tickets, catalogue: catalogue, preferences: preferences, session: session, clock: clock, timeZone: .gmt,
+                        makeID: {
+                            ids.withLock { $0.isEmpty ? TicketID.random() : TicketID($0.removeFirst()) }
+                        })
                 })
-            })
         }.resolve()
     }
 
@@ -136,8 +144,10 @@ final class TemporaryFolder: Sendable {
 }
 
 /// One `culturalEventInfo` row as JSON, for fixtures.
-func row(_ title: String, category: String = "전시/미술", district: String = "종로구", place: String = "서울 어딘가", start: String = "2026-12-01",
-         end: String? = nil, free: Bool = true, audience: String = "누구나", fee: String = "") -> String {
+func row(
+    _ title: String, category: String = "전시/미술", district: String = "종로구", place: String = "서울 어딘가", start: String = "2026-12-01",
+    end: String? = nil, free: Bool = true, audience: String = "누구나", fee: String = ""
+) -> String {
     let fields: [(String, String)] = [
         ("CODENAME", category), ("GUNAME", district), ("TITLE", title), ("PLACE", place), ("USE_TRGT", audience), ("USE_FEE", fee),
         ("STRTDATE", start + " 00:00:00.0"), ("END_DATE", (end ?? start) + " 00:00:00.0"), ("IS_FREE", free ? "무료" : "유료"),

@@ -12,28 +12,38 @@ import Testing
 @Suite("Catalogue search")
 struct CatalogueSearchTests {
     static let events: [CulturalEvent] = [
-        FakeEventCatalogue.event("Seoul Jazz Festival", id: "e01", category: "콘서트", district: "송파구", place: "Olympic Park", audience: "누구나",
-                                 free: false, starts: "2027-05-22", ends: "2027-05-24", organization: "Private Curve"),
-        FakeEventCatalogue.event("서울 재즈 나이트", id: "e02", category: "콘서트", district: "마포구", place: "마포아트센터", audience: "20세 이상",
-                                 free: false, starts: "2026-12-05", organization: "마포문화재단"),
-        FakeEventCatalogue.event("겨울 사진전", id: "e03", category: "전시/미술", district: "종로구", place: "서울시립미술관", audience: "누구나",
-                                 free: true, starts: "2026-12-01", ends: "2027-01-31"),
-        FakeEventCatalogue.event("어린이 국악 놀이터", id: "e04", category: "교육/체험", district: "마포구", place: "플레이맥", audience: "7세~12세 어린이 및 보호자",
-                                 free: true, starts: "2026-11-01", ends: "2026-12-27"),
-        FakeEventCatalogue.event("연극 '햄릿'", id: "e05", category: "연극", district: "종로구", place: "아르코예술극장", audience: "14세 이상",
-                                 free: false, starts: "2026-11-20", ends: "2026-12-20", organization: "한국문화예술위원회"),
-        FakeEventCatalogue.event("가을 사진전", id: "e06", category: "전시/미술", district: "종로구", place: "서울시립미술관", free: true,
-                                 starts: "2026-12-01", ends: "2026-12-15"),
-        FakeEventCatalogue.event("Jazz in the Park", id: "e07", category: "콘서트", district: "종로구", place: "서울숲 Seoul Forest", audience: "All ages",
-                                 free: true, starts: "2026-12-01"),
-        FakeEventCatalogue.event("정동야행", id: "e08", category: "축제-전통/역사", district: "중구", place: "정동 일대", free: true, starts: "2025-05-23",
-                                 ends: "2025-05-24"),
+        FakeEventCatalogue.event(
+            "Seoul Jazz Festival", id: "e01", category: "콘서트", district: "송파구", place: "Olympic Park", audience: "누구나",
+            free: false, starts: "2027-05-22", ends: "2027-05-24", organization: "Private Curve"),
+        FakeEventCatalogue.event(
+            "서울 재즈 나이트", id: "e02", category: "콘서트", district: "마포구", place: "마포아트센터", audience: "20세 이상",
+            free: false, starts: "2026-12-05", organization: "마포문화재단"),
+        FakeEventCatalogue.event(
+            "겨울 사진전", id: "e03", category: "전시/미술", district: "종로구", place: "서울시립미술관", audience: "누구나",
+            free: true, starts: "2026-12-01", ends: "2027-01-31"),
+        FakeEventCatalogue.event(
+            "어린이 국악 놀이터", id: "e04", category: "교육/체험", district: "마포구", place: "플레이맥", audience: "7세~12세 어린이 및 보호자",
+            free: true, starts: "2026-11-01", ends: "2026-12-27"),
+        FakeEventCatalogue.event(
+            "연극 '햄릿'", id: "e05", category: "연극", district: "종로구", place: "아르코예술극장", audience: "14세 이상",
+            free: false, starts: "2026-11-20", ends: "2026-12-20", organization: "한국문화예술위원회"),
+        FakeEventCatalogue.event(
+            "가을 사진전", id: "e06", category: "전시/미술", district: "종로구", place: "서울시립미술관", free: true,
+            starts: "2026-12-01", ends: "2026-12-15"),
+        FakeEventCatalogue.event(
+            "Jazz in the Park", id: "e07", category: "콘서트", district: "종로구", place: "서울숲 Seoul Forest", audience: "All ages",
+            free: true, starts: "2026-12-01"),
+        FakeEventCatalogue.event(
+            "정동야행", id: "e08", category: "축제-전통/역사", district: "중구", place: "정동 일대", free: true, starts: "2025-05-23",
+            ends: "2025-05-24"),
         FakeEventCatalogue.event("가을 사진전", id: "e00", category: "전시/미술", district: "중구", place: "다른 미술관", free: true, starts: "2026-12-01"),
     ]
 
     static let queries: [(String, EventQuery, [String], Int)] = [
-        ("everything, by start date then title (UTF-8) then id", EventQuery(perPage: 50),
-         ["e08", "e04", "e05", "e07", "e00", "e06", "e03", "e02", "e01"], 9),
+        (
+            "everything, by start date then title (UTF-8) then id", EventQuery(perPage: 50),
+            ["e08", "e04", "e05", "e07", "e00", "e06", "e03", "e02", "e01"], 9
+        ),
         ("words in any order and case, title or place or organiser", EventQuery(text: "JAZZ seoul"), ["e07", "e01"], 2),
         ("a word from the organiser", EventQuery(text: "문화재단"), ["e02"], 1),
         ("Hangul words", EventQuery(text: "사진전 가을"), ["e00", "e06"], 2),
@@ -43,18 +53,26 @@ struct CatalogueSearchTests {
         ("audience substring, case-insensitive", EventQuery(audience: "ALL"), ["e07"], 1),
         ("audience Hangul substring", EventQuery(audience: "어린이"), ["e04"], 1),
         ("paid only", EventQuery(free: false), ["e05", "e02", "e01"], 3),
-        ("overlapping a range", EventQuery(from: ArchiveHarness.day("2026-12-16"), to: ArchiveHarness.day("2026-12-31")),
-         ["e04", "e05", "e03"], 3),
-        ("running on a day (edges included)", EventQuery(from: ArchiveHarness.day("2026-12-20"), to: ArchiveHarness.day("2026-12-20")),
-         ["e04", "e05", "e03"], 3),
+        (
+            "overlapping a range", EventQuery(from: ArchiveHarness.day("2026-12-16"), to: ArchiveHarness.day("2026-12-31")),
+            ["e04", "e05", "e03"], 3
+        ),
+        (
+            "running on a day (edges included)", EventQuery(from: ArchiveHarness.day("2026-12-20"), to: ArchiveHarness.day("2026-12-20")),
+            ["e04", "e05", "e03"], 3
+        ),
         ("from only", EventQuery(from: ArchiveHarness.day("2027-02-01")), ["e01"], 1),
         ("to only", EventQuery(to: ArchiveHarness.day("2026-11-01")), ["e08", "e04"], 2),
         ("page 2 of 3 per page", EventQuery(page: 2, perPage: 3), ["e07", "e00", "e06"], 9),
         ("past the last page", EventQuery(page: 9, perPage: 3), [], 9),
         ("page 0 reads as 1, per page clamped", EventQuery(page: 0, perPage: 0), ["e08"], 9),
         ("blank filters are no filters", EventQuery(text: "  ", district: "", category: " ", audience: "", perPage: 2), ["e08", "e04"], 9),
-        ("everything combined", EventQuery(text: "사진전", district: "종로구", category: "전시/미술", audience: "누구", free: true,
-                                           from: ArchiveHarness.day("2026-12-20"), to: ArchiveHarness.day("2027-01-10")), ["e03"], 1),
+        (
+            "everything combined",
+            EventQuery(
+                text: "사진전", district: "종로구", category: "전시/미술", audience: "누구", free: true,
+                from: ArchiveHarness.day("2026-12-20"), to: ArchiveHarness.day("2027-01-10")), ["e03"], 1
+        ),
     ]
 
     static func sqlite() async throws -> ArchiveHarness {
@@ -109,8 +127,13 @@ struct CatalogueSearchTests {
         let none = try await harness.run(["events", "--text", "없는공연"])
         #expect(none.contains("No event matches these filters (10 in the catalogue)."))
 
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await harness.run(["events", "--category", "전시/미술", "--free"],
-                                                                                                     json: true).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    try await harness.run(
+                        ["events", "--category", "전시/미술", "--free"],
+                        json: true
+                    ).utf8)) as? [String: Any])
         let events = try #require(json["events"] as? [[String: Any]])
         #expect(events.map { $0["title"] as? String } == ["DDP 디자인 전시 〈서울의 색〉"])
         #expect(events.first?["starts_on"] as? String == "2026-10-01" && events.first?["free"] as? Bool == true)
@@ -119,7 +142,9 @@ struct CatalogueSearchTests {
 
     @Test func badFiltersAreRefusedBeforeSearching() async throws {
         let harness = try ArchiveHarness()
-        await #expect(throws: ArchiveError.invalidDate(field: "--from", value: "2026-13-01")) { try await harness.run(["events", "--from", "2026-13-01"]) }
+        await #expect(throws: ArchiveError.invalidDate(field: "--from", value: "2026-13-01")) {
+            try await harness.run(["events", "--from", "2026-13-01"])
+        }
         await #expect(throws: ArchiveError.invalidDateRange(from: ArchiveHarness.day("2026-12-02"), to: ArchiveHarness.day("2026-12-01"))) {
             try await harness.run(["events", "--from", "2026-12-02", "--to", "2026-12-01"])
         }

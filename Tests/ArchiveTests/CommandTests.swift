@@ -25,7 +25,8 @@ struct CommandTests {
         #expect(text.contains(" 12  —                                     no title"))
         #expect(text.contains(" 13  남산골 한옥마을 전통혼례 재현         invalid start date “미정”"))
 
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await harness.run(["import", path], json: true).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await harness.run(["import", path], json: true).utf8)) as? [String: Any])
         #expect((json["new"] as? Int, json["unchanged"] as? Int, json["catalogue_count"] as? Int) == (0, 10, 10))
         let skipped = try #require(json["skipped"] as? [[String: Any]])
         #expect(skipped.map { $0["reason"] as? String } == ["duplicate", "no_title", "invalid_start_date"])
@@ -40,8 +41,9 @@ struct CommandTests {
         display.update(.writing(done: 2, of: 4))
         display.update(.writing(done: 4, of: 4))
         display.finish()
-        #expect(terminal.text == "\rImporting [░░░░░░░░░░░░░░░░░░░░]   0%  0/4\rImporting [██████████░░░░░░░░░░]  50%  2/4"
-                    + "\rImporting [████████████████████] 100%  4/4\n")
+        #expect(
+            terminal.text == "\rImporting [░░░░░░░░░░░░░░░░░░░░]   0%  0/4\rImporting [██████████░░░░░░░░░░]  50%  2/4"
+                + "\rImporting [████████████████████] 100%  4/4\n")
 
         let pipe = CapturingOutput()
         let quiet = ImportProgressDisplay(output: pipe, theme: .plain, isTerminal: false, enabled: true)

@@ -13,12 +13,17 @@ struct ExportTests {
     static func harnessWithAwkwardTickets() async throws -> ArchiveHarness {
         let harness = try ArchiveHarness(ticketIDs: ["t-1", "t-2", "t-3"])
         try await harness.importSample()
-        _ = try await harness.service.add(eventID: try await harness.eventID("연극 '햄릿'").rawValue, rating: 5,
-                                          memo: "1막이 길었다, 그래도 \"명연기\"\n2막은 최고")
-        _ = try await harness.service.addManual(ManualTicket(title: "콘서트 \"밤, 그리고 서울\"", category: "콘서트", district: "마포구", isFree: true,
-                                                             attendedOn: ArchiveHarness.day("2026-10-03"), rating: nil, memo: " 앞뒤 공백 유지? "))
-        _ = try await harness.service.addManual(ManualTicket(title: "Plain ASCII show", category: "연극", district: "종로구", isFree: false,
-                                                             attendedOn: ArchiveHarness.day("2026-09-01"), rating: 3))
+        _ = try await harness.service.add(
+            eventID: try await harness.eventID("연극 '햄릿'").rawValue, rating: 5,
+            memo: "1막이 길었다, 그래도 \"명연기\"\n2막은 최고")
+        _ = try await harness.service.addManual(
+            ManualTicket(
+                title: "콘서트 \"밤, 그리고 서울\"", category: "콘서트", district: "마포구", isFree: true,
+                attendedOn: ArchiveHarness.day("2026-10-03"), rating: nil, memo: " 앞뒤 공백 유지? "))
+        _ = try await harness.service.addManual(
+            ManualTicket(
+                title: "Plain ASCII show", category: "연극", district: "종로구", isFree: false,
+                attendedOn: ArchiveHarness.day("2026-09-01"), rating: 3))
         return harness
     }
 
@@ -32,9 +37,10 @@ struct ExportTests {
         #expect(parsed.header == TicketExport.header)
         let expected = try await harness.service.list().map(TicketExport.Record.init)
         let records = parsed.rows.map { cells in
-            TicketExport.Record(id: cells[0], eventID: cells[1].isEmpty ? nil : cells[1], title: cells[2], category: cells[3], district: cells[4],
-                                place: cells[5], audience: cells[6], free: cells[7] == "true", attendedOn: cells[8], rating: Int(cells[9]),
-                                memo: cells[10].isEmpty ? nil : cells[10], createdAt: cells[11])
+            TicketExport.Record(
+                id: cells[0], eventID: cells[1].isEmpty ? nil : cells[1], title: cells[2], category: cells[3], district: cells[4],
+                place: cells[5], audience: cells[6], free: cells[7] == "true", attendedOn: cells[8], rating: Int(cells[9]),
+                memo: cells[10].isEmpty ? nil : cells[10], createdAt: cells[11])
         }
         #expect(records == expected)
         #expect(records.first?.memo == "1막이 길었다, 그래도 \"명연기\"\n2막은 최고")
@@ -68,7 +74,8 @@ struct ExportTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path) == ["tickets.csv"])
 
-        let json = try JSONSerialization.jsonObject(with: Data(try await harness.run(["export", "--format", "json", "--output", path], json: true).utf8))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(try await harness.run(["export", "--format", "json", "--output", path], json: true).utf8))
         #expect((json as? [String: Any])?["tickets"] as? Int == 3)
 
         let nowhere = folder.url.appendingPathComponent("missing/tickets.csv").path
@@ -125,7 +132,9 @@ struct ExportTests {
 
     @Test func noTicketsExportsAHeaderOrAnEmptyList() async throws {
         let harness = try ArchiveHarness()
-        #expect(try await harness.run(["export", "--format", "csv"]) == "id,event_id,title,category,district,place,audience,free,attended_on,rating,memo,created_at\r\n")
+        #expect(
+            try await harness.run(["export", "--format", "csv"])
+                == "id,event_id,title,category,district,place,audience,free,attended_on,rating,memo,created_at\r\n")
         #expect(try await harness.run(["export", "--format", "json"]) == "[\n\n]\n")
     }
 }

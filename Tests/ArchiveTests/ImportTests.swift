@@ -16,11 +16,12 @@ struct ImportTests {
         #expect(report.source == "bundled sample")
         #expect(report.rows == 13)
         #expect((report.new, report.updated, report.unchanged) == (10, 0, 0))
-        #expect(report.skipped == [
-            SkippedRow(row: 11, title: "뮤지컬 〈명성황후〉 30주년 기념 공연", reason: .duplicate(ofRow: 1)),
-            SkippedRow(row: 12, title: nil, reason: .noTitle),
-            SkippedRow(row: 13, title: "남산골 한옥마을 전통혼례 재현", reason: .invalidStartDate("미정")),
-        ])
+        #expect(
+            report.skipped == [
+                SkippedRow(row: 11, title: "뮤지컬 〈명성황후〉 30주년 기념 공연", reason: .duplicate(ofRow: 1)),
+                SkippedRow(row: 12, title: nil, reason: .noTitle),
+                SkippedRow(row: 13, title: "남산골 한옥마을 전통혼례 재현", reason: .invalidStartDate("미정")),
+            ])
         #expect(report.catalogueCount == 10)
         #expect(try harness.eventCount() == 10)
 
@@ -39,26 +40,30 @@ struct ImportTests {
 
     @Test func reimportingChangesNothingAndChangedRowsAreUpdatedNotDuplicated() async throws {
         let harness = try ArchiveHarness()
-        let first = try await harness.importJSON(catalogueJSON([
-            row("서울 재즈 나이트", category: "콘서트", district: "마포구", place: "마포아트센터", start: "2026-12-05", free: false, fee: "30,000원"),
-            row("겨울 사진전", start: "2026-12-01", end: "2027-01-31"),
-        ]))
+        let first = try await harness.importJSON(
+            catalogueJSON([
+                row("서울 재즈 나이트", category: "콘서트", district: "마포구", place: "마포아트센터", start: "2026-12-05", free: false, fee: "30,000원"),
+                row("겨울 사진전", start: "2026-12-01", end: "2027-01-31"),
+            ]))
         #expect((first.new, first.updated, first.unchanged) == (2, 0, 0))
         let id = try await harness.eventID("서울 재즈 나이트")
 
-        let again = try await harness.importJSON(catalogueJSON([
-            row("서울 재즈 나이트", category: "콘서트", district: "마포구", place: "마포아트센터", start: "2026-12-05", free: false, fee: "30,000원"),
-            row("겨울 사진전", start: "2026-12-01", end: "2027-01-31"),
-        ]))
+        let again = try await harness.importJSON(
+            catalogueJSON([
+                row("서울 재즈 나이트", category: "콘서트", district: "마포구", place: "마포아트센터", start: "2026-12-05", free: false, fee: "30,000원"),
+                row("겨울 사진전", start: "2026-12-01", end: "2027-01-31"),
+            ]))
         #expect((again.new, again.updated, again.unchanged, again.skipped.count) == (0, 0, 2, 0))
 
         // Same title, place and start date (whitespace and case aside): the same event, updated in place.
-        let changed = try await harness.importJSON(catalogueJSON([
-            row("서울  재즈 나이트 ", category: "콘서트", district: "마포구", place: "마포아트센터", start: "2026-12-05", end: "2026-12-06",
-                free: false, fee: "35,000원"),
-            row("겨울 사진전", start: "2026-12-01", end: "2027-01-31"),
-            row("새해 타종 행사", category: "축제-전통/역사", district: "종로구", place: "보신각", start: "2026-12-31"),
-        ]))
+        let changed = try await harness.importJSON(
+            catalogueJSON([
+                row(
+                    "서울  재즈 나이트 ", category: "콘서트", district: "마포구", place: "마포아트센터", start: "2026-12-05", end: "2026-12-06",
+                    free: false, fee: "35,000원"),
+                row("겨울 사진전", start: "2026-12-01", end: "2027-01-31"),
+                row("새해 타종 행사", category: "축제-전통/역사", district: "종로구", place: "보신각", start: "2026-12-31"),
+            ]))
         #expect((changed.new, changed.updated, changed.unchanged) == (1, 1, 1))
         #expect(changed.catalogueCount == 3)
         #expect(try harness.eventCount() == 3)
@@ -77,10 +82,14 @@ struct ImportTests {
     @Test func aMalformedFileSaysWhereAndLeavesTheDatabaseUntouched() async throws {
         let harness = try ArchiveHarness()
         try await harness.importSample()
-        let before = try harness.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM archive_events ORDER BY id").map(\.description) }
+        let before = try harness.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM archive_events ORDER BY id").map(\.description)
+        }
         let folder = try ArchiveHarness.temporaryFolder()
         // Line 4: a missing comma after the first row's object; the second row is valid and must not be written.
-        let path = try folder.file("broken.json", """
+        let path = try folder.file(
+            "broken.json",
+            """
             {"culturalEventInfo": {"list_total_count": 2,
              "row": [
               {"TITLE": "첫 공연", "STRTDATE": "2026-12-01", "PLACE": "한 곳"}
@@ -95,7 +104,9 @@ struct ImportTests {
                 && (error as? ArchiveImportError)?.exitStatus == .dataError
                 && (error as? ArchiveImportError)?.message.contains("at line 4, column 3") == true
         }
-        let after = try harness.database.read { db in try Row.fetchAll(db, sql: "SELECT * FROM archive_events ORDER BY id").map(\.description) }
+        let after = try harness.database.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM archive_events ORDER BY id").map(\.description)
+        }
         #expect(after == before)
     }
 
@@ -110,7 +121,9 @@ struct ImportTests {
         await #expect {
             try await harness.importJSON(text)
         } throws: { error in
-            guard case .malformedJSON(_, let foundLine, let foundColumn, _, let foundDetail)? = error as? ArchiveImportError else { return false }
+            guard case .malformedJSON(_, let foundLine, let foundColumn, _, let foundDetail)? = error as? ArchiveImportError else {
+                return false
+            }
             return foundLine == line && foundColumn == column && foundDetail.contains(detail)
         }
         #expect(try harness.eventCount() == 0)
@@ -120,7 +133,9 @@ struct ImportTests {
         let harness = try ArchiveHarness()
         let folder = try ArchiveHarness.temporaryFolder()
         let missing = folder.url.appendingPathComponent("nope.json").path
-        await #expect(throws: ArchiveImportError.fileNotFound(missing)) { try await harness.root.importer.run(FileCatalogueSource(path: missing)) }
+        await #expect(throws: ArchiveImportError.fileNotFound(missing)) {
+            try await harness.root.importer.run(FileCatalogueSource(path: missing))
+        }
         #expect(ArchiveImportError.fileNotFound(missing).exitStatus == .noInput)
         await #expect(throws: ArchiveImportError.unreadable(folder.url.path, reason: "it is a folder")) {
             try await harness.root.importer.run(FileCatalogueSource(path: folder.url.path))
@@ -145,28 +160,32 @@ struct ImportTests {
 
     @Test func everyBadRowIsSkippedWithItsReasonAndTheRestIsImported() async throws {
         let harness = try ArchiveHarness()
-        let report = try await harness.importJSON(catalogueJSON([
-            row("좋은 공연", start: "2026-12-01"),
-            row("거꾸로 공연", start: "2026-12-10", end: "2026-12-01"),
-            "42",
-            "{\"TITLE\": \"날짜 없는 공연\", \"STRTDATE\": \"\"}",
-            "{\"TITLE\": \"끝 날짜가 이상한 공연\", \"STRTDATE\": \"2026-12-01\", \"END_DATE\": \"언젠가\"}",
-            "{\"TITLE\": \"   \", \"STRTDATE\": \"2026-12-01\"}",
-            "{\"title\": \"DATE만 있는 공연\", \"date\": \"2026-12-24~2026-12-25\", \"place\": null, \"is_free\": \"무료\"}",
-        ]))
+        let report = try await harness.importJSON(
+            catalogueJSON([
+                row("좋은 공연", start: "2026-12-01"),
+                row("거꾸로 공연", start: "2026-12-10", end: "2026-12-01"),
+                "42",
+                "{\"TITLE\": \"날짜 없는 공연\", \"STRTDATE\": \"\"}",
+                "{\"TITLE\": \"끝 날짜가 이상한 공연\", \"STRTDATE\": \"2026-12-01\", \"END_DATE\": \"언젠가\"}",
+                "{\"TITLE\": \"   \", \"STRTDATE\": \"2026-12-01\"}",
+                "{\"title\": \"DATE만 있는 공연\", \"date\": \"2026-12-24~2026-12-25\", \"place\": null, \"is_free\": \"무료\"}",
+            ]))
         #expect((report.rows, report.new) == (7, 2))
         #expect(report.skipped.map(\.row) == [2, 3, 4, 5, 6])
-        #expect(report.skipped.map(\.reason) == [
-            .endBeforeStart(start: ArchiveHarness.day("2026-12-10"), end: ArchiveHarness.day("2026-12-01")), .notAnObject, .noStartDate,
-            .invalidEndDate("언젠가"), .noTitle,
-        ])
+        #expect(
+            report.skipped.map(\.reason) == [
+                .endBeforeStart(start: ArchiveHarness.day("2026-12-10"), end: ArchiveHarness.day("2026-12-01")), .notAnObject, .noStartDate,
+                .invalidEndDate("언젠가"), .noTitle,
+            ])
         let fromDate = try #require(try await harness.root.catalogue.event(id: try await harness.eventID("DATE만 있는 공연")))
-        #expect(fromDate.startsOn == ArchiveHarness.day("2026-12-24") && fromDate.endsOn == ArchiveHarness.day("2026-12-25") && fromDate.isFree)
+        #expect(
+            fromDate.startsOn == ArchiveHarness.day("2026-12-24") && fromDate.endsOn == ArchiveHarness.day("2026-12-25") && fromDate.isFree)
     }
 
     @Test func theDataPortalDownloadShapeWithLowercaseKeysIsAccepted() async throws {
         let harness = try ArchiveHarness()
-        let report = try await harness.importJSON("""
+        let report = try await harness.importJSON(
+            """
             {"DESCRIPTION": {"TITLE": "공연명"}, "DATA": [
               {"codename": "국악", "guname": "중구", "title": "남산 국악 산책", "place": "서울남산국악당", "strtdate": "2026-12-12 00:00:00.0",
                "end_date": "2026-12-12 00:00:00.0", "is_free": "무료", "use_trgt": "누구나"}
@@ -180,11 +199,12 @@ struct ImportTests {
     @Test func aFailureWhileWritingRollsBackEveryRow() async throws {
         let harness = try ArchiveHarness()
         try harness.database.write { db in
-            try db.execute(sql: """
-                CREATE TRIGGER archive_test_fail BEFORE INSERT ON archive_events WHEN NEW.title = '연극 ''햄릿''' BEGIN
-                    SELECT RAISE(ABORT, 'disk on fire');
-                END
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER archive_test_fail BEFORE INSERT ON archive_events WHEN NEW.title = '연극 ''햄릿''' BEGIN
+                        SELECT RAISE(ABORT, 'disk on fire');
+                    END
+                    """)
         }
         await #expect(throws: DatabaseError.self) { try await harness.importSample() }
         #expect(try harness.eventCount() == 0)
@@ -205,8 +225,9 @@ struct ImportTests {
         let id = EventIdentity.id(title: "뮤지컬 〈명성황후〉", place: "세종문화회관 대극장", startsOn: start)
         #expect(id == EventIdentity.id(title: "  뮤지컬   〈명성황후〉 ", place: "세종문화회관  대극장", startsOn: start))
         #expect(id != EventIdentity.id(title: "뮤지컬 〈명성황후〉", place: "세종문화회관 대극장", startsOn: start.adding(days: 1)))
-        #expect(EventIdentity.id(title: "Seoul Jazz", place: "Olympic Park", startsOn: start)
-                    == EventIdentity.id(title: "SEOUL JAZZ", place: "olympic park", startsOn: start))
+        #expect(
+            EventIdentity.id(title: "Seoul Jazz", place: "Olympic Park", startsOn: start)
+                == EventIdentity.id(title: "SEOUL JAZZ", place: "olympic park", startsOn: start))
         // FNV-1a 64 reference values (from the algorithm's published test vectors).
         #expect(EventIdentity.fnv1a64("") == 0xcbf2_9ce4_8422_2325)
         #expect(EventIdentity.fnv1a64("a") == 0xaf63_dc4c_8601_ec8c)

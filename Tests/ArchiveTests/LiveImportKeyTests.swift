@@ -15,7 +15,8 @@ import Testing
 @Suite("Live import: where the API key comes from")
 struct LiveImportKeyTests {
     static let key = "4f6d4a7b5c6e6f70717273747576777879417a42"
-    static let apiKeyWarning = "warning: --api-key puts your key where other users see it in `ps` and your shell keeps it in its history; "
+    static let apiKeyWarning =
+        "warning: --api-key puts your key where other users see it in `ps` and your shell keeps it in its history; "
         + "store it with `moa settings set archive.api-key --value-stdin` and use --api.\n"
 
     static func page(total: Int, _ rows: [String]) -> HTTPResponse { LiveImportTests.page(total: total, rows) }
@@ -33,11 +34,12 @@ struct LiveImportKeyTests {
         let report = CapturingOutput()
         let status = CommandContext(out: CapturingOutput(), err: report).report(error)
         #expect(status.rawValue == 78)
-        #expect(report.text == """
-            error: No Seoul Open Data API key is set, so the live catalogue cannot be imported.
-            hint: Store your key (from data.seoul.go.kr, “인증키 신청”) with `moa settings set archive.api-key --value-stdin`, or set MOA_ARCHIVE_API_KEY.
+        #expect(
+            report.text == """
+                error: No Seoul Open Data API key is set, so the live catalogue cannot be imported.
+                hint: Store your key (from data.seoul.go.kr, “인증키 신청”) with `moa settings set archive.api-key --value-stdin`, or set MOA_ARCHIVE_API_KEY.
 
-            """)
+                """)
         #expect(try harness.eventCount() == 0)
     }
 
@@ -85,13 +87,17 @@ struct LiveImportKeyTests {
 
     @Test func theRowRangeIsCheckedBeforeTheKey() async throws {
         let harness = try ArchiveHarness()
-        await #expect(throws: ArchiveError.invalidRowRange(from: 5, to: 2)) { try await harness.run(["import", "--api", "--from", "5", "--to", "2"]) }
+        await #expect(throws: ArchiveError.invalidRowRange(from: 5, to: 2)) {
+            try await harness.run(["import", "--api", "--from", "5", "--to", "2"])
+        }
         #expect(harness.http.requests.isEmpty)
     }
 
     @Test func aSettingsFailureIsReportedAsItIs() async throws {
         struct Broken: Error, UserFacingError {
-            var message: String { "The environment variable MOA_ARCHIVE_API_KEY (archive.api-key) must be 1 to 128 characters without spaces; its value is not shown." }
+            var message: String {
+                "The environment variable MOA_ARCHIVE_API_KEY (archive.api-key) must be 1 to 128 characters without spaces; its value is not shown."
+            }
             var exitStatus: SharedKit.ExitStatus { .configuration }
         }
         let harness = try ArchiveHarness()
@@ -142,7 +148,9 @@ struct LiveImportKeyTests {
     }
 
     @Test func otherHintsPointToApiNotToAKeyOnTheCommandLine() {
-        for hint in [ArchiveImportError.fileNotFound("x.json").hint, ArchiveImportError.apiKeyMissing.hint, ArchiveError.noCategoriesImported.hint] {
+        for hint in [
+            ArchiveImportError.fileNotFound("x.json").hint, ArchiveImportError.apiKeyMissing.hint, ArchiveError.noCategoriesImported.hint,
+        ] {
             #expect(hint?.contains("--api-key KEY") == false)
         }
         #expect(ArchiveImportError.apiKeyMissing.hint?.contains("moa settings set archive.api-key --value-stdin") == true)

@@ -9,7 +9,8 @@ import Testing
 @Suite("Live import (Seoul Open Data API, against a stub client)")
 struct LiveImportTests {
     static func page(total: Int, _ rows: [String]) -> HTTPResponse {
-        .json("""
+        .json(
+            """
             {"culturalEventInfo": {"list_total_count": \(total), "RESULT": {"CODE": "INFO-000", "MESSAGE": "정상 처리되었습니다"},
              "row": [\(rows.joined(separator: ","))]}}
             """)
@@ -25,13 +26,15 @@ struct LiveImportTests {
         #expect(source.name == "Seoul Open Data API, rows 1–end")
         let report = try await harness.root.importer.run(source)
         #expect((report.rows, report.new) == (3, 3))
-        #expect(stub.requests.map(\.pathSegments) == [
-            ["sample-key", "json", "culturalEventInfo", "1", "2"],
-            ["sample-key", "json", "culturalEventInfo", "3", "3"], // the announced total (3) bounds the last page
-        ])
+        #expect(
+            stub.requests.map(\.pathSegments) == [
+                ["sample-key", "json", "culturalEventInfo", "1", "2"],
+                ["sample-key", "json", "culturalEventInfo", "3", "3"], // the announced total (3) bounds the last page
+            ])
         #expect(stub.requests.allSatisfy { $0.timeout == SeoulOpenAPISource.timeout })
-        #expect(try Endpoint(.get, pathSegments: stub.requests[0].pathSegments).url(relativeTo: SeoulOpenAPISource.baseURL).absoluteString
-                    == "http://openapi.seoul.go.kr:8088/sample-key/json/culturalEventInfo/1/2")
+        #expect(
+            try Endpoint(.get, pathSegments: stub.requests[0].pathSegments).url(relativeTo: SeoulOpenAPISource.baseURL).absoluteString
+                == "http://openapi.seoul.go.kr:8088/sample-key/json/culturalEventInfo/1/2")
     }
 
     @Test func fromAndToBoundTheRowsAsked() async throws {
@@ -103,22 +106,28 @@ struct LiveImportTests {
 
     @Test func noMoreDataEndsTheImport() async throws {
         let stub = StubHTTPClient([
-            .success(Self.page(total: 2, [row("가", start: "2026-12-01"), row("나", start: "2026-12-02")])),
+            .success(Self.page(total: 2, [row("가", start: "2026-12-01"), row("나", start: "2026-12-02")]))
         ])
         let harness = try ArchiveHarness(http: stub)
         let report = try await harness.root.importer.run(SeoulOpenAPISource(client: stub, key: "k", to: 5000, pageSize: 2))
         #expect(report.new == 2)
         #expect(stub.requests.count == 1) // the announced total (2) is reached on the first page
 
-        let empty = StubHTTPClient([.success(.json(#"{"culturalEventInfo": {"RESULT": {"CODE": "INFO-200", "MESSAGE": "해당하는 데이터가 없습니다."}}}"#))])
+        let empty = StubHTTPClient([
+            .success(.json(#"{"culturalEventInfo": {"RESULT": {"CODE": "INFO-200", "MESSAGE": "해당하는 데이터가 없습니다."}}}"#))
+        ])
         let none = try await harness.root.importer.run(SeoulOpenAPISource(client: empty, key: "k", from: 9000))
         #expect((none.rows, none.new) == (0, 0))
     }
 
     @Test func badRowRangesAndAnEmptyKeyAreRefused() async throws {
         let harness = try ArchiveHarness()
-        await #expect(throws: ArchiveError.invalidRowRange(from: 5, to: 2)) { try await harness.run(["import", "--api-key", "k", "--from", "5", "--to", "2"]) }
-        await #expect(throws: ArchiveError.invalidRowRange(from: 0, to: nil)) { try await harness.run(["import", "--api-key", "k", "--from", "0"]) }
+        await #expect(throws: ArchiveError.invalidRowRange(from: 5, to: 2)) {
+            try await harness.run(["import", "--api-key", "k", "--from", "5", "--to", "2"])
+        }
+        await #expect(throws: ArchiveError.invalidRowRange(from: 0, to: nil)) {
+            try await harness.run(["import", "--api-key", "k", "--from", "0"])
+        }
         await #expect(throws: ArchiveImportError.apiKeyMissing) { try await harness.run(["import", "--api-key", "  "]) }
         #expect(harness.http.requests.isEmpty)
     }

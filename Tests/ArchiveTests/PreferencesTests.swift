@@ -45,39 +45,51 @@ struct PreferencesTests {
     }
 
     static let mistakes: [Mistake] = [
-        Mistake(districts: "", categories: "연극", message: "Choose at least one district with --districts (up to 3, comma-separated).",
-                hintContains: "Seoul's districts: Jongno-gu (종로구), Jung-gu (중구),", status: .usage),
-        Mistake(districts: " , ", categories: "연극", message: "Choose at least one district with --districts (up to 3, comma-separated).",
-                hintContains: "Gangdong-gu (강동구).", status: .usage),
-        Mistake(districts: "Mapo-gu,Jongno,강남구,Songpa", categories: "연극", message: "Choose at most 3 districts with --districts, not 4.",
-                hintContains: "Mapo-gu (마포구)", status: .usage),
-        Mistake(districts: "Mapo-gu,마포", categories: "연극", message: "Mapo-gu (마포구) is listed twice in --districts.",
-                hintContains: "Seoul's districts:", status: .dataError),
-        Mistake(districts: "Mapoo", categories: "연극", message: "“Mapoo” is not one of Seoul's 25 districts.",
-                hintContains: "Seoul's districts:", status: .dataError),
-        Mistake(districts: "Busan", categories: "연극", message: "“Busan” is not one of Seoul's 25 districts.",
-                hintContains: "Songpa-gu (송파구)", status: .dataError),
-        Mistake(districts: "마포구", categories: "", message: "Choose at least one category with --categories (up to 3, comma-separated).",
-                hintContains: "Categories of the imported events: 교육/체험, 뮤지컬/오페라, 연극,", status: .usage),
-        Mistake(districts: "마포구", categories: "연극,콘서트,클래식,전시/미술", message: "Choose at most 3 categories with --categories, not 4.",
-                hintContains: "Categories of the imported events:", status: .usage),
-        Mistake(districts: "마포구", categories: "연극, 연극", message: "연극 is listed twice in --categories.",
-                hintContains: "moa archive preferences choices", status: .dataError),
-        Mistake(districts: "마포구", categories: "오페라하우스", message: "“오페라하우스” is not a category of the imported events.",
-                hintContains: "Categories of the imported events: 교육/체험, 뮤지컬/오페라, 연극, 전시/미술, 축제-문화/예술", status: .dataError),
-        Mistake(districts: "마포구", categories: "축제", message: "“축제” matches 3 categories (축제-문화/예술, 축제-자연/경관, 축제-전통/역사): give one in full.",
-                hintContains: "moa archive preferences choices", status: .dataError),
+        Mistake(
+            districts: "", categories: "연극", message: "Choose at least one district with --districts (up to 3, comma-separated).",
+            hintContains: "Seoul's districts: Jongno-gu (종로구), Jung-gu (중구),", status: .usage),
+        Mistake(
+            districts: " , ", categories: "연극", message: "Choose at least one district with --districts (up to 3, comma-separated).",
+            hintContains: "Gangdong-gu (강동구).", status: .usage),
+        Mistake(
+            districts: "Mapo-gu,Jongno,강남구,Songpa", categories: "연극", message: "Choose at most 3 districts with --districts, not 4.",
+            hintContains: "Mapo-gu (마포구)", status: .usage),
+        Mistake(
+            districts: "Mapo-gu,마포", categories: "연극", message: "Mapo-gu (마포구) is listed twice in --districts.",
+            hintContains: "Seoul's districts:", status: .dataError),
+        Mistake(
+            districts: "Mapoo", categories: "연극", message: "“Mapoo” is not one of Seoul's 25 districts.",
+            hintContains: "Seoul's districts:", status: .dataError),
+        Mistake(
+            districts: "Busan", categories: "연극", message: "“Busan” is not one of Seoul's 25 districts.",
+            hintContains: "Songpa-gu (송파구)", status: .dataError),
+        Mistake(
+            districts: "마포구", categories: "", message: "Choose at least one category with --categories (up to 3, comma-separated).",
+            hintContains: "Categories of the imported events: 교육/체험, 뮤지컬/오페라, 연극,", status: .usage),
+        Mistake(
+            districts: "마포구", categories: "연극,콘서트,클래식,전시/미술", message: "Choose at most 3 categories with --categories, not 4.",
+            hintContains: "Categories of the imported events:", status: .usage),
+        Mistake(
+            districts: "마포구", categories: "연극, 연극", message: "연극 is listed twice in --categories.",
+            hintContains: "moa archive preferences choices", status: .dataError),
+        Mistake(
+            districts: "마포구", categories: "오페라하우스", message: "“오페라하우스” is not a category of the imported events.",
+            hintContains: "Categories of the imported events: 교육/체험, 뮤지컬/오페라, 연극, 전시/미술, 축제-문화/예술", status: .dataError),
+        Mistake(
+            districts: "마포구", categories: "축제", message: "“축제” matches 3 categories (축제-문화/예술, 축제-자연/경관, 축제-전통/역사): give one in full.",
+            hintContains: "moa archive preferences choices", status: .dataError),
     ]
 
     @Test(arguments: mistakes)
     func everyMistakeGetsOneClearError(mistake: Mistake) async throws {
         let harness = try ArchiveHarness()
         try await harness.importSample()
-        let error = try #require(await archiveError(harness, ["preferences", "set", "--districts", mistake.districts, "--categories", mistake.categories]))
+        let error = try #require(
+            await archiveError(harness, ["preferences", "set", "--districts", mistake.districts, "--categories", mistake.categories]))
         #expect(error.message == mistake.message)
         #expect(error.hint?.contains(mistake.hintContains) == true, "hint: \(error.hint ?? "none")")
         #expect(error.exitStatus == mistake.status)
-        #expect(try await harness.service.preferences() == nil)  // nothing saved
+        #expect(try await harness.service.preferences() == nil) // nothing saved
     }
 
     @Test func withoutAnImportedCatalogueThereAreNoCategories() async throws {
@@ -109,7 +121,9 @@ struct PreferencesTests {
         #expect(SeoulDistricts.romanised.count == 25)
         #expect(Set(SeoulDistricts.romanised.map(\.name)) == Set(SeoulDistricts.all))
         for (name, roman) in SeoulDistricts.romanised {
-            #expect(SeoulDistricts.match(roman) == name && SeoulDistricts.match(roman.lowercased().replacingOccurrences(of: "-", with: " ")) == name)
+            #expect(
+                SeoulDistricts.match(roman) == name
+                    && SeoulDistricts.match(roman.lowercased().replacingOccurrences(of: "-", with: " ")) == name)
         }
         #expect(SeoulDistricts.match("gu") == nil && SeoulDistricts.match("") == nil && SeoulDistricts.match("Seoul") == nil)
     }
@@ -117,7 +131,9 @@ struct PreferencesTests {
     @Test func setShowJSONAndClear() async throws {
         let harness = try ArchiveHarness()
         try await harness.importSample()
-        #expect(try await harness.run(["preferences"]).contains("No preferences set: choose 1–3 districts and 1–3 categories with `moa archive preferences set"))
+        #expect(
+            try await harness.run(["preferences"]).contains(
+                "No preferences set: choose 1–3 districts and 1–3 categories with `moa archive preferences set"))
         let none = try jsonObject(try await harness.run(["preferences", "show"], json: true))
         #expect(none["set"] as? Bool == false && (none["districts"] as? [Any])?.isEmpty == true)
 
@@ -179,10 +195,11 @@ struct PreferenceRecommendationTests {
         let list = try await harness.service.recommend()
         #expect(list.basis == .preferences && list.status == .ok)
         #expect(list.items.map(\.event.title) == ["〈한국 근현대 회화 100선〉", "연극 '햄릿'", "DDP 디자인 전시 〈서울의 색〉", "뮤지컬 〈명성황후〉 30주년 기념 공연"])
-        #expect(list.items.map(\.reason) == [
-            "Because you chose Jongno-gu and 전시/미술", "Because you chose Jongno-gu and 연극",
-            "Because you chose 전시/미술", "Because you chose Jongno-gu",
-        ])
+        #expect(
+            list.items.map(\.reason) == [
+                "Because you chose Jongno-gu and 전시/미술", "Because you chose Jongno-gu and 연극",
+                "Because you chose 전시/미술", "Because you chose Jongno-gu",
+            ])
         #expect(list.items.map(\.score) == [1, 1, 0.6, 0.4])
 
         // With 2 tickets it is still a cold start; archived events drop out.
@@ -204,10 +221,12 @@ struct PreferenceRecommendationTests {
     @Test func coldStartWithNothingMatchingSaysSo() async throws {
         let harness = try ArchiveHarness(today: "2026-11-23")
         try await harness.importSample()
-        try await harness.run(["preferences", "set", "--districts", "Dobong-gu", "--categories", "축제-전통/역사"])  // only a past event
+        try await harness.run(["preferences", "set", "--districts", "Dobong-gu", "--categories", "축제-전통/역사"]) // only a past event
         let list = try await harness.service.recommend()
         #expect(list.status == .noCandidates && list.basis == .preferences)
-        #expect(try await harness.run(["recommend"]).contains("No current or upcoming event you have not archived is in your chosen districts or categories (Dobong-gu, 축제-전통/역사)"))
+        #expect(
+            try await harness.run(["recommend"]).contains(
+                "No current or upcoming event you have not archived is in your chosen districts or categories (Dobong-gu, 축제-전통/역사)"))
     }
 
     @Test func noTicketsAndNoPreferencesHintsAtPreferences() async throws {
@@ -221,9 +240,11 @@ struct PreferenceRecommendationTests {
 
     @Test func withThreeTicketsTheTasteIsBlendedWithABoundedBoost() {
         let preferences = ArchivePreferences(districts: ["강남구"], categories: ["클래식"])
-        let plain = Recommender.recommend(profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates, limit: 10)
-        let items = Recommender.recommend(profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates,
-                                          limit: 10, preferences: preferences)
+        let plain = Recommender.recommend(
+            profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates, limit: 10)
+        let items = Recommender.recommend(
+            profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates,
+            limit: 10, preferences: preferences)
         #expect(items.map(\.event.id.rawValue) == ["ev-01", "ev-03", "ev-08", "ev-09", "ev-10", "ev-04", "ev-05"])
         // ev-04 (연극, 강남구): 0.178 + 0.1; ev-05 (클래식, 강남구): 0.036 + 0.2. Others unchanged.
         #expect(items.map(\.score) == [0.708, 0.486, 0.426, 0.426, 0.426, 0.278, 0.236])
@@ -234,12 +255,16 @@ struct PreferenceRecommendationTests {
 
         // Both boosts together are 0.2 at most, and no score passes 1.
         let musical = ArchivePreferences(districts: ["종로구"], categories: ["뮤지컬/오페라"])
-        let boosted = Recommender.recommend(profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates,
-                                            limit: 1, preferences: musical)
+        let boosted = Recommender.recommend(
+            profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates,
+            limit: 1, preferences: musical)
         #expect(boosted.first?.score == 0.908)
         #expect(boosted.first?.reason == "Both of your 5-star tickets are 뮤지컬/오페라 in 종로구 · and your chosen Jongno-gu and 뮤지컬/오페라")
-        #expect(Recommender.recommend(profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates,
-                                      limit: 10, preferences: musical).allSatisfy { $0.score <= 1 })
+        #expect(
+            Recommender.recommend(
+                profile: RecommendationTests.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates,
+                limit: 10, preferences: musical
+            ).allSatisfy { $0.score <= 1 })
     }
 
     @Test func theServiceBlendsOnceThereAreThreeTickets() async throws {
@@ -257,8 +282,13 @@ struct PreferenceRecommendationTests {
         let jazzBefore = try #require(before.items.first { $0.event.title == "서울재즈페스티벌 2027" })
         #expect(abs(jazz.score - (jazzBefore.score + 0.2)) < 1e-9)
         #expect(jazz.reason == jazzBefore.reason + " · and your chosen Songpa-gu and 콘서트")
-        #expect(after.items.firstIndex { $0.event.title == "서울재즈페스티벌 2027" } ?? 99 < before.items.firstIndex { $0.event.title == "서울재즈페스티벌 2027" } ?? 0)
-        #expect(try await harness.run(["recommend"]).contains("Recommended for you · from your 3 tickets and your preferences · as of 2026-11-23"))
+        #expect(
+            after.items.firstIndex { $0.event.title == "서울재즈페스티벌 2027" } ?? 99 < before.items.firstIndex {
+                $0.event.title == "서울재즈페스티벌 2027"
+            } ?? 0)
+        #expect(
+            try await harness.run(["recommend"]).contains(
+                "Recommended for you · from your 3 tickets and your preferences · as of 2026-11-23"))
     }
 }
 
@@ -281,8 +311,12 @@ struct EventsOnADayTests {
         #expect(try await titles(harness, ["--on", "2027-01-09", "--category", "클래식"]) == ["서울시립교향악단 2027 신년음악회"])
         #expect(try await titles(harness, ["--on", "2027-01-10", "--category", "클래식"]).isEmpty)
         // Everything running on 2026-12-20, with the other filters.
-        #expect(try await titles(harness, ["--on", "2026-12-20", "--free"]) == ["DDP 디자인 전시 〈서울의 색〉", "어린이 국악 놀이터 〈장단 맞춰 둥기둥〉", "2026 서울빛초롱축제"])
-        #expect(try await titles(harness, ["--on", "2026-12-20", "--from", "2026-12-21", "--free"]) == ["DDP 디자인 전시 〈서울의 색〉", "어린이 국악 놀이터 〈장단 맞춰 둥기둥〉", "2026 서울빛초롱축제"])
+        #expect(
+            try await titles(harness, ["--on", "2026-12-20", "--free"]) == ["DDP 디자인 전시 〈서울의 색〉", "어린이 국악 놀이터 〈장단 맞춰 둥기둥〉", "2026 서울빛초롱축제"])
+        #expect(
+            try await titles(harness, ["--on", "2026-12-20", "--from", "2026-12-21", "--free"]) == [
+                "DDP 디자인 전시 〈서울의 색〉", "어린이 국악 놀이터 〈장단 맞춰 둥기둥〉", "2026 서울빛초롱축제",
+            ])
         #expect(try await titles(harness, ["--on", "2025-05-23", "--text", "정동"]) == ["2025 정동야행"])
     }
 
@@ -317,8 +351,10 @@ struct ArchiveUserDataTests {
         #expect(owner.name == "Archive")
         // Ada: two tickets and preferences; Bo: one ticket and preferences.
         _ = try await harness.service.add(eventID: try await harness.eventID("연극 '햄릿'").rawValue, rating: 5)
-        _ = try await harness.service.addManual(ManualTicket(title: "동네 공연", category: "콘서트", district: "마포구", isFree: true,
-                                                              attendedOn: ArchiveHarness.day("2026-10-01")))
+        _ = try await harness.service.addManual(
+            ManualTicket(
+                title: "동네 공연", category: "콘서트", district: "마포구", isFree: true,
+                attendedOn: ArchiveHarness.day("2026-10-01")))
         try await harness.run(["preferences", "set", "--districts", "마포구", "--categories", "연극"])
         harness.session.set(ArchiveHarness.bo)
         _ = try await harness.service.add(eventID: try await harness.eventID("연극 '햄릿'").rawValue, rating: 3)
@@ -355,7 +391,7 @@ struct ArchiveUserDataTests {
         await #expect(throws: Refused.self) {
             try await harness.database.perform { transaction in
                 try owner.erase(ada, in: transaction)
-                throw Refused()  // another owner failed after Archive erased: all of it rolls back
+                throw Refused() // another owner failed after Archive erased: all of it rolls back
             }
         }
         #expect(try await harness.service.list().count == 1)

@@ -20,11 +20,14 @@ import Testing
 enum TasteFixture {
     static let today = ArchiveHarness.day("2026-06-01")
 
-    static func ticket(_ id: String, event: String?, _ category: String, _ district: String, free: Bool, audience: String, daysAgo: Int,
-                       rating: Int?) -> Ticket {
-        Ticket(id: TicketID(id), owner: "user-ada", eventID: event.map { EventID($0) }, title: id, category: category, district: district,
-               place: "", audience: audience, isFree: free, attendedOn: today.adding(days: -daysAgo), rating: rating, memo: nil,
-               createdAt: Date(timeIntervalSince1970: 0))
+    static func ticket(
+        _ id: String, event: String?, _ category: String, _ district: String, free: Bool, audience: String, daysAgo: Int,
+        rating: Int?
+    ) -> Ticket {
+        Ticket(
+            id: TicketID(id), owner: "user-ada", eventID: event.map { EventID($0) }, title: id, category: category, district: district,
+            place: "", audience: audience, isFree: free, attendedOn: today.adding(days: -daysAgo), rating: rating, memo: nil,
+            createdAt: Date(timeIntervalSince1970: 0))
     }
 
     static let tickets = [
@@ -34,9 +37,12 @@ enum TasteFixture {
         ticket("D", event: "ev-d", "연극", "종로구", free: false, audience: "", daysAgo: 0, rating: 2),
     ]
 
-    static func event(_ id: String, _ title: String, _ category: String, _ district: String, free: Bool, audience: String = "",
-                      starts: String, ends: String? = nil) -> CulturalEvent {
-        FakeEventCatalogue.event(title, id: id, category: category, district: district, audience: audience, free: free, starts: starts, ends: ends)
+    static func event(
+        _ id: String, _ title: String, _ category: String, _ district: String, free: Bool, audience: String = "",
+        starts: String, ends: String? = nil
+    ) -> CulturalEvent {
+        FakeEventCatalogue.event(
+            title, id: id, category: category, district: district, audience: audience, free: free, starts: starts, ends: ends)
     }
 
     static let candidates = [
@@ -97,9 +103,11 @@ struct TasteTests {
         let harness = try ArchiveHarness(today: "2026-11-23")
         try await harness.importSample()
         _ = try await harness.service.add(eventID: try await harness.eventID("연극 '햄릿'").rawValue, rating: 5)
-        _ = try await harness.service.add(eventID: try await harness.eventID("〈한국 근현대 회화 100선〉").rawValue, rating: 4,
-                                          attendedOn: ArchiveHarness.day("2026-09-29"))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await harness.run(["taste"], json: true).utf8)) as? [String: Any])
+        _ = try await harness.service.add(
+            eventID: try await harness.eventID("〈한국 근현대 회화 100선〉").rawValue, rating: 4,
+            attendedOn: ArchiveHarness.day("2026-09-29"))
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await harness.run(["taste"], json: true).utf8)) as? [String: Any])
         #expect(json["as_of"] as? String == "2026-11-23")
         #expect(json["tickets"] as? Int == 2)
         // 연극: 1.0; 전시/미술: 0.8 × 0.5^(55/180) = 0.64731; shares 1/1.64731 = 0.60705, 0.39295.
@@ -117,32 +125,41 @@ struct RecommendationTests {
     static let profile = TasteProfile.make(tickets: TasteFixture.tickets, today: TasteFixture.today)
 
     @Test func scoresOrderAndReasonsAreTheHandCheckedOnes() {
-        let items = Recommender.recommend(profile: Self.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates, limit: 10)
+        let items = Recommender.recommend(
+            profile: Self.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates, limit: 10)
         #expect(items.map(\.event.id.rawValue) == ["ev-01", "ev-03", "ev-08", "ev-09", "ev-10", "ev-04", "ev-05"])
         #expect(items.map(\.score) == [0.708, 0.486, 0.426, 0.426, 0.426, 0.178, 0.036])
         #expect(items.map(\.strongest) == [.category, .district, .category, .category, .category, .fee, .fee])
-        #expect(items.map(\.reason) == [
-            "Both of your 5-star tickets are 뮤지컬/오페라 in 종로구",
-            "Both of your 5-star tickets are in 종로구",
-            "Both of your 5-star tickets are 뮤지컬/오페라",
-            "Both of your 5-star tickets are 뮤지컬/오페라",
-            "Both of your 5-star tickets are 뮤지컬/오페라",
-            "Both of your 5-star tickets are paid events",
-            "1 of your 4 tickets is a free event",
-        ])
+        #expect(
+            items.map(\.reason) == [
+                "Both of your 5-star tickets are 뮤지컬/오페라 in 종로구",
+                "Both of your 5-star tickets are in 종로구",
+                "Both of your 5-star tickets are 뮤지컬/오페라",
+                "Both of your 5-star tickets are 뮤지컬/오페라",
+                "Both of your 5-star tickets are 뮤지컬/오페라",
+                "Both of your 5-star tickets are paid events",
+                "1 of your 4 tickets is a free event",
+            ])
         let first = items[0].contributions
         #expect(abs((first[.category] ?? 0) - 0.24) < 1e-9 && abs((first[.district] ?? 0) - 0.228) < 1e-9)
         #expect(abs((first[.fee] ?? 0) - 0.114) < 1e-9 && abs((first[.audience] ?? 0) - 0.126) < 1e-9)
         // Past events and events already archived are never recommended.
         #expect(!items.contains { ["ev-06", "ev-a"].contains($0.event.id.rawValue) })
-        #expect(Recommender.recommend(profile: Self.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates, limit: 2).count == 2)
+        #expect(
+            Recommender.recommend(profile: Self.profile, tickets: TasteFixture.tickets, candidates: TasteFixture.candidates, limit: 2).count
+                == 2)
     }
 
     @Test func theReasonCountsFiveStarTicketsWhenSeveralMatch() {
         let today = TasteFixture.today
-        let tickets = (1...3).map { TasteFixture.ticket("M\($0)", event: "m\($0)", "뮤지컬/오페라", "종로구", free: false, audience: "", daysAgo: $0, rating: 5) }
-            + [TasteFixture.ticket("X", event: "x", "전시/미술", "마포구", free: true, audience: "", daysAgo: 3, rating: 5),
-               TasteFixture.ticket("Y", event: "y", "연극", "종로구", free: false, audience: "", daysAgo: 3, rating: 3)]
+        let tickets =
+            (1...3).map {
+                TasteFixture.ticket("M\($0)", event: "m\($0)", "뮤지컬/오페라", "종로구", free: false, audience: "", daysAgo: $0, rating: 5)
+            }
+            + [
+                TasteFixture.ticket("X", event: "x", "전시/미술", "마포구", free: true, audience: "", daysAgo: 3, rating: 5),
+                TasteFixture.ticket("Y", event: "y", "연극", "종로구", free: false, audience: "", daysAgo: 3, rating: 3),
+            ]
         let profile = TasteProfile.make(tickets: tickets, today: today)
         let event = TasteFixture.event("ev-new", "뮤지컬 〈명성황후〉", "뮤지컬/오페라", "종로구", free: false, starts: "2026-06-10")
         let items = Recommender.recommend(profile: profile, tickets: tickets, candidates: [event], limit: 1)
@@ -189,7 +206,8 @@ struct RecommendationTests {
         #expect(text.contains("   뮤지컬/오페라 · 종로구 · paid · 2026-11-10 → 2027-01-04  id \(musical)"))
         #expect(text.contains("   Both of your 5-star tickets are in 종로구"))
         #expect(text.contains("2. DDP 디자인 전시 〈서울의 색〉  score 28"))
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(try await harness.run(["recommend"], json: true).utf8)) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await harness.run(["recommend"], json: true).utf8)) as? [String: Any])
         let first = try #require((json["recommendations"] as? [[String: Any]])?.first)
         #expect(first["rank"] as? Int == 1 && first["score"] as? Double == 0.525 && first["strongest_signal"] as? String == "district")
         #expect((first["event"] as? [String: Any])?["id"] as? String == musical.rawValue)

@@ -38,8 +38,11 @@ struct TicketTests {
         await #expect(throws: ArchiveError.attendedInFuture(ArchiveHarness.day("2026-11-24"), today: ArchiveHarness.day("2026-11-23"))) {
             try await harness.service.add(eventID: hamlet.rawValue, attendedOn: ArchiveHarness.day("2026-11-24"))
         }
-        await #expect(throws: ArchiveError.attendedOutsideRun(ArchiveHarness.day("2026-11-19"), title: "연극 '햄릿'",
-                                                              startsOn: ArchiveHarness.day("2026-11-20"), endsOn: ArchiveHarness.day("2026-12-20"))) {
+        await #expect(
+            throws: ArchiveError.attendedOutsideRun(
+                ArchiveHarness.day("2026-11-19"), title: "연극 '햄릿'",
+                startsOn: ArchiveHarness.day("2026-11-20"), endsOn: ArchiveHarness.day("2026-12-20"))
+        ) {
             try await harness.service.add(eventID: hamlet.rawValue, attendedOn: ArchiveHarness.day("2026-11-19"))
         }
         await #expect(throws: ArchiveError.unknownEvent("0000000000000000")) { try await harness.service.add(eventID: "0000000000000000") }
@@ -85,19 +88,27 @@ struct TicketTests {
 
     @Test func aTicketByHandNeedsATitleCategoryRegionAndAPastDate() async throws {
         let harness = try ArchiveHarness()
-        let ticket = try await harness.service.addManual(ManualTicket(title: " 골목 재즈  공연 ", category: "콘서트", district: "마포",
-                                                                      isFree: true, attendedOn: ArchiveHarness.day("2026-10-03"), rating: 4))
+        let ticket = try await harness.service.addManual(
+            ManualTicket(
+                title: " 골목 재즈  공연 ", category: "콘서트", district: "마포",
+                isFree: true, attendedOn: ArchiveHarness.day("2026-10-03"), rating: 4))
         #expect((ticket.title, ticket.category, ticket.district, ticket.isFree, ticket.eventID) == ("골목 재즈 공연", "콘서트", "마포구", true, nil))
         await #expect(throws: ArchiveError.invalidText(field: "title", value: "", limit: 200)) {
-            try await harness.service.addManual(ManualTicket(title: "  ", category: "연극", district: "종로구", isFree: false,
-                                                             attendedOn: ArchiveHarness.day("2026-10-03")))
+            try await harness.service.addManual(
+                ManualTicket(
+                    title: "  ", category: "연극", district: "종로구", isFree: false,
+                    attendedOn: ArchiveHarness.day("2026-10-03")))
         }
         await #expect(throws: ArchiveError.attendedInFuture(ArchiveHarness.day("2026-12-01"), today: ArchiveHarness.day("2026-11-23"))) {
-            try await harness.service.addManual(ManualTicket(title: "미래 공연", category: "연극", district: "종로구", isFree: false,
-                                                             attendedOn: ArchiveHarness.day("2026-12-01")))
+            try await harness.service.addManual(
+                ManualTicket(
+                    title: "미래 공연", category: "연극", district: "종로구", isFree: false,
+                    attendedOn: ArchiveHarness.day("2026-12-01")))
         }
-        let output = try await harness.run(["add", "--title", "동네 연극", "--category", "연극", "--region", "성북구", "--date", "2026-11-01",
-                                            "--rating", "3", "--memo", "소극장, 좋았다"])
+        let output = try await harness.run([
+            "add", "--title", "동네 연극", "--category", "연극", "--region", "성북구", "--date", "2026-11-01",
+            "--rating", "3", "--memo", "소극장, 좋았다",
+        ])
         #expect(output.contains("Archived “동네 연극” (attended 2026-11-01, rated 3/5) as ticket "))
     }
 
@@ -142,7 +153,8 @@ struct TicketTests {
         try await harness.importSample()
         let hamlet = try await harness.eventID("연극 '햄릿'")
         let summary = try await harness.root.archiving.archive(hamlet, rating: 4, memo: nil, attendedOn: ArchiveHarness.day("2026-11-20"))
-        #expect(summary == TicketSummary(id: "t-1", eventID: hamlet, title: "연극 '햄릿'", attendedOn: ArchiveHarness.day("2026-11-20"), rating: 4))
+        #expect(
+            summary == TicketSummary(id: "t-1", eventID: hamlet, title: "연극 '햄릿'", attendedOn: ArchiveHarness.day("2026-11-20"), rating: 4))
     }
 
     @Test func listShowsATableAndStableJSON() async throws {

@@ -76,8 +76,9 @@ private func events(_ auth: AuthHarness, _ kind: String) throws -> Int {
 private func loggedInTwice(_ auth: AuthHarness) async throws -> (AuthenticatedUser, SessionManager) {
     try await auth.verifiedUser()
     let user = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
-    let laptop = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets,
-                                store: MemorySessionStore(), clock: auth.clock)
+    let laptop = SessionManager(
+        repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets,
+        store: MemorySessionStore(), clock: auth.clock)
     _ = try await laptop.logIn(email: "ada@example.com", password: AuthHarness.password)
     return (user, laptop)
 }
@@ -93,14 +94,15 @@ struct PasswordChangeTests {
 
         #expect(try await auth.sessions.changePassword(current: AuthHarness.password, new: newPassword) == user)
 
-        #expect(try await laptop.currentUser() == nil)                      // the other device is logged out
-        #expect(try await auth.sessions.currentUser() == user)              // this terminal continues…
+        #expect(try await laptop.currentUser() == nil) // the other device is logged out
+        #expect(try await auth.sessions.currentUser() == user) // this terminal continues…
         let after = try #require(auth.store.current)
-        #expect(after.refreshToken != before.refreshToken)                  // …with new tokens
+        #expect(after.refreshToken != before.refreshToken) // …with new tokens
         let copy = MemorySessionStore()
         try copy.save(before)
-        let oldFile = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: copy, clock: auth.clock)
-        #expect(try await oldFile.currentUser() == nil)                     // a copy of the old session file is dead
+        let oldFile = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: copy, clock: auth.clock)
+        #expect(try await oldFile.currentUser() == nil) // a copy of the old session file is dead
         #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions WHERE revoked_at IS NULL") == 1)
 
         await #expect(throws: AuthError.wrongCredentials) {
@@ -170,8 +172,9 @@ struct PasswordChangeTests {
     @Test func aNoticeThatCannotBePublishedLeavesThePasswordAsItWas() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
-        let broken = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store,
-                                    clock: auth.clock, inbox: BrokenInbox())
+        let broken = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store,
+            clock: auth.clock, inbox: BrokenInbox())
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
         await #expect(throws: StorageError.self) {
             try await broken.changePassword(current: AuthHarness.password, new: newPassword)
@@ -194,12 +197,13 @@ struct PasswordResetTests {
         let mailsBefore = auth.mail.mails.count
 
         for email in ["ada@example.com", "bob@example.com", "una@example.com"] {
-            let viewModel = AccountSecurityViewModel(sessions: auth.sessions, reset: auth.passwordReset, deletion: auth.deletion(owners: []))
+            let viewModel = AccountSecurityViewModel(
+                sessions: auth.sessions, reset: auth.passwordReset, deletion: auth.deletion(owners: []))
             await viewModel.send(.requestReset(email: email))
             #expect(viewModel.state.error == nil)
             #expect(viewModel.state.outcome == .resetRequested(email: email))
         }
-        #expect(auth.mail.mails.count == mailsBefore + 1)                 // only the verified account got a mail
+        #expect(auth.mail.mails.count == mailsBefore + 1) // only the verified account got a mail
         #expect(auth.mail.mails.last?.to == "ada@example.com")
     }
 
@@ -296,7 +300,7 @@ struct PasswordResetTests {
             return false
         }
         auth.clock.advance(by: 61)
-        await #expect(throws: AccountSecurityError.resetCodeInvalid) {  // the lock is over, but that code is used up
+        await #expect(throws: AccountSecurityError.resetCodeInvalid) { // the lock is over, but that code is used up
             try await auth.passwordReset.complete(email: "ada@example.com", code: code, newPassword: newPassword)
         }
     }
@@ -342,8 +346,9 @@ struct AccountDeletionTests {
             Issue.record("a blocked deletion went through")
         } catch let error as AccountSecurityError {
             #expect(error.exitStatus == .refused)
-            #expect(error.message == "Your account cannot be deleted yet: Account 110-1234-5678-9 holds ₩50,000. "
-                + "2 tickets are still being exported.")
+            #expect(
+                error.message == "Your account cannot be deleted yet: Account 110-1234-5678-9 holds ₩50,000. "
+                    + "2 tickets are still being exported.")
             #expect(error.message(in: .ko).hasPrefix("아직 계정을 삭제할 수 없습니다"))
         }
         #expect(account.erasedUsers.isEmpty && transfer.erasedUsers.isEmpty && archive.erasedUsers.isEmpty)
@@ -355,7 +360,8 @@ struct AccountDeletionTests {
     @Test func deletingErasesEveryOwnerOnceThenAuthAndTheAddressCanSignUpAgain() async throws {
         let auth = try AuthHarness()
         let (user, _) = try await loggedInTwice(auth)
-        let other = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: MemorySessionStore(), clock: auth.clock)
+        let other = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: MemorySessionStore(), clock: auth.clock)
         for _ in 0..<2 { _ = try? await other.logIn(email: "ada@example.com", password: "a wrong password, twice") }
         #expect(try auth.count("SELECT COUNT(*) FROM auth_throttles") == 1)
         _ = try await auth.passwordReset.request(email: "ada@example.com")
@@ -369,7 +375,7 @@ struct AccountDeletionTests {
         for table in ["auth_users", "auth_sessions", "auth_verifications", "auth_throttles", "auth_security_events"] {
             #expect(try auth.count("SELECT COUNT(*) FROM \(table)") == 0, "\(table) still has rows")
         }
-        #expect(auth.store.current == nil)                      // the session file is gone
+        #expect(auth.store.current == nil) // the session file is gone
         #expect(try await auth.sessions.currentUser() == nil)
 
         _ = try await auth.registration.signUp(email: "ada@example.com", password: newPassword)
@@ -411,7 +417,7 @@ struct AccountDeletionTests {
         await #expect(throws: StorageError.self) {
             try await auth.deletion(owners: [WritingOwner(), failing]).delete(confirmation: "ada@example.com")
         }
-        #expect(try auth.count("SELECT COUNT(*) FROM test_notes") == 1)   // the first owner's erase was rolled back
+        #expect(try auth.count("SELECT COUNT(*) FROM test_notes") == 1) // the first owner's erase was rolled back
         #expect(try await auth.repository.user(id: user.id) != nil)
         #expect(try await auth.sessions.currentUser() == user)
 
@@ -453,8 +459,9 @@ struct SecurityNoticeTests {
 
         let thief = MemorySessionStore()
         try thief.save(stolen)
-        let thiefs = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: thief,
-                                    clock: auth.clock, inbox: auth.inbox)
+        let thiefs = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: thief,
+            clock: auth.clock, inbox: auth.inbox)
         auth.clock.advance(by: 16 * 60)
         #expect(try await thiefs.currentUser() == nil)
         let reuse = notices(auth, .refreshTokenReuse)
@@ -465,13 +472,14 @@ struct SecurityNoticeTests {
     @Test func aLoginWhoseNoticeCannotBePublishedRecordsNoLoginEvent() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
-        let broken = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store,
-                                    clock: auth.clock, inbox: BrokenInbox())
+        let broken = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store,
+            clock: auth.clock, inbox: BrokenInbox())
         await #expect(throws: StorageError.self) {
             try await broken.logIn(email: "ada@example.com", password: AuthHarness.password)
         }
         #expect(try events(auth, "login") == 0)
-        #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions") == 0)     // no session without its event
+        #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions") == 0) // no session without its event
         #expect(auth.store.current == nil)
     }
 }
@@ -491,8 +499,9 @@ private struct AuthCommandHarness {
 
     func run(_ arguments: [String]) async throws -> Run {
         let registry = try RegistryBuilder(modules: [
-            ModuleOf.core(database: auth.database, clock: auth.clock,
-                          home: MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-cmd"))),
+            ModuleOf.core(
+                database: auth.database, clock: auth.clock,
+                home: MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-cmd"))),
             AuthHarness.otherFeatures(inbox: auth.inbox, owners: owners),
             AuthDataModule(), AuthFeatureModule(),
         ]).validate(root: AuthCommandsKey.self).overriding { overrides in
@@ -502,7 +511,8 @@ private struct AuthCommandHarness {
         }
         let group = registry.resolve()
         let command = try AuthCommand.parseAsRoot(arguments)
-        let out = CapturingOutput(), err = CapturingOutput()
+        let out = CapturingOutput()
+        let err = CapturingOutput()
         let context = CommandContext(json: arguments.contains("--json"), out: out, err: err)
         var status = ExitStatus.ok
         do {
@@ -564,8 +574,12 @@ struct AccountSecurityCommandTests {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
-        let commands = AuthCommandHarness(auth: auth, owners: [FakeOwner("Account", blockers: ["Account 110-1 holds ₩50,000."]),
-                                                               FakeOwner("Transfer", blockers: ["A transfer is pending."])])
+        let commands = AuthCommandHarness(
+            auth: auth,
+            owners: [
+                FakeOwner("Account", blockers: ["Account 110-1 holds ₩50,000."]),
+                FakeOwner("Transfer", blockers: ["A transfer is pending."]),
+            ])
         let run = try await commands.run(["delete", "--confirm", "ada@example.com", "--json"])
         #expect(run.status == 1)
         #expect(run.err.contains("Account 110-1 holds ₩50,000.") && run.err.contains("A transfer is pending."))

@@ -31,8 +31,9 @@ private func verification(_ id: String, digest: String = "code-digest", attempts
 }
 
 private func session(_ id: String, family: String, user: String, at date: Date = start) -> SessionRecord {
-    SessionRecord(id: id, familyID: family, userID: UserID(user), accessDigest: "access-\(id)", accessExpiresAt: date.addingTimeInterval(900),
-                  refreshDigest: "refresh-\(id)", refreshExpiresAt: date.addingTimeInterval(14 * 86_400), createdAt: date)
+    SessionRecord(
+        id: id, familyID: family, userID: UserID(user), accessDigest: "access-\(id)", accessExpiresAt: date.addingTimeInterval(900),
+        refreshDigest: "refresh-\(id)", refreshExpiresAt: date.addingTimeInterval(14 * 86_400), createdAt: date)
 }
 
 /// A fresh folder under the system's temporary directory, removed on release.
@@ -137,7 +138,8 @@ struct AuthDataRepositoryTests {
         let order = try database.read { try String.fetchAll($0, sql: "SELECT id FROM auth_sessions ORDER BY access_expires_at DESC") }
         #expect(order == ["s2", "s1"])
         let live = try database.read {
-            try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM auth_sessions WHERE access_expires_at > ?", arguments: [start.addingTimeInterval(1000)])
+            try Int.fetchOne(
+                $0, sql: "SELECT COUNT(*) FROM auth_sessions WHERE access_expires_at > ?", arguments: [start.addingTimeInterval(1000)])
         }
         #expect(live == 1)
     }
@@ -146,8 +148,9 @@ struct AuthDataRepositoryTests {
         let (repository, _) = try makeRepository()
         try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
         try await repository.insertSession(session("s1", family: "f1", user: "u1"))
-        let clash = SessionRecord(id: "s9", familyID: "f9", userID: UserID("u1"), accessDigest: "access-s1", accessExpiresAt: start,
-                                  refreshDigest: "fresh-digest", refreshExpiresAt: start, createdAt: start)
+        let clash = SessionRecord(
+            id: "s9", familyID: "f9", userID: UserID("u1"), accessDigest: "access-s1", accessExpiresAt: start,
+            refreshDigest: "fresh-digest", refreshExpiresAt: start, createdAt: start)
         do {
             try await repository.insertSession(clash)
             Issue.record("a duplicate access digest was accepted")
@@ -182,7 +185,8 @@ struct AuthDataRepositoryTests {
         for (id, family, owner) in [("a1", "fa", "u1"), ("a2", "fa", "u1"), ("b1", "fb", "u1"), ("c1", "fc", "u2")] {
             try await repository.insertSession(session(id, family: family, user: owner))
         }
-        let first = start.addingTimeInterval(10), second = start.addingTimeInterval(20)
+        let first = start.addingTimeInterval(10)
+        let second = start.addingTimeInterval(20)
 
         try await repository.revokeFamily("fa", at: first)
         #expect(try await repository.session(accessDigest: "access-a1")?.revokedAt == first)
@@ -200,8 +204,11 @@ struct AuthDataRepositoryTests {
         #expect(try await repository.throttle(for: "ada@example.com") == .fresh)
 
         let locked = ThrottleState(failures: 0, windowStart: nil, lockedUntil: start.addingTimeInterval(60), lockouts: 1)
-        try await repository.saveThrottle(ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ada@example.com")
-        #expect(try await repository.throttle(for: "ADA@example.com") == ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0))
+        try await repository.saveThrottle(
+            ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ada@example.com")
+        #expect(
+            try await repository.throttle(for: "ADA@example.com")
+                == ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0))
         try await repository.saveThrottle(locked, for: "Ada@Example.com")
         #expect(try await repository.throttle(for: "ada@example.com") == locked)
         #expect(try await repository.throttle(for: "bob@example.com") == .fresh)
@@ -213,7 +220,8 @@ struct AuthDataRepositoryTests {
     @Test func securityEventsAreRecordedInOrder() async throws {
         let (repository, database) = try makeRepository()
         try await repository.record(SecurityEvent(userID: nil, email: "ghost@example.com", kind: .loginLockout, at: start))
-        try await repository.record(SecurityEvent(userID: UserID("u1"), email: "ada@example.com", kind: .refreshTokenReuse, at: start.addingTimeInterval(5)))
+        try await repository.record(
+            SecurityEvent(userID: UserID("u1"), email: "ada@example.com", kind: .refreshTokenReuse, at: start.addingTimeInterval(5)))
 
         let rows = try database.read { db in
             try Row.fetchAll(db, sql: "SELECT user_id, email, kind, at FROM auth_security_events ORDER BY id")
@@ -250,7 +258,9 @@ struct AuthDataHasherTests {
         #expect(!hasher.verify("correct horse staple batterY", against: stored))
         #expect(!hasher.verify("", against: stored))
         // A hasher with other current parameters still verifies with the stored ones.
-        #expect(ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 8, parallelism: 1)).verify("correct horse staple battery", against: stored))
+        #expect(
+            ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 8, parallelism: 1)).verify(
+                "correct horse staple battery", against: stored))
     }
 
     @Test func everyHashHasItsOwnSalt() throws {
@@ -268,7 +278,8 @@ struct AuthDataHasherTests {
         #expect(current.needsRehash(weak))
         #expect(!current.needsRehash(try current.hash("a password of some length")))
         #expect(!ScryptPasswordHasher(parameters: cheap).needsRehash(try current.hash("a password of some length")))
-        #expect(current.needsRehash(try ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 4, parallelism: 1)).hash("x")))
+        #expect(
+            current.needsRehash(try ScryptPasswordHasher(parameters: ScryptParameters(logN: 11, blockSize: 4, parallelism: 1)).hash("x")))
         #expect(current.needsRehash("not a hash"))
         #expect(ScryptPasswordHasher().needsRehash(weak))
     }
@@ -299,7 +310,8 @@ struct AuthDataHasherTests {
             _ = try hasher.hash("a password that is long enough")
         } throws: { error in
             guard let error = error as? PasswordHashingError else { return false }
-            return error.message.hasPrefix("Hashing the password with scrypt (ln=10,r=0,p=1) failed") && !error.message.contains("long enough")
+            return error.message.hasPrefix("Hashing the password with scrypt (ln=10,r=0,p=1) failed")
+                && !error.message.contains("long enough")
         }
     }
 }
@@ -352,9 +364,10 @@ struct AuthDataOutboxTests {
         let scratch = try Scratch()
         let outbox = scratch.url.appendingPathComponent("home/outbox")
         let sender = OutboxMailSender(folder: outbox, clock: ManualWallClock(start))
-        let mail = Mail(to: "ada@example.com", subject: "Your Moa verification code: 042917",
-                        body: "Your verification code is 042917.\n\n    moa auth verify --email ada@example.com --code 042917\n",
-                        purpose: .verification)
+        let mail = Mail(
+            to: "ada@example.com", subject: "Your Moa verification code: 042917",
+            body: "Your verification code is 042917.\n\n    moa auth verify --email ada@example.com --code 042917\n",
+            purpose: .verification)
 
         let path = try await sender.send(mail)
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -366,9 +379,11 @@ struct AuthDataOutboxTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outbox.path) == [name]) // no temporary left
 
         let text = try String(contentsOfFile: path, encoding: .utf8)
-        for header in ["From: Moa <no-reply@moa.local>", "To: ada@example.com", "Subject: Your Moa verification code: 042917",
-                       "Date: Thu, 01 Jan 2026 00:00:00 +0000", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
-                       "Content-Transfer-Encoding: 8bit"] {
+        for header in [
+            "From: Moa <no-reply@moa.local>", "To: ada@example.com", "Subject: Your Moa verification code: 042917",
+            "Date: Thu, 01 Jan 2026 00:00:00 +0000", "MIME-Version: 1.0", "Content-Type: text/plain; charset=utf-8",
+            "Content-Transfer-Encoding: 8bit",
+        ] {
             #expect(text.contains(header + "\r\n"), "missing \(header)")
         }
         #expect(text.range(of: #"Message-ID: <[0-9a-f-]+@moa\.local>\r\n"#, options: .regularExpression) != nil)
@@ -432,9 +447,10 @@ struct AuthDataOutboxTests {
 
 @Suite("AuthData · session file")
 struct AuthDataSessionStoreTests {
-    private let stored = StoredSession(userID: UserID("u1"), email: "ada@example.com", accessToken: "access-secret-token",
-                                       refreshToken: "refresh-secret-token", accessExpiresAt: start.addingTimeInterval(900.25),
-                                       refreshExpiresAt: start.addingTimeInterval(14 * 86_400))
+    private let stored = StoredSession(
+        userID: UserID("u1"), email: "ada@example.com", accessToken: "access-secret-token",
+        refreshToken: "refresh-secret-token", accessExpiresAt: start.addingTimeInterval(900.25),
+        refreshExpiresAt: start.addingTimeInterval(14 * 86_400))
 
     @Test func aSavedSessionIsOwnerOnlyAndLoadsEqual() throws {
         let scratch = try Scratch()
@@ -486,7 +502,9 @@ struct AuthDataSessionStoreTests {
             #expect(!error.message.contains("secret-token"))
         }
         try Data("not json secret-token".utf8).write(to: store.url)
-        #expect(throws: AuthError.sessionFileUnreadable(path: store.url.path, reason: "it is not a valid session file")) { try store.load() }
+        #expect(throws: AuthError.sessionFileUnreadable(path: store.url.path, reason: "it is not a valid session file")) {
+            try store.load()
+        }
     }
 
     @Test func clearingRemovesTheFileAndToleratesItsAbsence() throws {
@@ -515,10 +533,12 @@ private enum AuthServicesKey: ServiceKey {
 @Suite("AuthData · module")
 struct AuthDataModuleTests {
     private func core(_ database: AppDatabase, _ home: MoaHome, _ clock: ManualWallClock) -> ModuleOf {
-        ModuleOf.core(database: database, clock: clock, home: home, extra: [
-            .instance(InboxPublisherKey.self, FakeInboxPublisher()),   // Inbox's, in the app
-            .instance(UserDataOwnersKey.self, []),                      // the App's list
-        ])
+        ModuleOf.core(
+            database: database, clock: clock, home: home,
+            extra: [
+                .instance(InboxPublisherKey.self, FakeInboxPublisher()), // Inbox's, in the app
+                .instance(UserDataOwnersKey.self, []), // the App's list
+            ])
     }
 
     @Test func theModuleWithCoreValidatesForTheSessionProvider() throws {
@@ -527,7 +547,8 @@ struct AuthDataModuleTests {
         let modules: [any FeatureModule] = [AuthDataModule(), core(database, MoaHome(root: scratch.url), ManualWallClock(start))]
         let registry = try RegistryBuilder(modules: modules).validate(root: SessionProviderKey.self)
         #expect(registry.resolve() is SessionManager)
-        #expect(Set(AuthDataModule().requires.map(\.name))
+        #expect(
+            Set(AuthDataModule().requires.map(\.name))
                 == ["DatabaseKey", "MoaHomeKey", "WallClockKey", "UnitOfWorkKey", "InboxPublisherKey", "UserDataOwnersKey"])
     }
 
@@ -536,11 +557,13 @@ struct AuthDataModuleTests {
         let home = MoaHome(root: scratch.url)
         let database = try AppDatabase.temporary(migrations: [AuthMigrations.all])
         let clock = ManualWallClock(start)
-        let services = ModuleOf("Test", [
-            .singleton(AuthServicesKey.self, requires: SessionProviderKey.self, SessionManagerKey.self, RegistrationKey.self) {
-                AuthServices(provider: $0, manager: $1, registration: $2)
-            },
-        ])
+        let services = ModuleOf(
+            "Test",
+            [
+                .singleton(AuthServicesKey.self, requires: SessionProviderKey.self, SessionManagerKey.self, RegistrationKey.self) {
+                    AuthServices(provider: $0, manager: $1, registration: $2)
+                }
+            ])
         let registry = try RegistryBuilder(modules: [AuthDataModule(), core(database, home, clock), services])
             .validate(root: AuthServicesKey.self)
             .overriding { $0.replace(.singleton(PasswordHasherKey.self) { ScryptPasswordHasher(parameters: cheap) }) }

@@ -45,7 +45,7 @@ struct RegistrationTests {
 
     @Test func passwordsAreNormalisedNFKCSoCompatibleFormsMatch() async throws {
         let auth = try AuthHarness()
-        let fullwidth = "ＰａｓｓｐｈｒａｓｅＦｏｒＭｏａ２０２６"  // fullwidth letters and digits
+        let fullwidth = "ＰａｓｓｐｈｒａｓｅＦｏｒＭｏａ２０２６" // fullwidth letters and digits
         _ = try await auth.registration.signUp(email: "ada@example.com", password: fullwidth)
         try await auth.registration.verify(email: "ada@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "")
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: "PassphraseForMoa2026")
@@ -68,7 +68,9 @@ struct RegistrationTests {
         let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
         let wrong = code == "000000" ? "111111" : "000000"
         for left in [4, 3, 2, 1] {
-            await #expect(throws: AuthError.wrongCode(triesLeft: left)) { try await auth.registration.verify(email: "ada@example.com", code: wrong) }
+            await #expect(throws: AuthError.wrongCode(triesLeft: left)) {
+                try await auth.registration.verify(email: "ada@example.com", code: wrong)
+            }
         }
         await #expect(throws: AuthError.tooManyCodeAttempts) { try await auth.registration.verify(email: "ada@example.com", code: wrong) }
         await #expect(throws: AuthError.tooManyCodeAttempts) { try await auth.registration.verify(email: "ada@example.com", code: code) }
@@ -101,7 +103,9 @@ struct ThrottlingTests {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
         for _ in 0..<5 {
-            await #expect(throws: AuthError.wrongCredentials) { try await auth.sessions.logIn(email: "ada@example.com", password: "not the password at all") }
+            await #expect(throws: AuthError.wrongCredentials) {
+                try await auth.sessions.logIn(email: "ada@example.com", password: "not the password at all")
+            }
         }
         await #expect {
             try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
@@ -124,7 +128,8 @@ struct ThrottlingTests {
             auth.clock.advance(by: 60 * pow(2, Double(round - 1)) + 1)
         }
         // A new SessionManager (a new process) reads the stored state.
-        let restarted = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store, clock: auth.clock)
+        let restarted = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store, clock: auth.clock)
         for _ in 0..<5 { _ = try? await restarted.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong") }
         #expect(try await auth.repository.throttle(for: "ada@example.com").lockouts == 4)
     }
@@ -155,7 +160,8 @@ struct ThrottlingTests {
     @Test func aWeakerStoredHashIsUpgradedAtTheNextLogin() async throws {
         let old = try AuthHarness(hasher: FakeHasher(version: 1))
         try await old.verifiedUser()
-        let upgraded = SessionManager(repository: old.repository, hasher: FakeHasher(version: 2), secrets: old.secrets, store: old.store, clock: old.clock)
+        let upgraded = SessionManager(
+            repository: old.repository, hasher: FakeHasher(version: 2), secrets: old.secrets, store: old.store, clock: old.clock)
         _ = try await upgraded.logIn(email: "ada@example.com", password: AuthHarness.password)
         #expect(try await old.repository.user(email: "ada@example.com")?.passwordHash.hasPrefix("fake-v2$") == true)
     }
@@ -196,19 +202,21 @@ struct SessionTests {
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
         let stolen = try #require(auth.store.current)
         auth.clock.advance(by: 16 * 60)
-        _ = try await auth.sessions.currentUser()  // the owner refreshes: `stolen` is now rotated
+        _ = try await auth.sessions.currentUser() // the owner refreshes: `stolen` is now rotated
         let owners = try #require(auth.store.current)
 
         // The thief replays the old token (from a copy of the session file).
         let thief = MemorySessionStore()
         try thief.save(stolen)
-        let thiefs = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: thief, clock: auth.clock)
+        let thiefs = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: thief, clock: auth.clock)
         auth.clock.advance(by: 16 * 60)
         #expect(try await thiefs.currentUser() == nil)
         #expect(try auth.count("SELECT COUNT(*) FROM auth_security_events WHERE kind = 'refresh-token-reuse'") == 1)
         #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions WHERE revoked_at IS NULL") == 0)
         // The owner's newer generation is revoked with the family.
-        let again = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store, clock: auth.clock)
+        let again = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store, clock: auth.clock)
         #expect(auth.store.current == owners)
         #expect(try await again.currentUser() == nil)
     }
@@ -242,7 +250,8 @@ struct SessionTests {
         try await auth.verifiedUser()
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
         let laptop = MemorySessionStore()
-        let other = SessionManager(repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: laptop, clock: auth.clock)
+        let other = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: laptop, clock: auth.clock)
         _ = try await other.logIn(email: "ada@example.com", password: AuthHarness.password)
 
         #expect(try await auth.sessions.logOut(everywhere: false)?.email == "ada@example.com")

@@ -95,10 +95,12 @@ struct AuthHarness {
     /// What the other features give Auth's modules besides Core's (`ModuleOf.core`): Inbox's publisher
     /// (a fake) and the App's list of `UserDataOwner`s (none).
     static func otherFeatures(inbox: FakeInboxPublisher = FakeInboxPublisher(), owners: [any UserDataOwner] = []) -> ModuleOf {
-        ModuleOf("Other features", [
-            .instance(InboxPublisherKey.self, inbox),
-            .instance(UserDataOwnersKey.self, owners),
-        ])
+        ModuleOf(
+            "Other features",
+            [
+                .instance(InboxPublisherKey.self, inbox),
+                .instance(UserDataOwnersKey.self, owners),
+            ])
     }
 
     func count(_ sql: String) throws -> Int {

@@ -70,7 +70,7 @@ struct PinRuleTests {
         ("48a913", .notDigits, "A PIN is made of the digits 0 to 9 only."),
         ("48 913", .notDigits, "A PIN is made of the digits 0 to 9 only."),
         ("４８２９１３", .notDigits, "A PIN is made of the digits 0 to 9 only."), // fullwidth digits
-        ("٤٨٢٩١٣", .notDigits, "A PIN is made of the digits 0 to 9 only."),      // Arabic-Indic digits
+        ("٤٨٢٩١٣", .notDigits, "A PIN is made of the digits 0 to 9 only."), // Arabic-Indic digits
         ("000000", .repeatedDigit, "The PIN must not be one digit repeated (like 111111)."),
         ("777777", .repeatedDigit, "The PIN must not be one digit repeated (like 111111)."),
         ("123456", .sequential, "The PIN must not be a run of consecutive digits (like 123456, 987654 or 890123)."),
@@ -109,7 +109,7 @@ struct PinRuleTests {
         let harness = try PinHarness()
         let user = try await harness.loggedIn()
         #expect(try await harness.service.status() == PinStatus(user: user, isSet: true, wrongAttempts: 0, triesLeft: 5))
-        _ = try await harness.service.setPin(otherPin, repeated: " \(otherPin)")  // a change replaces the PIN
+        _ = try await harness.service.setPin(otherPin, repeated: " \(otherPin)") // a change replaces the PIN
         #expect(try await harness.service.unlock(pin: goodPin) == .wrongPin(triesLeft: 4))
         #expect(try await harness.service.unlock(pin: otherPin) == .unlocked(user))
         #expect(try harness.events("pin-set") == 2)
@@ -129,10 +129,13 @@ struct PinStorageTests {
         let hasher = ScryptPasswordHasher(parameters: cheapScrypt)
         let harness = try AuthHarness()
         let repository = SQLiteAuthStore(database: database)
-        let sessions = SessionManager(repository: repository, hasher: hasher, secrets: harness.secrets, store: harness.store, clock: harness.clock)
-        let registration = Registration(repository: repository, hasher: hasher, secrets: harness.secrets, mail: harness.mail, clock: harness.clock)
-        let service = PinService(pins: SQLitePinStore(database: database), hasher: hasher, sessions: sessions,
-                                 events: repository, clock: harness.clock)
+        let sessions = SessionManager(
+            repository: repository, hasher: hasher, secrets: harness.secrets, store: harness.store, clock: harness.clock)
+        let registration = Registration(
+            repository: repository, hasher: hasher, secrets: harness.secrets, mail: harness.mail, clock: harness.clock)
+        let service = PinService(
+            pins: SQLitePinStore(database: database), hasher: hasher, sessions: sessions,
+            events: repository, clock: harness.clock)
         for email in ["ada@example.com", "bob@example.com"] {
             _ = try await registration.signUp(email: email, password: AuthHarness.password)
             try await registration.verify(email: email, code: harness.mail.lastCode(to: email) ?? "")
@@ -268,16 +271,21 @@ struct PinUnlockTests {
         func launch() throws -> (PinService, SessionManager) {
             let database = try AppDatabase.open(at: folder.appendingPathComponent("moa.sqlite"), migrations: [AuthMigrations.all])
             let repository = SQLiteAuthStore(database: database)
-            let sessions = SessionManager(repository: repository, hasher: harness.hasher, secrets: harness.secrets,
-                                          store: FileSessionStore(url: folder.appendingPathComponent("session.json")), clock: clock)
-            return (PinService(pins: SQLitePinStore(database: database), hasher: harness.hasher, sessions: sessions,
-                               events: repository, clock: clock), sessions)
+            let sessions = SessionManager(
+                repository: repository, hasher: harness.hasher, secrets: harness.secrets,
+                store: FileSessionStore(url: folder.appendingPathComponent("session.json")), clock: clock)
+            return (
+                PinService(
+                    pins: SQLitePinStore(database: database), hasher: harness.hasher, sessions: sessions,
+                    events: repository, clock: clock), sessions
+            )
         }
 
         do {
             let database = try AppDatabase.open(at: folder.appendingPathComponent("moa.sqlite"), migrations: [AuthMigrations.all])
-            let registration = Registration(repository: SQLiteAuthStore(database: database), hasher: harness.hasher,
-                                            secrets: harness.secrets, mail: harness.mail, clock: clock)
+            let registration = Registration(
+                repository: SQLiteAuthStore(database: database), hasher: harness.hasher,
+                secrets: harness.secrets, mail: harness.mail, clock: clock)
             _ = try await registration.signUp(email: "ada@example.com", password: AuthHarness.password)
             try await registration.verify(email: "ada@example.com", code: harness.mail.lastCode(to: "ada@example.com") ?? "")
         }

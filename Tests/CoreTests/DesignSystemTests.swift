@@ -55,32 +55,32 @@ struct DesignSystemTests {
         #expect(displayWidth("漢字") == 4)
         #expect(displayWidth("こんにちは") == 10)
         #expect(displayWidth("カタカナ") == 8)
-        #expect(displayWidth("ＡＢ") == 4)      // fullwidth forms
-        #expect(displayWidth("￦") == 2)        // U+FFE6 fullwidth won sign
-        #expect(displayWidth("ｶ") == 1)         // halfwidth katakana
-        #expect(displayWidth("「」") == 4)      // CJK punctuation
-        #expect(displayWidth("…") == 1)         // ambiguous: narrow
-        #expect(displayWidth("ㄱ") == 2)        // compatibility jamo
+        #expect(displayWidth("ＡＢ") == 4) // fullwidth forms
+        #expect(displayWidth("￦") == 2) // U+FFE6 fullwidth won sign
+        #expect(displayWidth("ｶ") == 1) // halfwidth katakana
+        #expect(displayWidth("「」") == 4) // CJK punctuation
+        #expect(displayWidth("…") == 1) // ambiguous: narrow
+        #expect(displayWidth("ㄱ") == 2) // compatibility jamo
     }
 
     @Test func combiningAndZeroWidthCharactersTakeNoColumns() {
-        #expect(displayWidth("e\u{301}") == 1)                 // e + combining acute
+        #expect(displayWidth("e\u{301}") == 1) // e + combining acute
         #expect(displayWidth("Cafe\u{301}") == 4)
-        #expect(displayWidth("\u{301}") == 0)                  // a lone combining mark
-        #expect(displayWidth("a\u{200B}b") == 2)               // zero-width space
-        #expect(displayWidth("\u{FEFF}") == 0)                 // BOM
+        #expect(displayWidth("\u{301}") == 0) // a lone combining mark
+        #expect(displayWidth("a\u{200B}b") == 2) // zero-width space
+        #expect(displayWidth("\u{FEFF}") == 0) // BOM
         #expect(displayWidth("\u{1112}\u{1161}\u{11AB}") == 2) // 한 as decomposed jamo
-        #expect(displayWidth("a\u{0}\u{7}b") == 2)             // control characters
+        #expect(displayWidth("a\u{0}\u{7}b") == 2) // control characters
     }
 
     @Test func emojiAreTwoColumnsAndSequencesCountOnce() {
         #expect(displayWidth("👍") == 2)
         #expect(displayWidth("🎉🎉") == 4)
-        #expect(displayWidth("👍🏽") == 2)                                 // skin tone modifier
-        #expect(displayWidth("👨\u{200D}👩\u{200D}👧") == 2)             // ZWJ family
-        #expect(displayWidth("🇰🇷") == 2)                                 // flag
-        #expect(displayWidth("❤\u{FE0F}") == 2)                          // emoji presentation
-        #expect(displayWidth("1\u{FE0F}\u{20E3}") == 2)                  // keycap
+        #expect(displayWidth("👍🏽") == 2) // skin tone modifier
+        #expect(displayWidth("👨\u{200D}👩\u{200D}👧") == 2) // ZWJ family
+        #expect(displayWidth("🇰🇷") == 2) // flag
+        #expect(displayWidth("❤\u{FE0F}") == 2) // emoji presentation
+        #expect(displayWidth("1\u{FE0F}\u{20E3}") == 2) // keycap
         #expect(displayWidth("🚀 go") == 5)
     }
 
@@ -95,7 +95,7 @@ struct DesignSystemTests {
         #expect("Hello, world".truncated(toDisplayWidth: 5) == "Hell…")
         #expect("Hello".truncated(toDisplayWidth: 5) == "Hello")
         #expect("안녕하세요".truncated(toDisplayWidth: 5) == "안녕…")
-        #expect("안녕하세요".truncated(toDisplayWidth: 6) == "안녕…")  // never half a wide character
+        #expect("안녕하세요".truncated(toDisplayWidth: 6) == "안녕…") // never half a wide character
         #expect("안녕하세요".truncated(toDisplayWidth: 6).displayWidth == 5)
         #expect("abc".truncated(toDisplayWidth: 0) == "")
         #expect("abcdef".truncated(toDisplayWidth: 4, ellipsis: "...") == "a...")
@@ -135,11 +135,11 @@ struct DesignSystemTests {
     }
 
     @Test(arguments: [
-        (ColorMode.auto, false, ["TERM": "xterm", "NO_COLOR": "1"], true),  // NO_COLOR
-        (ColorMode.auto, true, ["TERM": "xterm"], true),                     // --no-color
-        (ColorMode.always, true, ["TERM": "xterm"], true),                   // --no-color beats always
-        (ColorMode.auto, false, ["TERM": "xterm"], false),                   // not a TTY
-        (ColorMode.auto, false, ["TERM": "dumb"], true),                     // dumb terminal
+        (ColorMode.auto, false, ["TERM": "xterm", "NO_COLOR": "1"], true), // NO_COLOR
+        (ColorMode.auto, true, ["TERM": "xterm"], true), // --no-color
+        (ColorMode.always, true, ["TERM": "xterm"], true), // --no-color beats always
+        (ColorMode.auto, false, ["TERM": "xterm"], false), // not a TTY
+        (ColorMode.auto, false, ["TERM": "dumb"], true), // dumb terminal
         (ColorMode.never, false, ["TERM": "xterm"], true),
     ])
     func noEscapeSequencesWhenColourIsOff(mode: ColorMode, flag: Bool, environment: [String: String], tty: Bool) {
@@ -159,7 +159,7 @@ struct DesignSystemTests {
         #expect(Theme.colored.paint("ok", .success) == "\(esc)[32mok\(esc)[0m")
         #expect(Theme.colored.paint("Title", .heading) == "\(esc)[1mTitle\(esc)[0m")
         #expect(Theme.colored.paint("x", .danger, .bold) == "\(esc)[31;1mx\(esc)[0m")
-        #expect(Theme.colored.paint("x", .debit) == "x")  // default foreground
+        #expect(Theme.colored.paint("x", .debit) == "x") // default foreground
         #expect(Theme.colored.paint("", .danger) == "")
         #expect(Theme.colored.styled("u", [.bold, .underline]) == "\(esc)[1;4mu\(esc)[0m")
         #expect(Theme.plain.paint("ok", .success) == "ok")
@@ -173,17 +173,18 @@ struct DesignSystemTests {
             columns: [.init("계좌"), .init("예금주"), .init("잔액", alignment: .right)],
             rows: [["생활비 통장", "홍길동", "10,000"], ["Savings", "Kim", "1,250,000"]])
         let lines = table.render().split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "계좌" + spaces(7) + "  " + "예금주" + "  " + spaces(5) + "잔액",
-            rule(11) + "  " + rule(6) + "  " + rule(9),
-            "생활비 통장" + "  " + "홍길동" + "  " + spaces(3) + "10,000",
-            "Savings" + spaces(4) + "  " + "Kim" + spaces(3) + "  " + "1,250,000",
-        ])
+        #expect(
+            lines == [
+                "계좌" + spaces(7) + "  " + "예금주" + "  " + spaces(5) + "잔액",
+                rule(11) + "  " + rule(6) + "  " + rule(9),
+                "생활비 통장" + "  " + "홍길동" + "  " + spaces(3) + "10,000",
+                "Savings" + spaces(4) + "  " + "Kim" + spaces(3) + "  " + "1,250,000",
+            ])
         #expect(lines.allSatisfy { $0.displayWidth == 30 })
         // The column gaps sit at the same display columns (11–12 and 19–20) on every line.
         for line in lines {
             #expect([11, 12, 19, 20].map { characterAtDisplayColumn($0, in: line) } == [" ", " ", " ", " "])
-            #expect(characterAtDisplayColumn(29, in: line) != " ")  // right-aligned last column
+            #expect(characterAtDisplayColumn(29, in: line) != " ") // right-aligned last column
         }
     }
 
@@ -191,12 +192,13 @@ struct DesignSystemTests {
         let table = Table(
             columns: [.init("Item"), .init("Amount", alignment: .right)],
             rows: [["a", "5"], ["b", "1,000"]])
-        #expect(table.render() == """
-            Item  Amount
-            ────  ──────
-            a          5
-            b      1,000
-            """)
+        #expect(
+            table.render() == """
+                Item  Amount
+                ────  ──────
+                a          5
+                b      1,000
+                """)
     }
 
     @Test func tableTruncatesToTheColumnMaximumWidth() {
@@ -204,13 +206,14 @@ struct DesignSystemTests {
             columns: [.init("메모", maxWidth: 6), .init("N", alignment: .right)],
             rows: [["가나다라마", "1"], ["abcdefgh", "2"], ["ok", "3"]])
         let lines = table.render().split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "메모    N",
-            rule(6) + "  " + rule(1),
-            "가나… " + "  1",
-            "abcde…" + "  2",
-            "ok    " + "  3",
-        ])
+        #expect(
+            lines == [
+                "메모    N",
+                rule(6) + "  " + rule(1),
+                "가나… " + "  1",
+                "abcde…" + "  2",
+                "ok    " + "  3",
+            ])
         #expect(lines.allSatisfy { $0.displayWidth == 9 })
     }
 
@@ -250,19 +253,21 @@ struct DesignSystemTests {
     @Test func cardBoxesAHangulTitleByDisplayWidth() {
         let card = Card(title: "생활비 통장", lines: ["잔액  10,000 KRW", "Owner"])
         let lines = card.render().split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "┌─ 생활비 통장 " + rule(4) + "┐",
-            "│ 잔액  10,000 KRW │",
-            "│ Owner" + spaces(11) + " │",
-            "└" + rule(18) + "┘",
-        ])
+        #expect(
+            lines == [
+                "┌─ 생활비 통장 " + rule(4) + "┐",
+                "│ 잔액  10,000 KRW │",
+                "│ Owner" + spaces(11) + " │",
+                "└" + rule(18) + "┘",
+            ])
         #expect(lines.allSatisfy { $0.displayWidth == 20 })
     }
 
     @Test func cardWithoutTitleASCIIAndMaximumWidth() {
         #expect(Card(lines: ["abc"]).render() == "┌─────┐\n│ abc │\n└─────┘")
-        #expect(Card(title: "Hi", lines: ["abc"]).render(theme: Theme(isColorEnabled: false, glyphs: .ascii))
-            == "+- Hi -+\n| abc  |\n+------+")
+        #expect(
+            Card(title: "Hi", lines: ["abc"]).render(theme: Theme(isColorEnabled: false, glyphs: .ascii))
+                == "+- Hi -+\n| abc  |\n+------+")
         let narrow = Card(lines: ["가나다라마바"], maxWidth: 10).render()
         #expect(narrow == "┌────────┐\n│ 가나…  │\n└────────┘")
         let titled = Card(title: "아주 긴 제목입니다", lines: ["x"], maxWidth: 12).render()
@@ -271,13 +276,14 @@ struct DesignSystemTests {
 
     @Test func keyValueRowsAlignValues() {
         let rows = KeyValueRows(["계좌": "생활비 통장", "Balance": "10,000 KRW", "Memo": "line1\nline2", "Empty": ""])
-        #expect(rows.render() == """
-            계좌     생활비 통장
-            Balance  10,000 KRW
-            Memo     line1
-                     line2
-            Empty
-            """)
+        #expect(
+            rows.render() == """
+                계좌     생활비 통장
+                Balance  10,000 KRW
+                Memo     line1
+                         line2
+                Empty
+                """)
         #expect(KeyValueRows(["A": "1"], indent: 2).render() == "  A  1")
         #expect(KeyValueRows(["A": "1"]).render(theme: .colored) == "\(esc)[2mA\(esc)[0m  1")
     }
@@ -292,7 +298,7 @@ struct DesignSystemTests {
 
         let debit = AmountText(Money(minorUnits: -1_250, currency: .usd))
         #expect(debit.render() == "-12.50 USD")
-        #expect(debit.render(theme: .colored) == "-12.50 USD")  // default foreground: no escape
+        #expect(debit.render(theme: .colored) == "-12.50 USD") // default foreground: no escape
 
         let zero = AmountText(Money(minorUnits: 0, currency: .krw))
         #expect(zero.render(theme: .colored) == "0 KRW")
@@ -317,20 +323,22 @@ struct DesignSystemTests {
         #expect(ProgressBar(done: 12, total: 10, width: 4).render() == "[████] 100%  10/10")
         #expect(ProgressBar(done: -3, total: 10, width: 4).render() == "[░░░░]   0%  0/10")
         #expect(ProgressBar(done: Int.max - 1, total: Int.max, width: 4).percent == 99)
-        #expect(ProgressBar(done: 1, total: 2, width: 4).render(theme: Theme(isColorEnabled: false, glyphs: .ascii))
-            == "[##..]  50%  1/2")
-        #expect(ProgressBar(done: 1, total: 2, width: 2).render(theme: .colored)
-            == "[\(esc)[36m█\(esc)[0m\(esc)[2m░\(esc)[0m]  50%  1/2")
+        #expect(
+            ProgressBar(done: 1, total: 2, width: 4).render(theme: Theme(isColorEnabled: false, glyphs: .ascii))
+                == "[##..]  50%  1/2")
+        #expect(
+            ProgressBar(done: 1, total: 2, width: 2).render(theme: .colored)
+                == "[\(esc)[36m█\(esc)[0m\(esc)[2m░\(esc)[0m]  50%  1/2")
     }
 
     @Test func progressReporterRedrawsInPlaceOnATerminal() {
         let output = CapturingOutput()
         let reporter = ProgressReporter(total: 4, output: output, theme: .plain, isInteractive: true, width: 4)
         reporter.update(done: 1)
-        reporter.update(done: 1)  // unchanged: no redraw
+        reporter.update(done: 1) // unchanged: no redraw
         reporter.advance()
         reporter.finish()
-        reporter.update(done: 4)  // after finish: ignored
+        reporter.update(done: 4) // after finish: ignored
         #expect(output.text == "\r[█░░░]  25%  1/4\r[██░░]  50%  2/4\n")
     }
 
@@ -359,27 +367,30 @@ struct DesignSystemTests {
             total: 8, output: output, theme: .plain, isInteractive: false, width: 4, logEvery: 25)
         for _ in 0..<8 { reporter.advance() }
         reporter.finish()
-        #expect(output.text == """
-            [█░░░]  25%  2/8
-            [██░░]  50%  4/8
-            [███░]  75%  6/8
-            [████] 100%  8/8
+        #expect(
+            output.text == """
+                [█░░░]  25%  2/8
+                [██░░]  50%  4/8
+                [███░]  75%  6/8
+                [████] 100%  8/8
 
-            """)
+                """)
     }
 
     // MARK: Errors and output
 
     @Test func errorsRenderMessageAndHint() {
         let error = InsufficientFundsSample()
-        #expect(ErrorText(error).render() == """
-            error: Insufficient funds: the balance is 5,000 KRW.
-            hint: Deposit money first, or send a smaller amount.
-            """)
-        #expect(ErrorText(error).render(theme: .colored) == """
-            \(esc)[31;1merror:\(esc)[0m Insufficient funds: the balance is 5,000 KRW.
-            \(esc)[36mhint:\(esc)[0m Deposit money first, or send a smaller amount.
-            """)
+        #expect(
+            ErrorText(error).render() == """
+                error: Insufficient funds: the balance is 5,000 KRW.
+                hint: Deposit money first, or send a smaller amount.
+                """)
+        #expect(
+            ErrorText(error).render(theme: .colored) == """
+                \(esc)[31;1merror:\(esc)[0m Insufficient funds: the balance is 5,000 KRW.
+                \(esc)[36mhint:\(esc)[0m Deposit money first, or send a smaller amount.
+                """)
         #expect(ErrorText(message: "No such account.").render() == "error: No such account.")
         #expect(ErrorText(message: "Two problems:\n- a\n- b").render() == "error: Two problems:\n       - a\n       - b")
     }

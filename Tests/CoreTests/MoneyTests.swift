@@ -242,24 +242,24 @@ struct MoneyArithmeticTests {
 struct MoneyScalingTests {
     /// (minor units, numerator, denominator, [halfEven, halfUp, down, up])
     @Test(arguments: [
-        (Int64(25), Int64(1), Int64(10), [Int64(2), 3, 2, 3]),     // 2.5
-        (35, 1, 10, [4, 4, 3, 4]),                                  // 3.5
-        (-25, 1, 10, [-2, -3, -2, -3]),                             // -2.5
-        (-35, 1, 10, [-4, -4, -3, -4]),                             // -3.5
-        (26, 1, 10, [3, 3, 2, 3]),                                  // 2.6
-        (24, 1, 10, [2, 2, 2, 3]),                                  // 2.4
-        (-24, 1, 10, [-2, -2, -2, -3]),                             // -2.4
-        (-26, 1, 10, [-3, -3, -2, -3]),                             // -2.6
-        (30, 1, 10, [3, 3, 3, 3]),                                  // exact
-        (-30, 1, 10, [-3, -3, -3, -3]),                             // exact negative
-        (25, 1, -10, [-2, -3, -2, -3]),                             // negative denominator
-        (25, -1, -10, [2, 3, 2, 3]),                                // both negative
-        (1, 1, 2, [0, 1, 0, 1]),                                    // 0.5
-        (-1, 1, 2, [0, -1, 0, -1]),                                 // -0.5
-        (1, 1, 3, [0, 0, 0, 1]),                                    // 0.333…
-        (2, 1, 3, [1, 1, 0, 1]),                                    // 0.666…
-        (1_234_567, 3, 1_000, [3_704, 3_704, 3_703, 3_704]),        // 0.3% fee: 3703.701
-        (10_000, 1, 3, [3_333, 3_333, 3_333, 3_334]),               // 3333.33…
+        (Int64(25), Int64(1), Int64(10), [Int64(2), 3, 2, 3]), // 2.5
+        (35, 1, 10, [4, 4, 3, 4]), // 3.5
+        (-25, 1, 10, [-2, -3, -2, -3]), // -2.5
+        (-35, 1, 10, [-4, -4, -3, -4]), // -3.5
+        (26, 1, 10, [3, 3, 2, 3]), // 2.6
+        (24, 1, 10, [2, 2, 2, 3]), // 2.4
+        (-24, 1, 10, [-2, -2, -2, -3]), // -2.4
+        (-26, 1, 10, [-3, -3, -2, -3]), // -2.6
+        (30, 1, 10, [3, 3, 3, 3]), // exact
+        (-30, 1, 10, [-3, -3, -3, -3]), // exact negative
+        (25, 1, -10, [-2, -3, -2, -3]), // negative denominator
+        (25, -1, -10, [2, 3, 2, 3]), // both negative
+        (1, 1, 2, [0, 1, 0, 1]), // 0.5
+        (-1, 1, 2, [0, -1, 0, -1]), // -0.5
+        (1, 1, 3, [0, 0, 0, 1]), // 0.333…
+        (2, 1, 3, [1, 1, 0, 1]), // 0.666…
+        (1_234_567, 3, 1_000, [3_704, 3_704, 3_703, 3_704]), // 0.3% fee: 3703.701
+        (10_000, 1, 3, [3_333, 3_333, 3_333, 3_334]), // 3333.33…
         (0, 7, 3, [0, 0, 0, 0]),
     ])
     func roundingRules(minorUnits: Int64, numerator: Int64, denominator: Int64, expected: [Int64]) throws {
@@ -433,8 +433,9 @@ struct MoneyCodableTests {
     }
 
     @Test func errorDescriptionsNameTheValue() {
-        #expect(MoneyError.tooManyFractionDigits("12.505", allowed: 2).description
-            == "“12.505” has more than 2 decimal places, which this currency does not allow.")
+        #expect(
+            MoneyError.tooManyFractionDigits("12.505", allowed: 2).description
+                == "“12.505” has more than 2 decimal places, which this currency does not allow.")
         #expect(MoneyError.tooManyFractionDigits("1.5", allowed: 0).description.contains("“1.5”"))
         #expect(MoneyError.unknownCurrency("XYZ").description == "“XYZ” is not a supported currency code.")
         #expect(MoneyError.invalidAmount("1e5").description.hasPrefix("“1e5” is not a valid amount"))

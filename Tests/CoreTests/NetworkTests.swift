@@ -118,10 +118,10 @@ struct NetworkURLBuildingTests {
     }
 
     @Test(arguments: [
-        "http://evil.example:8080/api/v3/search/users?page=2",  // another host
-        "https://127.0.0.1:8080/api/v3/search/users",  // another scheme
-        "http://127.0.0.1:9090/api/v3/search/users",  // another port
-        "http://127.0.0.1:8080/api/v30/search",  // outside the base path
+        "http://evil.example:8080/api/v3/search/users?page=2", // another host
+        "https://127.0.0.1:8080/api/v3/search/users", // another scheme
+        "http://127.0.0.1:9090/api/v3/search/users", // another port
+        "http://127.0.0.1:8080/api/v30/search", // outside the base path
         "http://127.0.0.1:8080/search/users",
     ])
     func linksOutsideTheBaseURLAreNotFollowed(link: String) throws {
@@ -351,7 +351,7 @@ struct NetworkURLSessionClientTests {
 
     @Test(.timeLimit(.minutes(1)))
     func refusedConnectionIsOfflineAndLogsNoSecret() async throws {
-        let closed = try NetworkLoopbackServer(listening: false)  // bound, not listening: connect is refused
+        let closed = try NetworkLoopbackServer(listening: false) // bound, not listening: connect is refused
         let sink = NetworkLogLines()
         let endpoint = Endpoint(
             path: "/search/users",
@@ -360,7 +360,7 @@ struct NetworkURLSessionClientTests {
         await #expect(throws: NetworkError.offline) { try await client(try closed.baseURL, sink: sink).send(endpoint) }
 
         let log = sink.all.joined(separator: "\n")
-        #expect(sink.all.count == 2)  // trace: request headers; debug: the outcome
+        #expect(sink.all.count == 2) // trace: request headers; debug: the outcome
         #expect(
             log.contains("debug HTTP GET http://127.0.0.1:\(closed.port)/search/users?q=moa&access_token=*** -> failed")
         )
@@ -386,7 +386,8 @@ struct NetworkURLSessionClientTests {
         let log = sink.all.joined(separator: "\n")
         #expect(log.contains("/***/json/culturalEventInfo/1/5"))
         #expect(!log.contains(key))
-        #expect(NetworkError.transport("could not load http://x/\(key)/json").hiding([key]) == .transport("could not load http://x/***/json"))
+        #expect(
+            NetworkError.transport("could not load http://x/\(key)/json").hiding([key]) == .transport("could not load http://x/***/json"))
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -402,13 +403,13 @@ struct NetworkURLSessionClientTests {
         async let received = server.serveOnce(reply, timeout: 20)
         let endpoint = Endpoint(
             pathSegments: ["users", "옥토 cat"], query: [URLQueryItem(name: "token", value: Self.secret)],
-            timeout: 20)  // generous: the whole suite runs in parallel on 2 cores; timing is not what this tests
+            timeout: 20) // generous: the whole suite runs in parallel on 2 cores; timing is not what this tests
         let response = try await client(base, sink: sink).send(endpoint)
         let request = try #require(await received)
 
         #expect(request.hasPrefix("GET /api/v3/users/%EC%98%A5%ED%86%A0%20cat?token=\(Self.secret) HTTP/1.1\r\n"))
         #expect(request.lowercased().contains("authorization: bearer \(Self.secret.lowercased())"))
-        #expect(response.status == 404)  // non-2xx is an answer, not an error
+        #expect(response.status == 404) // non-2xx is an answer, not an error
         #expect(response.headers["ETAG"] == "\"v7\"")
         #expect(response.links()["next"]?.absoluteString == "http://127.0.0.1:\(server.port)/api/v3/users?page=2")
         #expect(throws: NetworkError.httpStatus(404, Data(body.utf8))) { try response.requireSuccess() }
@@ -490,7 +491,7 @@ struct NetworkErrorTests {
     func exitStatuses(error: NetworkError, status: SharedKit.ExitStatus) {
         #expect(error.exitStatus == status)
         #expect(error.message.hasSuffix("."))
-        #expect(error.message.split(separator: ". ").count == 1)  // one sentence
+        #expect(error.message.split(separator: ". ").count == 1) // one sentence
     }
 
     @Test func messagesReadWell() {
@@ -516,7 +517,7 @@ struct NetworkStubClientTests {
         #expect(try await client.send(Endpoint(path: "/a")).status == 200)
         await #expect(throws: NetworkError.offline) { try await client.send(Endpoint(.post, path: "/b")) }
         #expect(try await client.send(Endpoint(path: "/c").ifNoneMatch("\"e\"")).isNotModified)
-        await #expect(throws: NetworkError.self) { try await client.send(Endpoint(path: "/d")) }  // nothing left
+        await #expect(throws: NetworkError.self) { try await client.send(Endpoint(path: "/d")) } // nothing left
 
         #expect(stub.requests.map(\.path) == ["/a", "/b", "/c", "/d"])
         #expect(stub.requests[1].method == .post)

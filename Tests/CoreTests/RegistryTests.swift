@@ -21,17 +21,22 @@ private struct DefaultLimits: Limits { let perTransfer: Int }
 private final class HelloGreeter: Greeter {
     let clock: any Clock
     let limits: any Limits
-    init(clock: any Clock, limits: any Limits) { self.clock = clock; self.limits = limits }
+    init(clock: any Clock, limits: any Limits) {
+        self.clock = clock
+        self.limits = limits
+    }
     func greet() -> String { "hello at \(clock.now), limit \(limits.perTransfer)" }
 }
 
 private let coreModule = ModuleOf("Core", [.singleton(ClockKey.self) { FixedClock(now: 1) }])
 private let settingsModule = ModuleOf("Settings", [.singleton(LimitsKey.self) { DefaultLimits(perTransfer: 5_000_000) }])
-private let greeterModule = ModuleOf("Greeting", [
-    .singleton(GreeterKey.self, requires: ClockKey.self, LimitsKey.self) { clock, limits in
-        HelloGreeter(clock: clock, limits: limits)
-    },
-])
+private let greeterModule = ModuleOf(
+    "Greeting",
+    [
+        .singleton(GreeterKey.self, requires: ClockKey.self, LimitsKey.self) { clock, limits in
+            HelloGreeter(clock: clock, limits: limits)
+        }
+    ])
 
 @Suite("Typed registry")
 struct RegistryTests {
@@ -58,10 +63,12 @@ struct RegistryTests {
     }
 
     @Test func everyProblemIsReportedAtOnce() {
-        let cyclic = ModuleOf("Loop", [
-            .singleton(AKey.self, requires: BKey.self) { $0 + 1 },
-            .singleton(BKey.self, requires: AKey.self) { $0 + 1 },
-        ])
+        let cyclic = ModuleOf(
+            "Loop",
+            [
+                .singleton(AKey.self, requires: BKey.self) { $0 + 1 },
+                .singleton(BKey.self, requires: AKey.self) { $0 + 1 },
+            ])
         let duplicateClock = ModuleOf("Account", [.singleton(ClockKey.self) { FixedClock(now: 2) }])
         #expect {
             try RegistryBuilder(modules: [coreModule, duplicateClock, greeterModule, cyclic]).validate(root: GreeterKey.self)
@@ -104,15 +111,19 @@ struct RegistryTests {
         final class Expensive: Sendable {}
         enum ExpensiveKey: ServiceKey { typealias Service = Expensive }
         let made = Atomic<Int>(0)
-        let registry = try RegistryBuilder(modules: [ModuleOf("Test", [
-            .singleton(ExpensiveKey.self) {
-                made.add(1, ordering: .relaxed)
-                var spin = 0
-                for index in 0..<50_000 { spin &+= index } // widen the window for a racing second creation
-                _ = spin
-                return Expensive()
-            },
-        ])]).validate(root: ExpensiveKey.self)
+        let registry = try RegistryBuilder(modules: [
+            ModuleOf(
+                "Test",
+                [
+                    .singleton(ExpensiveKey.self) {
+                        made.add(1, ordering: .relaxed)
+                        var spin = 0
+                        for index in 0..<50_000 { spin &+= index } // widen the window for a racing second creation
+                        _ = spin
+                        return Expensive()
+                    }
+                ])
+        ]).validate(root: ExpensiveKey.self)
 
         let instances = await withTaskGroup(of: ObjectIdentifier.self) { group in
             for _ in 0..<200 { group.addTask { ObjectIdentifier(registry.resolve()) } }
@@ -125,7 +136,8 @@ struct RegistryTests {
     @Test func aTransientIsCreatedOnEveryResolution() throws {
         final class Fresh: Sendable {}
         enum FreshKey: ServiceKey { typealias Service = Fresh }
-        let registry = try RegistryBuilder(modules: [ModuleOf("Test", [.transient(FreshKey.self) { Fresh() }])]).validate(root: FreshKey.self)
+        let registry = try RegistryBuilder(modules: [ModuleOf("Test", [.transient(FreshKey.self) { Fresh() }])]).validate(
+            root: FreshKey.self)
         #expect(registry.resolve() !== registry.resolve())
     }
 
@@ -136,10 +148,14 @@ struct RegistryTests {
         }
         enum ScreenKey: ServiceKey { typealias Service = Screen }
         enum ScreenFactoryKey: ServiceKey { typealias Service = @MainActor @Sendable () -> Screen }
-        let registry = try RegistryBuilder(modules: [ModuleOf("Test", [
-            .singleton(ScreenKey.self) { Screen() },
-            .singleton(ScreenFactoryKey.self) { { Screen() } },
-        ])]).validate(root: ScreenKey.self)
+        let registry = try RegistryBuilder(modules: [
+            ModuleOf(
+                "Test",
+                [
+                    .singleton(ScreenKey.self) { Screen() },
+                    .singleton(ScreenFactoryKey.self) { { Screen() } },
+                ])
+        ]).validate(root: ScreenKey.self)
         let screen = registry.resolve()
         screen.title = "accounts" // only legal on the main actor: the type kept its isolation
         #expect(screen.title == "accounts")

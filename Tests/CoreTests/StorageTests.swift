@@ -4,20 +4,22 @@ import Persistence
 import Storage
 import Testing
 
-private let notes = MigrationSet(feature: "Notes", steps: [
-    .init("v1-create-notes") { db in
-        try db.create(table: "note") { table in
-            table.autoIncrementedPrimaryKey("id")
-            table.column("text", .text).notNull()
-        }
-    },
-    .init("v2-create-tags") { db in
-        try db.create(table: "tag") { table in
-            table.column("noteId", .integer).notNull().references("note", onDelete: .cascade)
-            table.column("name", .text).notNull()
-        }
-    },
-])
+private let notes = MigrationSet(
+    feature: "Notes",
+    steps: [
+        .init("v1-create-notes") { db in
+            try db.create(table: "note") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("text", .text).notNull()
+            }
+        },
+        .init("v2-create-tags") { db in
+            try db.create(table: "tag") { table in
+                table.column("noteId", .integer).notNull().references("note", onDelete: .cascade)
+                table.column("name", .text).notNull()
+            }
+        },
+    ])
 
 @Suite("Storage")
 struct StorageTests {
@@ -94,12 +96,14 @@ struct StorageTests {
     }
 
     @Test func aFailingStepIsNamedAndNothingOfItStays() throws {
-        let broken = MigrationSet(feature: "Broken", steps: [
-            .init("v1-half") { db in
-                try db.execute(sql: "CREATE TABLE half (id INTEGER)")
-                try db.execute(sql: "THIS IS NOT SQL")
-            },
-        ])
+        let broken = MigrationSet(
+            feature: "Broken",
+            steps: [
+                .init("v1-half") { db in
+                    try db.execute(sql: "CREATE TABLE half (id INTEGER)")
+                    try db.execute(sql: "THIS IS NOT SQL")
+                }
+            ])
         #expect {
             try AppDatabase.temporary(migrations: [broken])
         } throws: { error in

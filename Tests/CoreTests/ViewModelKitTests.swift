@@ -47,7 +47,12 @@ private final class BalanceViewModel: AsyncViewModel {
 
 @MainActor
 private final class ScriptedCoordinator: Coordinator {
-    enum Route: Hashable, Sendable { case home, accounts, detail(Int), send(Int), receipt }
+    enum Route: Hashable, Sendable {
+        case home, accounts
+        case detail(Int)
+        case send(Int)
+        case receipt
+    }
     let router = Router(root: Route.home)
     private var script: [Navigation<Route>]
 

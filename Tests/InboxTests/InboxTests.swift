@@ -6,7 +6,6 @@ import Foundation
 import GRDB
 import InboxData
 import InboxDomain
-@testable import InboxFeature
 import InboxInterface
 import InboxTesting
 import Persistence
@@ -14,6 +13,8 @@ import Registry
 import SharedKit
 import Storage
 import Testing
+
+@testable import InboxFeature
 
 /// Everything a test needs from the composed Inbox.
 private enum HarnessRoot: ServiceKey {
@@ -43,16 +44,23 @@ private struct InboxHarness {
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
             InboxDataModule(),
             InboxFeatureModule(),
-            ModuleOf("Test", [
-                .singleton(HarnessRoot.self, requires: InboxServiceKey.self, InboxPublisherKey.self, InboxCommandsKey.self, InboxUserDataKey.self) {
-                    HarnessRoot.Service(service: $0, publisher: $1, commands: $2, userData: $3)
-                },
-            ]),
+            ModuleOf(
+                "Test",
+                [
+                    .singleton(
+                        HarnessRoot.self, requires: InboxServiceKey.self, InboxPublisherKey.self, InboxCommandsKey.self,
+                        InboxUserDataKey.self
+                    ) {
+                        HarnessRoot.Service(service: $0, publisher: $1, commands: $2, userData: $3)
+                    }
+                ]),
         ]).validate(root: HarnessRoot.self).resolve()
     }
 
-    func notice(_ title: String, to user: AuthenticatedUser = ada, kind: InboxNoticeKind = .moneyReceived,
-                body: String = "From 220-8765-4321-0 into 110-1234-5678-9: rent") -> InboxNotice {
+    func notice(
+        _ title: String, to user: AuthenticatedUser = ada, kind: InboxNoticeKind = .moneyReceived,
+        body: String = "From 220-8765-4321-0 into 110-1234-5678-9: rent"
+    ) -> InboxNotice {
         InboxNotice(recipient: user.id, kind: kind, title: title, body: body, createdAt: clock.now())
     }
 
@@ -66,8 +74,9 @@ private struct InboxHarness {
     /// Runs `arguments` through Inbox's command group; returns standard output.
     func run(_ arguments: [String], json: Bool = false) async throws -> String {
         let out = CapturingOutput()
-        let handled = try await root.commands.run(try InboxCommand.parseAsRoot(arguments),
-                                                  context: CommandContext(json: json, out: out, err: CapturingOutput()))
+        let handled = try await root.commands.run(
+            try InboxCommand.parseAsRoot(arguments),
+            context: CommandContext(json: json, out: out, err: CapturingOutput()))
         #expect(handled)
         return out.text
     }
@@ -210,8 +219,10 @@ struct InboxCommandTests {
         #expect(try InboxCommand.parseAsRoot(["list", "--limit", "5"]) is InboxCommand.List)
     }
 
-    @Test(arguments: [(["read"], "Give the id of a notice (see `moa inbox`), or --all."),
-                      (["read", "3", "--all"], "Give either a notice id or --all, not both.")])
+    @Test(arguments: [
+        (["read"], "Give the id of a notice (see `moa inbox`), or --all."),
+        (["read", "3", "--all"], "Give either a notice id or --all, not both."),
+    ])
     func readNeedsExactlyOneOfAnIDAndAll(arguments: [String], says: String) throws {
         do {
             _ = try InboxCommand.parseAsRoot(arguments)
@@ -229,7 +240,8 @@ struct InboxCommandTests {
 
     @Test func theListIsATableWithUnreadMarkedAndHints() async throws {
         let harness = try InboxHarness()
-        try await harness.publish(harness.notice("Received 50,000 KRW"), harness.notice("New sign-in", kind: .newLogin, body: "From a new session."))
+        try await harness.publish(
+            harness.notice("Received 50,000 KRW"), harness.notice("New sign-in", kind: .newLogin, body: "From a new session."))
         let ids = try await harness.service.list().notices.map(\.id)
         _ = try await harness.service.markRead(String(ids[1]))
         let text = try await harness.run([])
@@ -243,7 +255,7 @@ struct InboxCommandTests {
         #expect(received.contains("From 220-8765-4321-0 into 110-1234-5678-9: rent"))
         #expect(text.contains(DateText.minute(Date(timeIntervalSince1970: 1_767_225_600))))
         #expect(text.contains("moa inbox read ID"))
-        #expect(!text.contains("\u{1B}["))           // plain theme: no colour codes
+        #expect(!text.contains("\u{1B}[")) // plain theme: no colour codes
         let unread = try await harness.run(["--unread"])
         #expect(!unread.contains("Received 50,000 KRW") && unread.contains("New sign-in"))
     }
@@ -280,10 +292,14 @@ struct InboxCommandTests {
         #expect(notice["read_at"] is NSNull)
         let id = try #require(notice["id"] as? Int)
 
-        let read = try JSONSerialization.jsonObject(with: Data(try await harness.run(["read", String(id), "--json"], json: true).utf8)) as? [String: Any]
+        let read =
+            try JSONSerialization.jsonObject(with: Data(try await harness.run(["read", String(id), "--json"], json: true).utf8))
+            as? [String: Any]
         #expect(read?["was_unread"] as? Bool == true)
         #expect((read?["notice"] as? [String: Any])?["read_at"] as? String == "2026-01-01T00:00:00Z")
-        let all = try JSONSerialization.jsonObject(with: Data(try await harness.run(["read", "--all", "--json"], json: true).utf8)) as? [String: Any]
+        let all =
+            try JSONSerialization.jsonObject(with: Data(try await harness.run(["read", "--all", "--json"], json: true).utf8))
+            as? [String: Any]
         #expect(all?["marked"] as? Int == 0)
     }
 
@@ -315,7 +331,9 @@ struct InboxUserDataTests {
         #expect(try await harness.database.perform { try owner.deletionBlockers(for: InboxHarness.ada.id, in: $0) }.isEmpty)
         try await harness.database.perform { try owner.erase(InboxHarness.ada.id, in: $0) }
         #expect(try await harness.service.list().notices.isEmpty)
-        #expect(try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM inbox_notices WHERE recipient_id = 'user-ada'") } == 0)
+        #expect(
+            try harness.database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM inbox_notices WHERE recipient_id = 'user-ada'") }
+                == 0)
         harness.session.set(InboxHarness.bo)
         #expect(try await harness.service.list().notices.map(\.title) == ["For Bo"])
     }

@@ -9,18 +9,21 @@ import Testing
 @Suite("Search: events")
 struct EventSearchTests {
     static let events = [
-        FakeEventCatalogue.event("겨울 클래식 산책", category: "클래식", district: "서초구", audience: "초등학생 이상", free: false, fee: "30,000원",
-                                 starts: "2026-12-20"),
+        FakeEventCatalogue.event(
+            "겨울 클래식 산책", category: "클래식", district: "서초구", audience: "초등학생 이상", free: false, fee: "30,000원",
+            starts: "2026-12-20"),
         FakeEventCatalogue.event("한국 근현대 회화", category: "전시/미술", district: "종로구", starts: "2026-09-01", ends: "2027-02-28"),
-        FakeEventCatalogue.event("뮤지컬 〈명성황후〉", category: "뮤지컬/오페라", district: "종로구", audience: "8세 이상", free: false,
-                                 fee: "R석 120,000원", starts: "2026-11-10", ends: "2027-01-04"),
+        FakeEventCatalogue.event(
+            "뮤지컬 〈명성황후〉", category: "뮤지컬/오페라", district: "종로구", audience: "8세 이상", free: false,
+            fee: "R석 120,000원", starts: "2026-11-10", ends: "2027-01-04"),
         FakeEventCatalogue.event("빛초롱 축제", category: "축제-문화/예술", district: "종로구", place: "청계천", starts: "2026-12-13", ends: "2027-01-05"),
         FakeEventCatalogue.event("마포 거리 공연", category: "국악", district: "마포구", starts: "2026-10-03", ends: "2026-10-04"),
     ]
 
     @Test func filtersGoToTheCatalogueAndResultsComeSortedByStartDate() async throws {
         let harness = try SearchHarness(events: Self.events)
-        let result = try await harness.events.search(EventSearchInput(text: " ", region: "종로구", free: true, from: "2026-12-01", to: "2026-12-31"))
+        let result = try await harness.events.search(
+            EventSearchInput(text: " ", region: "종로구", free: true, from: "2026-12-01", to: "2026-12-31"))
         guard case .page(let page, let query) = result else { throw ServerFailure("expected a page") }
         #expect(page.events.map(\.title) == ["한국 근현대 회화", "빛초롱 축제"])
         #expect(query == EventQuery(district: "종로구", free: true, from: Day("2026-12-01"), to: Day("2026-12-31"), page: 1, perPage: 20))
@@ -76,7 +79,10 @@ struct EventSearchTests {
         let harness = try SearchHarness()
         let run = try await harness.run(["events", "--region", "종로구"])
         #expect(run.status == 0)
-        #expect(run.out == "The event catalogue is empty: import one with `moa archive import FILE.json` (Seoul Open Data culturalEventInfo JSON).\n")
+        #expect(
+            run.out
+                == "The event catalogue is empty: import one with `moa archive import FILE.json` (Seoul Open Data culturalEventInfo JSON).\n"
+        )
         let json = try await harness.run(["events", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
         #expect(object["catalogue_empty"] as? Bool == true && (object["events"] as? [Any])?.isEmpty == true)
@@ -94,17 +100,35 @@ struct EventSearchTests {
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         #expect(Set(object.keys) == ["page", "per_page", "page_count", "total", "catalogue_empty", "events"])
         let events = try #require(object["events"] as? [[String: Any]])
-        #expect(Set(events[0].keys) == ["id", "title", "category", "district", "place", "audience", "fee", "is_free", "starts_on", "ends_on",
-                                        "organization"])
+        #expect(
+            Set(events[0].keys) == [
+                "id", "title", "category", "district", "place", "audience", "fee", "is_free", "starts_on", "ends_on",
+                "organization",
+            ])
         #expect(events[0]["starts_on"] as? String == "2026-11-10" && events[0]["is_free"] as? Bool == false)
     }
 
     @Test(arguments: [
-        (["events", "--free", "--paid"], "--free and --paid exclude each other: give one of them, or neither for both.", SharedKit.ExitStatus.usage),
-        (["events", "--from", "2026-02-30"], "--from “2026-02-30” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.", SharedKit.ExitStatus.dataError),
-        (["events", "--to", "next week"], "--to “next week” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.", SharedKit.ExitStatus.dataError),
-        (["events", "--on", "2026-13-01"], "--on “2026-13-01” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.", SharedKit.ExitStatus.dataError),
-        (["events", "--from", "2026-03-01", "--to", "2026-02-01"], "--from 2026-03-01 is after --to 2026-02-01: no day is in that range.", SharedKit.ExitStatus.usage),
+        (
+            ["events", "--free", "--paid"], "--free and --paid exclude each other: give one of them, or neither for both.",
+            SharedKit.ExitStatus.usage
+        ),
+        (
+            ["events", "--from", "2026-02-30"], "--from “2026-02-30” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.",
+            SharedKit.ExitStatus.dataError
+        ),
+        (
+            ["events", "--to", "next week"], "--to “next week” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.",
+            SharedKit.ExitStatus.dataError
+        ),
+        (
+            ["events", "--on", "2026-13-01"], "--on “2026-13-01” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.",
+            SharedKit.ExitStatus.dataError
+        ),
+        (
+            ["events", "--from", "2026-03-01", "--to", "2026-02-01"],
+            "--from 2026-03-01 is after --to 2026-02-01: no day is in that range.", SharedKit.ExitStatus.usage
+        ),
         (["events", "--page", "0"], "The page must be 1 or more, not 0.", SharedKit.ExitStatus.usage),
     ])
     /// A malformed date is bad data (65, as in `moa archive events`); options that cannot go together are usage errors (64).

@@ -56,8 +56,10 @@ final class FakeGitHubServer: Sendable {
 
     /// Starts a server answering through `handler`; runs `body` with it; stops it.
     @discardableResult
-    static func with<T: Sendable>(maxRequests: Int = 20, lifetime: Duration = .seconds(20), _ handler: @escaping Handler,
-                                  _ body: (FakeGitHubServer) async throws -> T) async throws -> T {
+    static func with<T: Sendable>(
+        maxRequests: Int = 20, lifetime: Duration = .seconds(20), _ handler: @escaping Handler,
+        _ body: (FakeGitHubServer) async throws -> T
+    ) async throws -> T {
         let server = try await start(maxRequests: maxRequests, lifetime: lifetime, handler)
         do {
             let result = try await body(server)
@@ -84,8 +86,9 @@ final class FakeGitHubServer: Sendable {
             if let delay = reply.delay { try? await Task.sleep(for: delay) }
             var headers = HTTPHeaders()
             for (name, value) in reply.headers { headers.addValue(value, for: HTTPHeader(name)) }
-            return HTTPResponse(statusCode: HTTPStatusCode(reply.status, phrase: Self.phrase(reply.status)), headers: headers,
-                                body: Data(reply.body.utf8))
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(reply.status, phrase: Self.phrase(reply.status)), headers: headers,
+                body: Data(reply.body.utf8))
         }
         Task { try await http.run() }
         try await http.waitUntilListening(timeout: 5)
@@ -135,8 +138,9 @@ extension SeenRequest {
             headers[name.rawValue.lowercased()] = value
             lines.append("\(name.rawValue): \(value)")
         }
-        self.init(method: request.method.rawValue, path: request.path,
-                  query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }),
-                  headers: headers, raw: lines.joined(separator: "\n"))
+        self.init(
+            method: request.method.rawValue, path: request.path,
+            query: Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }),
+            headers: headers, raw: lines.joined(separator: "\n"))
     }
 }

@@ -21,8 +21,8 @@ struct LRUCacheTests {
         await cache.put("a", 1)
         await cache.put("b", 2)
         await cache.put("c", 3)
-        #expect(await cache.get("a") == 1)           // a is now the most recent: b is the oldest
-        #expect(await cache.peek("b") == 2)          // a peek does not save b
+        #expect(await cache.get("a") == 1) // a is now the most recent: b is the oldest
+        #expect(await cache.peek("b") == 2) // a peek does not save b
         #expect(await cache.put("d", 4)?.key == "b")
         #expect(await cache.keysByRecency == ["d", "a", "c"])
     }
@@ -31,7 +31,7 @@ struct LRUCacheTests {
         let cache = LRUCache<String, Int>(capacity: 2)
         await cache.put("a", 1)
         await cache.put("b", 2)
-        #expect(await cache.put("a", 10) == nil)     // no eviction: same key
+        #expect(await cache.put("a", 10) == nil) // no eviction: same key
         #expect(await cache.put("c", 3)?.key == "b")
         #expect(await cache.get("a") == 10)
         #expect(await cache.count == 2)
@@ -62,8 +62,8 @@ struct LRUCacheTests {
     @Test func removingKeepsTheListConsistentWherever() async {
         let cache = LRUCache<String, Int>(capacity: 4)
         for (index, key) in ["a", "b", "c", "d"].enumerated() { await cache.put(key, index) }
-        #expect(await cache.removeValue(forKey: "a") == 0)       // slot 0: the last slot moves into it
-        #expect(await cache.removeValue(forKey: "d") == 3)       // the head
+        #expect(await cache.removeValue(forKey: "a") == 0) // slot 0: the last slot moves into it
+        #expect(await cache.removeValue(forKey: "d") == 3) // the head
         #expect(await cache.removeValue(forKey: "zz") == nil)
         #expect(await cache.keysByRecency == ["c", "b"])
         await cache.put("e", 4)
@@ -82,7 +82,7 @@ struct LRUCacheTests {
     @Test(arguments: [1, 2, 3, 7, 64])
     func agreesWithAReferenceModel(capacity: Int) {
         var list = LRUList<Int, Int>(capacity: capacity)
-        var model: [(key: Int, value: Int)] = []  // most recent first
+        var model: [(key: Int, value: Int)] = [] // most recent first
         var random = SplitMix64(seed: UInt64(capacity))
         for step in 0..<5_000 {
             let key = Int(random.next() % UInt64(capacity * 2 + 1))

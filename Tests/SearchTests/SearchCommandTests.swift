@@ -13,8 +13,9 @@ import Testing
 struct SearchCommandTests {
     private func pagedStub(total: Int = 3_450, page: Int = 2, last: Int = 34) -> StubHTTPClient {
         StubHTTPClient { _ throws(NetworkError) in
-            .json(GitHubJSON.searchPage(total: total, logins: ["ada", "grace-hopper"]),
-                  headers: ["Link": GitHubJSON.links(base: "https://api.github.com", query: "swift", page: page, last: last, perPage: 30)])
+            .json(
+                GitHubJSON.searchPage(total: total, logins: ["ada", "grace-hopper"]),
+                headers: ["Link": GitHubJSON.links(base: "https://api.github.com", query: "swift", page: page, last: last, perPage: 30)])
         }
     }
 
@@ -40,16 +41,21 @@ struct SearchCommandTests {
 
     @Test func noNextCommandPastTheCap() async throws {
         let run = try await SearchHarness(stub: pagedStub(page: 33, last: 34)).run(["users", "swift", "--page", "33", "--per-page", "30"])
-        #expect(run.out.contains("Next: moa search users swift --page 34 --per-page 30"))  // 991…1,000 are still reachable
-        let capped = try await SearchHarness(stub: pagedStub(page: 10, last: 10)).run(["users", "swift", "--page", "10", "--per-page", "100"])
+        #expect(run.out.contains("Next: moa search users swift --page 34 --per-page 30")) // 991…1,000 are still reachable
+        let capped = try await SearchHarness(stub: pagedStub(page: 10, last: 10)).run([
+            "users", "swift", "--page", "10", "--per-page", "100",
+        ])
         #expect(!capped.out.contains("Next:"))
     }
 
     @Test func usersJSONHasStableSnakeCaseFields() async throws {
         let run = try await SearchHarness(stub: pagedStub()).run(["users", "swift", "--page", "2", "--per-page", "30", "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
-        #expect(Set(object.keys) == ["query", "page", "per_page", "total_count", "incomplete_results", "page_count",
-                                     "next_page", "last_page", "capped", "users"])  // no --sort: `sort` is left out
+        #expect(
+            Set(object.keys) == [
+                "query", "page", "per_page", "total_count", "incomplete_results", "page_count",
+                "next_page", "last_page", "capped", "users",
+            ]) // no --sort: `sort` is left out
         #expect(object["total_count"] as? Int == 3_450 && object["next_page"] as? Int == 3 && object["capped"] as? Bool == true)
         let users = try #require(object["users"] as? [[String: Any]])
         #expect(Set(users[0].keys) == ["login", "id", "type", "score", "html_url"])
@@ -66,7 +72,7 @@ struct SearchCommandTests {
         for row in ["Login", "ID", "583231", "Followers", "20,000", "Joined", "2011-01-25", "https://github.com/octocat", "fetched now"] {
             #expect(first.out.contains(row), "missing \(row)")
         }
-        let second = try await harness.run(["user", "octocat"])  // the same process: from memory
+        let second = try await harness.run(["user", "octocat"]) // the same process: from memory
         #expect(second.out.contains("from this session's cache, no request sent"))
         #expect(stub.requests.count == 1)
     }
@@ -94,11 +100,12 @@ struct SearchCommandTests {
         let stub = StubHTTPClient([.success(.json(#"{"message":"Bad credentials"}"#, status: 401))])
         let run = try await SearchHarness(stub: stub, token: "ghp_wrong_123456").run(["users", "swift"])
         #expect(run.status == ExitStatus.noPermission.rawValue)
-        #expect(run.err == """
-            error: The search API refused the access token (HTTP 401): it is wrong, expired or revoked.
-            hint: Set a valid token with `moa settings set search.api-token …`, or remove it with `moa settings reset search.api-token`.
+        #expect(
+            run.err == """
+                error: The search API refused the access token (HTTP 401): it is wrong, expired or revoked.
+                hint: Set a valid token with `moa settings set search.api-token …`, or remove it with `moa settings reset search.api-token`.
 
-            """)
+                """)
         let usage = try await SearchHarness(stub: StubHTTPClient()).run(["users", "swift", "--per-page", "500", "--json"])
         #expect(usage.status == ExitStatus.usage.rawValue)
         #expect(usage.err.contains(#""message" : "--per-page must be from 1 to 100, not 500.""#))
@@ -112,7 +119,8 @@ struct SearchCommandTests {
             .freeAndPaid, .invalidDate(option: "--from", value: "x"), .badToken(tokenSet: true), .forbidden(nil),
             .rateLimited(RateLimitReset(resetAt: nil, retryAfterSeconds: 5, tokenSet: false)), .unknownUser("x"),
             .notFound(path: "/x", baseURL: "https://h"), .invalidQuery(nil), .malformedResponse("x"), .serverFailure(status: 500),
-            .unexpectedStatus(418), .timedOut(seconds: 15), .offline(baseURL: "https://h"), .invalidBaseURL("x"), .transport("x"), .cancelled,
+            .unexpectedStatus(418), .timedOut(seconds: 15), .offline(baseURL: "https://h"), .invalidBaseURL("x"), .transport("x"),
+            .cancelled,
         ]
         for error in errors {
             #expect(error.message(in: .ko) != error.message, "\(error) has no Korean message")

@@ -3,9 +3,10 @@ import ArchiveTesting
 import CommandKit
 import DesignSystem
 import Network
-@testable import SearchFeature
 import SharedKit
 import Testing
+
+@testable import SearchFeature
 
 @Suite("Search coordinator (interactive mode)")
 @MainActor
@@ -28,42 +29,50 @@ struct SearchCoordinatorTests {
         let stub = StubHTTPClient { endpoint throws(NetworkError) in
             if endpoint.pathSegments == ["users", "grace"] { return .json(GitHubJSON.user("grace", name: "Grace Hopper")) }
             let page = endpoint.query.first { $0.name == "page" }?.value ?? "1"
-            return .json(GitHubJSON.searchPage(total: 40, logins: ["ada-\(page)", "grace"]),
-                         headers: ["Link": GitHubJSON.links(base: "https://api.github.com", query: "swift", page: Int(page) ?? 1, last: 2, perPage: 20)])
+            return .json(
+                GitHubJSON.searchPage(total: 40, logins: ["ada-\(page)", "grace"]),
+                headers: [
+                    "Link": GitHubJSON.links(base: "https://api.github.com", query: "swift", page: Int(page) ?? 1, last: 2, perPage: 20)
+                ])
         }
         let harness = try SearchHarness(stub: stub)
         let out = CapturingOutput()
-        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()), input: ScriptedLineInput([
-            "1",        // users
-            "swift",    // the query
-            "2",        // grace
-            "",         // leave the card
-            "0",        // back from the results
-            "0",        // quit the menu
-        ]))
-        let coordinator = SearchCoordinator(screen: screen, users: harness.service, events: harness.events,
-                                            archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
+        let screen = Screen(
+            context: CommandContext(out: out, err: CapturingOutput()),
+            input: ScriptedLineInput([
+                "1", // users
+                "swift", // the query
+                "2", // grace
+                "", // leave the card
+                "0", // back from the results
+                "0", // quit the menu
+            ]))
+        let coordinator = SearchCoordinator(
+            screen: screen, users: harness.service, events: harness.events,
+            archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
         await coordinator.run()
         #expect(names(coordinator.router.history) == ["menu", "userQuery", "users", "user grace", "users", "menu"])
         #expect(out.text.contains("Grace Hopper (grace)"))
-        #expect(!out.text.contains("Archive"))  // no favourites route for users in any Interface
+        #expect(!out.text.contains("Archive")) // no favourites route for users in any Interface
     }
 
     @Test func anEventIsArchivedThroughArchivesInterface() async throws {
         let harness = try SearchHarness(events: EventSearchTests.events)
         let archiving = FakeEventArchiving(catalogue: harness.catalogue, today: try #require(Day("2026-12-24")))
         let out = CapturingOutput()
-        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()), input: ScriptedLineInput([
-            "2",          // events
-            "",           // no words
-            "종로구",     // district
-            "y",          // free only
-            "2",          // the second free event in 종로구 (빛초롱 축제)
-            "1",          // archive it
-            "5", "lovely",
-            "0",          // back from the list
-            "0",          // quit
-        ]))
+        let screen = Screen(
+            context: CommandContext(out: out, err: CapturingOutput()),
+            input: ScriptedLineInput([
+                "2", // events
+                "", // no words
+                "종로구", // district
+                "y", // free only
+                "2", // the second free event in 종로구 (빛초롱 축제)
+                "1", // archive it
+                "5", "lovely",
+                "0", // back from the list
+                "0", // quit
+            ]))
         let coordinator = SearchCoordinator(screen: screen, users: harness.service, events: harness.events, archiving: archiving)
         await coordinator.run()
         #expect(names(coordinator.router.history) == ["menu", "eventFilters", "events p1", "event", "events p1", "menu"])
@@ -75,10 +84,12 @@ struct SearchCoordinatorTests {
     @Test func anEmptyCatalogueExplainsAndGoesBack() async throws {
         let harness = try SearchHarness()
         let out = CapturingOutput()
-        let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()),
-                            input: ScriptedLineInput(["2", "", "", "n", "", "0"]))
-        let coordinator = SearchCoordinator(screen: screen, users: harness.service, events: harness.events,
-                                            archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
+        let screen = Screen(
+            context: CommandContext(out: out, err: CapturingOutput()),
+            input: ScriptedLineInput(["2", "", "", "n", "", "0"]))
+        let coordinator = SearchCoordinator(
+            screen: screen, users: harness.service, events: harness.events,
+            archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
         await coordinator.run()
         #expect(out.text.contains("moa archive import FILE.json"))
         #expect(names(coordinator.router.history) == ["menu", "eventFilters", "events p1", "menu"])

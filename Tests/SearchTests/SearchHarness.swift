@@ -27,9 +27,11 @@ struct SearchHarness {
     let database: AppDatabase
     let registry: ValidatedRegistry<HarnessRoot>
 
-    init(clients: SearchHTTPClients = .fixed(StubHTTPClient()), baseURL: URL? = nil, token: String? = nil, database: AppDatabase? = nil,
-         clock: ManualWallClock = ManualWallClock(), configuration: SearchAPIConfiguration = SearchAPIConfiguration(userAgent: "moa/test"),
-         events: [CulturalEvent] = []) throws {
+    init(
+        clients: SearchHTTPClients = .fixed(StubHTTPClient()), baseURL: URL? = nil, token: String? = nil, database: AppDatabase? = nil,
+        clock: ManualWallClock = ManualWallClock(), configuration: SearchAPIConfiguration = SearchAPIConfiguration(userAgent: "moa/test"),
+        events: [CulturalEvent] = []
+    ) throws {
         var snapshot = SettingsSnapshot.defaults
         snapshot.searchAPI = SearchAPISettings(baseURL: baseURL ?? SettingsSnapshot.defaultSearchBaseURL, token: token)
         settings = FakeSettingsReader(snapshot)
@@ -38,19 +40,25 @@ struct SearchHarness {
         self.database = try database ?? AppDatabase.inMemory(migrations: [SearchMigrations.all])
         registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: self.database, clock: clock),
-            ModuleOf("Fakes", [
-                .instance(SettingsReaderKey.self, settings),
-                .instance(EventCatalogueKey.self, catalogue),
-                .instance(EventArchivingKey.self, FakeEventArchiving(catalogue: catalogue, today: Day(clock.now(), in: .gmt))),
-            ]),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SettingsReaderKey.self, settings),
+                    .instance(EventCatalogueKey.self, catalogue),
+                    .instance(EventArchivingKey.self, FakeEventArchiving(catalogue: catalogue, today: Day(clock.now(), in: .gmt))),
+                ]),
             SearchDataModule(configuration: configuration, clients: clients),
             SearchFeatureModule(),
-            ModuleOf("Tests", [
-                .singleton(HarnessRoot.self, requires: SearchCommandsKey.self, UserSearchServiceKey.self, UserProfileLookupKey.self,
-                           EventSearchServiceKey.self) {
-                    HarnessRoot.Service(commands: $0, service: $1, lookup: $2, events: $3)
-                },
-            ]),
+            ModuleOf(
+                "Tests",
+                [
+                    .singleton(
+                        HarnessRoot.self, requires: SearchCommandsKey.self, UserSearchServiceKey.self, UserProfileLookupKey.self,
+                        EventSearchServiceKey.self
+                    ) {
+                        HarnessRoot.Service(commands: $0, service: $1, lookup: $2, events: $3)
+                    }
+                ]),
         ]).validate(root: HarnessRoot.self)
     }
 
@@ -74,7 +82,8 @@ struct SearchHarness {
     /// Runs `moa search ARGUMENTS` through the feature's command group, as the App dispatches it.
     func run(_ arguments: [String]) async throws -> Run {
         let command = try SearchCommand.parseAsRoot(arguments)
-        let out = CapturingOutput(), err = CapturingOutput()
+        let out = CapturingOutput()
+        let err = CapturingOutput()
         let context = CommandContext(json: arguments.contains("--json"), out: out, err: err)
         var status = ExitStatus.ok
         do {
@@ -117,7 +126,9 @@ enum GitHubJSON {
 
     /// A `Link` header like GitHub's, for `page` of `last`.
     static func links(base: String, query: String, page: Int, last: Int, perPage: Int) -> String {
-        func link(_ page: Int, _ rel: String) -> String { "<\(base)/search/users?q=\(query)&page=\(page)&per_page=\(perPage)>; rel=\"\(rel)\"" }
+        func link(_ page: Int, _ rel: String) -> String {
+            "<\(base)/search/users?q=\(query)&page=\(page)&per_page=\(perPage)>; rel=\"\(rel)\""
+        }
         var links: [String] = []
         if page > 1 { links += [link(page - 1, "prev")] }
         if page < last { links += [link(page + 1, "next"), link(last, "last")] }
@@ -158,8 +169,9 @@ extension SearchHTTPClients {
     /// of timeouts pass a short one.
     static func logging(to sink: LogLines, timeout: TimeInterval = 30) -> SearchHTTPClients {
         SearchHTTPClients { baseURL in
-            URLSessionHTTPClient(baseURL: baseURL, session: URLSessionHTTPClient.makeSession(timeout: timeout),
-                                 logger: Logger(label: "test.search") { _ in CapturingLogHandler(sink: sink) })
+            URLSessionHTTPClient(
+                baseURL: baseURL, session: URLSessionHTTPClient.makeSession(timeout: timeout),
+                logger: Logger(label: "test.search") { _ in CapturingLogHandler(sink: sink) })
         }
     }
 }

@@ -5,11 +5,12 @@ import DesignSystem
 import Foundation
 import Network
 import SearchDomain
-@testable import SearchFeature
 import SearchInterface
 import SharedKit
 import Synchronization
 import Testing
+
+@testable import SearchFeature
 
 /// Users with explicit ids (the id is what duplicates are recognised by).
 private func usersPage(total: Int, _ users: [(login: String, id: Int64)]) -> String {
@@ -30,9 +31,10 @@ private func twoPages(pageTwo: (@Sendable (SeenRequest, Int) -> CannedReply?)? =
     let pageTwoCalls = Mutex(0)
     return { request in
         if request.path == "/users/ken" {
-            return .json(#"{"login":"ken","id":4,"type":"User","name":"Ken Thompson","company":"Google","blog":"","location":"Murray Hill","#
-                + #""email":null,"bio":"Unix & Go","public_repos":12,"followers":4567,"following":0,"created_at":"2010-01-01T00:00:00Z","#
-                + #""html_url":"https://github.com/ken","avatar_url":null}"#)
+            return .json(
+                #"{"login":"ken","id":4,"type":"User","name":"Ken Thompson","company":"Google","blog":"","location":"Murray Hill","#
+                    + #""email":null,"bio":"Unix & Go","public_repos":12,"followers":4567,"following":0,"created_at":"2010-01-01T00:00:00Z","#
+                    + #""html_url":"https://github.com/ken","avatar_url":null}"#)
         }
         if request.path.hasPrefix("/users/") {
             return .json(GitHubJSON.user(String(request.path.dropFirst("/users/".count)), id: 3, name: "Linus Torvalds"))
@@ -91,24 +93,27 @@ struct UserListPagingTests {
 
     private func coordinator(_ harness: SearchHarness, _ answers: [String], out: CapturingOutput) throws -> SearchCoordinator {
         let screen = Screen(context: CommandContext(out: out, err: CapturingOutput()), input: ScriptedLineInput(answers))
-        return SearchCoordinator(screen: screen, users: harness.service, events: harness.events,
-                                 archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
+        return SearchCoordinator(
+            screen: screen, users: harness.service, events: harness.events,
+            archiving: FakeEventArchiving(today: try #require(Day("2026-01-01"))))
     }
 
     @Test func twoPagesAreJoinedWithoutTheDuplicateThenTheEndIsSaidAndADetailReturnsToTheSamePlace() async throws {
         try await withServer(twoPages()) { server in
             let out = CapturingOutput()
-            let flow = try coordinator(try harness(server), [
-                "1",      // users
-                "swift",  // the query
-                "n",      // more: page 2
-                "n",      // more again: the end, no request
-                "x",      // not a choice
-                "4",      // ken
-                "",       // leave ken's card
-                "0",      // back from the list
-                "0",      // quit the menu
-            ], out: out)
+            let flow = try coordinator(
+                try harness(server),
+                [
+                    "1", // users
+                    "swift", // the query
+                    "n", // more: page 2
+                    "n", // more again: the end, no request
+                    "x", // not a choice
+                    "4", // ken
+                    "", // leave ken's card
+                    "0", // back from the list
+                    "0", // quit the menu
+                ], out: out)
             await flow.run()
             #expect(names(flow.router.history) == ["menu", "userQuery", "users", "user ken", "users", "menu"])
             let text = out.text
@@ -119,14 +124,16 @@ struct UserListPagingTests {
             #expect(text.contains("“swift” · 5 users loaded of 6 · 2 pages"))
             #expect(text.contains("4  ken"))
             #expect(text.contains("5  barbara"))
-            #expect(text.components(separatedBy: "  grace ").count == 2)  // listed once
+            #expect(text.components(separatedBy: "  grace ").count == 2) // listed once
             #expect(text.contains("1 user was already listed and is not repeated."))
             #expect(text.contains("That was the last page: all 5 users are loaded."))
             #expect(text.contains("1–5: open a user · 0: back >"))
             #expect(text.contains("Type a number from 1 to 5, or 0 to go back."))
             // The card, then the same rows again with ken marked.
             #expect(text.contains("Ken Thompson (ken)"))
-            #expect(text.contains("Unix & Go") && text.contains("Murray Hill") && text.contains("4,567") && text.contains("https://github.com/ken"))
+            #expect(
+                text.contains("Unix & Go") && text.contains("Murray Hill") && text.contains("4,567")
+                    && text.contains("https://github.com/ken"))
             let afterCard = try #require(text.components(separatedBy: "Press Enter to go back to the results.").last)
             #expect(afterCard.contains("› 4  ken"))
             #expect(afterCard.contains("5  barbara") && !afterCard.contains("  ada "))
@@ -139,8 +146,10 @@ struct UserListPagingTests {
     @Test func aRateLimitOnPageTwoKeepsPageOneAndNCanTryAgain() async throws {
         let reset = Int(Date().timeIntervalSince1970) + 600
         let handler = twoPages { _, call in
-            call == 1 ? .json(#"{"message":"API rate limit exceeded for 127.0.0.1."}"#, status: 403,
-                              headers: ["x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset)]) : nil
+            call == 1
+                ? .json(
+                    #"{"message":"API rate limit exceeded for 127.0.0.1."}"#, status: 403,
+                    headers: ["x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset)]) : nil
         }
         try await withServer(handler) { server in
             let out = CapturingOutput()
@@ -166,8 +175,9 @@ struct UserListPagingTests {
             let page = endpoint.query.first { $0.name == "page" }?.value ?? "1"
             calls.withLock { $0 += 1 }
             guard page == "1" else { throw .offline }
-            return .json(usersPage(total: 40, [("ada", 1), ("grace", 2)]),
-                         headers: ["Link": GitHubJSON.links(base: "https://api.github.com", query: "swift", page: 1, last: 2, perPage: 20)])
+            return .json(
+                usersPage(total: 40, [("ada", 1), ("grace", 2)]),
+                headers: ["Link": GitHubJSON.links(base: "https://api.github.com", query: "swift", page: 1, last: 2, perPage: 20)])
         }
         let search = try SearchHarness(stub: stub)
         let viewModel = SearchViewModel(users: search.service, events: search.events)
@@ -186,8 +196,9 @@ struct UserListPagingTests {
 
     @Test func askingTwiceWhileAPageLoadsSendsOneRequest() async throws {
         let handler = twoPages { request, _ in
-            var reply = CannedReply.json(usersPage(total: 6, [("grace", 2), ("ken", 4), ("barbara", 5)]),
-                                         headers: ["Link": GitHubJSON.links(base: base(request), query: "swift", page: 2, last: 2, perPage: 20)])
+            var reply = CannedReply.json(
+                usersPage(total: 6, [("grace", 2), ("ken", 4), ("barbara", 5)]),
+                headers: ["Link": GitHubJSON.links(base: base(request), query: "swift", page: 2, last: 2, perPage: 20)])
             reply.delay = .milliseconds(400)
             return reply
         }
@@ -220,9 +231,10 @@ struct UserListPagingTests {
 @Suite("Search: the user list's pages")
 struct UserResultListTests {
     private func page(_ number: Int, perPage: Int = 2, next: Int?, ids: [Int64], total: Int = 100) -> UserSearchPage {
-        UserSearchPage(request: UserSearchRequest(query: "q", page: number, perPage: perPage, sort: nil), totalCount: total, incompleteResults: false,
-                       users: ids.map { UserHit(login: "u\($0)", id: $0, type: "User", score: nil, htmlURL: nil, avatarURL: nil) },
-                       nextPage: next, lastPage: nil)
+        UserSearchPage(
+            request: UserSearchRequest(query: "q", page: number, perPage: perPage, sort: nil), totalCount: total, incompleteResults: false,
+            users: ids.map { UserHit(login: "u\($0)", id: $0, type: "User", score: nil, htmlURL: nil, avatarURL: nil) },
+            nextPage: next, lastPage: nil)
     }
 
     @Test func pagesAreJoinedInOrderAndRepeatsDropped() {

@@ -14,10 +14,13 @@ import Testing
 struct UserSearchServerTests {
     static let token = "ghp_serverSECRET_a1b2c3d4e5"
 
-    private func harness(_ server: FakeGitHubServer, token: String? = nil, logs: LogLines = LogLines(), timeout: TimeInterval = 30,
-                         database: AppDatabase? = nil, clock: ManualWallClock = ManualWallClock()) throws -> SearchHarness {
-        try SearchHarness(clients: .logging(to: logs, timeout: timeout), baseURL: try server.baseURL, token: token, database: database,
-                          clock: clock, configuration: SearchAPIConfiguration(userAgent: "moa/test", timeout: timeout))
+    private func harness(
+        _ server: FakeGitHubServer, token: String? = nil, logs: LogLines = LogLines(), timeout: TimeInterval = 30,
+        database: AppDatabase? = nil, clock: ManualWallClock = ManualWallClock()
+    ) throws -> SearchHarness {
+        try SearchHarness(
+            clients: .logging(to: logs, timeout: timeout), baseURL: try server.baseURL, token: token, database: database,
+            clock: clock, configuration: SearchAPIConfiguration(userAgent: "moa/test", timeout: timeout))
     }
 
     @Test func pagesFollowTheLinkHeader() async throws {
@@ -25,8 +28,9 @@ struct UserSearchServerTests {
             let page = Int(request.query["page"] ?? "") ?? 1
             let perPage = Int(request.query["per_page"] ?? "") ?? 30
             let base = "http://127.0.0.1:\(request.headers["host"]?.split(separator: ":").last ?? "")"
-            return .json(GitHubJSON.searchPage(total: 3_450, logins: (1...2).map { "swift-\(page)-\($0)" }),
-                         headers: ["Link": GitHubJSON.links(base: base, query: "swift", page: page, last: 1_000 / perPage, perPage: perPage)])
+            return .json(
+                GitHubJSON.searchPage(total: 3_450, logins: (1...2).map { "swift-\(page)-\($0)" }),
+                headers: ["Link": GitHubJSON.links(base: base, query: "swift", page: page, last: 1_000 / perPage, perPage: perPage)])
         }) { server in
             let service = try harness(server).service
             let first = try await service.search("swift language:ko", page: 1, perPage: 30, sort: .joined)
@@ -55,19 +59,20 @@ struct UserSearchServerTests {
             if request.headers["if-none-match"] == #""etag-1""# {
                 return CannedReply(status: 304, headers: ["ETag": #""etag-1""#, "Cache-Control": "private, max-age=60"])
             }
-            return .json(GitHubJSON.user("octocat", id: 583_231, name: "The Octocat"),
-                         headers: ["ETag": #""etag-1""#, "Cache-Control": "private, max-age=60"])
+            return .json(
+                GitHubJSON.user("octocat", id: 583_231, name: "The Octocat"),
+                headers: ["ETag": #""etag-1""#, "Cache-Control": "private, max-age=60"])
         }) { server in
             let clock = ManualWallClock()
             let process1 = try harness(server, database: database, clock: clock)
             let fetched = try await process1.service.user("octocat")
             #expect(fetched.source == .network && fetched.profile.id == 583_231 && fetched.profile.name == "The Octocat")
             #expect(try await process1.service.user("octocat").source == .memory)
-            #expect(server.requests.count == 1)                               // the second lookup sent nothing
+            #expect(server.requests.count == 1) // the second lookup sent nothing
             clock.advance(by: 61)
             #expect(try await process1.service.user("octocat").source == .revalidated)
 
-            let process2 = try harness(server, database: database, clock: clock)  // empty memory, same database
+            let process2 = try harness(server, database: database, clock: clock) // empty memory, same database
             let revalidated = try await process2.service.user("octocat")
             #expect(revalidated.source == .revalidated && revalidated.profile == fetched.profile)
             #expect(server.requests.map { $0.headers["if-none-match"] } == [nil, #""etag-1""#, #""etag-1""#])
@@ -75,17 +80,22 @@ struct UserSearchServerTests {
     }
 
     @Test func a403RateLimitGivesTheResetTime() async throws {
-        let reset = 1_767_229_200  // 2026-01-01T01:00:00Z
+        let reset = 1_767_229_200 // 2026-01-01T01:00:00Z
         try await FakeGitHubServer.with({ _ in
-            .json(#"{"message":"API rate limit exceeded for 127.0.0.1.","documentation_url":"https://docs.github.com/rest/rate-limit"}"#,
-                  status: 403, headers: ["x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset)])
+            .json(
+                #"{"message":"API rate limit exceeded for 127.0.0.1.","documentation_url":"https://docs.github.com/rest/rate-limit"}"#,
+                status: 403, headers: ["x-ratelimit-limit": "60", "x-ratelimit-remaining": "0", "x-ratelimit-reset": String(reset)])
         }) { server in
-            let expected = SearchError.rateLimited(RateLimitReset(resetAt: Date(timeIntervalSince1970: TimeInterval(reset)),
-                                                                  retryAfterSeconds: nil, tokenSet: false))
+            let expected = SearchError.rateLimited(
+                RateLimitReset(
+                    resetAt: Date(timeIntervalSince1970: TimeInterval(reset)),
+                    retryAfterSeconds: nil, tokenSet: false))
             await #expect(throws: expected) { try await harness(server).service.search("swift") }
             let run = try await harness(server).run(["users", "swift"])
             #expect(run.status == ExitStatus.temporaryFailure.rawValue)
-            #expect(run.err.contains("rate limit is exhausted until \(SearchError.localTime(Date(timeIntervalSince1970: TimeInterval(reset))))"))
+            #expect(
+                run.err.contains("rate limit is exhausted until \(SearchError.localTime(Date(timeIntervalSince1970: TimeInterval(reset))))")
+            )
         }
     }
 
@@ -107,8 +117,9 @@ struct UserSearchServerTests {
 
     @Test func a422IsAnInvalidQueryWithTheAPIsMessage() async throws {
         try await FakeGitHubServer.with({ _ in
-            .json(#"{"message":"Validation Failed","errors":[{"message":"The search is longer than 256 characters.","resource":"Search","field":"q","code":"invalid"}],"status":"422"}"#,
-                  status: 422)
+            .json(
+                #"{"message":"Validation Failed","errors":[{"message":"The search is longer than 256 characters.","resource":"Search","field":"q","code":"invalid"}],"status":"422"}"#,
+                status: 422)
         }) { server in
             await #expect(throws: SearchError.invalidQuery("Validation Failed — The search is longer than 256 characters.")) {
                 try await harness(server).service.search(String(repeating: "a", count: 300))
@@ -135,7 +146,9 @@ struct UserSearchServerTests {
         }) { server in
             let run = try await harness(server).run(["users", "swift"])
             #expect(run.status == ExitStatus.dataError.rawValue)
-            #expect(run.err.hasPrefix("error: The search API sent a response that could not be read: the body is not valid JSON (it looks like HTML or XML"))
+            #expect(
+                run.err.hasPrefix(
+                    "error: The search API sent a response that could not be read: the body is not valid JSON (it looks like HTML or XML"))
             await #expect {
                 try await harness(server).service.user("octocat")
             } throws: { error in
@@ -146,7 +159,7 @@ struct UserSearchServerTests {
     }
 
     @Test func nothingListeningIsOffline() async throws {
-        let port = try await FakeGitHubServer.with({ _ in CannedReply(status: 200) }) { $0.port }  // stopped: the port is closed now
+        let port = try await FakeGitHubServer.with({ _ in CannedReply(status: 200) }) { $0.port } // stopped: the port is closed now
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let harness = try SearchHarness(clients: .urlSession(timeout: 30), baseURL: base)
         await #expect(throws: SearchError.offline(baseURL: "http://127.0.0.1:\(port)")) { try await harness.service.search("swift") }
@@ -155,7 +168,9 @@ struct UserSearchServerTests {
     @Test func theTokenIsSentAsABearerAndNeverLogged() async throws {
         let logs = LogLines()
         try await FakeGitHubServer.with({ request in
-            guard request.headers["authorization"] == "Bearer \(Self.token)" else { return .json(#"{"message":"Requires authentication"}"#, status: 401) }
+            guard request.headers["authorization"] == "Bearer \(Self.token)" else {
+                return .json(#"{"message":"Requires authentication"}"#, status: 401)
+            }
             return request.path == "/users/octocat"
                 ? .json(GitHubJSON.user("octocat"), headers: ["ETag": #""t1""#])
                 : .json(#"{"message":"Bad credentials"}"#, status: 401)
@@ -163,11 +178,14 @@ struct UserSearchServerTests {
             let harness = try harness(server, token: Self.token, logs: logs)
             let shown = try await harness.run(["user", "octocat", "--json"])
             #expect(shown.status == 0)
-            let refused = try await harness.run(["users", "swift", "--json"])                       // the server says 401
+            let refused = try await harness.run(["users", "swift", "--json"]) // the server says 401
             #expect(refused.status == ExitStatus.noPermission.rawValue)
             #expect(refused.err.contains("The search API refused the access token (HTTP 401)"))
 
-            #expect(server.requests.allSatisfy { $0.raw.contains("Authorization: Bearer \(Self.token)") || $0.raw.contains("authorization: Bearer \(Self.token)") })
+            #expect(
+                server.requests.allSatisfy {
+                    $0.raw.contains("Authorization: Bearer \(Self.token)") || $0.raw.contains("authorization: Bearer \(Self.token)")
+                })
             #expect(!logs.all.isEmpty)
             #expect(logs.text.contains("GET http://127.0.0.1:\(server.port)/users/octocat -> 200"))
             #expect(logs.text.contains(#""Authorization": "***""#))
@@ -187,11 +205,12 @@ struct UserSearchServerTests {
     }
 
     @Test func aForgottenServerStopsByItself() async throws {
-        let server = try await FakeGitHubServer.start(maxRequests: 5, lifetime: .milliseconds(200)) { _ in .json(GitHubJSON.user("octocat")) }
+        let server = try await FakeGitHubServer.start(maxRequests: 5, lifetime: .milliseconds(200)) { _ in .json(GitHubJSON.user("octocat"))
+        }
         let harness = try harness(server)
         _ = try await harness.service.user("octocat")
         try await Task.sleep(for: .milliseconds(600))
-        harness.clock.advance(by: 3_600)  // stale: it must ask the server, which is gone
+        harness.clock.advance(by: 3_600) // stale: it must ask the server, which is gone
         await #expect(throws: SearchError.offline(baseURL: "http://127.0.0.1:\(server.port)")) { try await harness.service.user("octocat") }
     }
 

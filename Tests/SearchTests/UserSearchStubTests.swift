@@ -22,13 +22,16 @@ struct UserSearchStubTests {
         let request = try #require(stub.lastRequest)
         #expect(request.method == .get)
         #expect(request.pathSegments == ["search", "users"])
-        #expect(request.query == [URLQueryItem(name: "q", value: "swift location:서울"), URLQueryItem(name: "page", value: "1"),
-                                  URLQueryItem(name: "per_page", value: "30"), URLQueryItem(name: "sort", value: "followers"),
-                                  URLQueryItem(name: "order", value: "desc")])
+        #expect(
+            request.query == [
+                URLQueryItem(name: "q", value: "swift location:서울"), URLQueryItem(name: "page", value: "1"),
+                URLQueryItem(name: "per_page", value: "30"), URLQueryItem(name: "sort", value: "followers"),
+                URLQueryItem(name: "order", value: "desc"),
+            ])
         #expect(request.headers["Accept"] == "application/vnd.github+json")
         #expect(request.headers["User-Agent"] == "moa/test")
         #expect(request.headers["X-GitHub-Api-Version"] == "2022-11-28")
-        #expect(request.headers["Authorization"] == nil)  // no token set: no header at all
+        #expect(request.headers["Authorization"] == nil) // no token set: no header at all
         #expect(request.timeout == 15)
         #expect(page.users.map(\.login) == ["ada", "bo"])
         #expect(page.totalCount == 2 && !page.isCapped && page.pageCount == 1)
@@ -43,7 +46,8 @@ struct UserSearchStubTests {
         harness.clock.advance(by: 3_600)
         _ = try await harness.service.user("octocat")
         #expect(stub.lastRequest?.headers.contains("Authorization") == false)
-        #expect(!String(describing: SearchAPIAccess(baseURL: SettingsSnapshot.defaultSearchBaseURL, token: Self.token)).contains(Self.token))
+        #expect(
+            !String(describing: SearchAPIAccess(baseURL: SettingsSnapshot.defaultSearchBaseURL, token: Self.token)).contains(Self.token))
     }
 
     @Test func theBaseURLIsReadAtEachRequestWithAClientPerBaseURL() async throws {
@@ -81,20 +85,25 @@ struct UserSearchStubTests {
         await #expect(throws: SearchError.invalidPage(0)) { try await service.search("swift", page: 0) }
         await #expect(throws: SearchError.invalidPerPage(0)) { try await service.search("swift", perPage: 0) }
         await #expect(throws: SearchError.invalidPerPage(101)) { try await service.search("swift", perPage: 101) }
-        await #expect(throws: SearchError.beyondResultCap(page: 35, perPage: 30)) { try await service.search("swift", page: 35, perPage: 30) }
-        await #expect(throws: SearchError.beyondResultCap(page: 11, perPage: 100)) { try await service.search("swift", page: 11, perPage: 100) }
+        await #expect(throws: SearchError.beyondResultCap(page: 35, perPage: 30)) {
+            try await service.search("swift", page: 35, perPage: 30)
+        }
+        await #expect(throws: SearchError.beyondResultCap(page: 11, perPage: 100)) {
+            try await service.search("swift", page: 11, perPage: 100)
+        }
         for login in ["", "a/b", "../etc", "ada lovelace", "..", String(repeating: "x", count: 101), "octo\u{1B}cat"] {
             await #expect(throws: SearchError.invalidLogin(login)) { try await service.user(login) }
         }
         #expect(stub.requests.isEmpty)
-        #expect(SearchError.beyondResultCap(page: 35, perPage: 30).message
-            == "GitHub returns at most the first 1,000 results; narrow the query (page 35 at 30 per page starts at result 1,021).")
+        #expect(
+            SearchError.beyondResultCap(page: 35, perPage: 30).message
+                == "GitHub returns at most the first 1,000 results; narrow the query (page 35 at 30 per page starts at result 1,021).")
         #expect(SearchError.beyondResultCap(page: 35, perPage: 30).exitStatus == .usage)
     }
 
     @Test func theLastPageBeforeTheCapIsStillAllowed() async throws {
         let stub = StubHTTPClient { _ throws(NetworkError) in .json(GitHubJSON.searchPage(total: 5_000, logins: ["z"])) }
-        let page = try await SearchHarness(stub: stub).service.search("swift", page: 34, perPage: 30)  // results 991…1,020
+        let page = try await SearchHarness(stub: stub).service.search("swift", page: 34, perPage: 30) // results 991…1,020
         #expect(page.isCapped)
         #expect(stub.requests.count == 1)
     }
@@ -108,10 +117,14 @@ struct UserSearchStubTests {
     @Test func pagingComesFromTheLinkHeader() async throws {
         let base = "https://api.github.com"
         let stub = StubHTTPClient([
-            .success(.json(GitHubJSON.searchPage(total: 3_450, logins: ["a", "b"]),
-                           headers: ["Link": GitHubJSON.links(base: base, query: "swift", page: 2, last: 34, perPage: 30)])),
-            .success(.json(GitHubJSON.searchPage(total: 3_450, logins: ["c"]),
-                           headers: ["Link": GitHubJSON.links(base: base, query: "swift", page: 34, last: 34, perPage: 30)])),
+            .success(
+                .json(
+                    GitHubJSON.searchPage(total: 3_450, logins: ["a", "b"]),
+                    headers: ["Link": GitHubJSON.links(base: base, query: "swift", page: 2, last: 34, perPage: 30)])),
+            .success(
+                .json(
+                    GitHubJSON.searchPage(total: 3_450, logins: ["c"]),
+                    headers: ["Link": GitHubJSON.links(base: base, query: "swift", page: 34, last: 34, perPage: 30)])),
             .success(.json(GitHubJSON.searchPage(total: 12, logins: ["d"]))),
         ])
         let service = try SearchHarness(stub: stub).service
@@ -120,23 +133,37 @@ struct UserSearchStubTests {
         #expect(second.isCapped && second.reachableCount == 1_000)
         let last = try await service.search("swift", page: 34, perPage: 30)
         #expect(last.nextPage == nil && last.lastPage == nil && last.pageCount == 34)
-        let single = try await service.search("rare", page: 1, perPage: 30)  // no Link: one page
+        let single = try await service.search("rare", page: 1, perPage: 30) // no Link: one page
         #expect(single.nextPage == nil && single.pageCount == 1 && !single.isCapped)
     }
 
     @Test(arguments: [
         (401, [String: String](), #"{"message":"Bad credentials"}"#, SearchError.badToken(tokenSet: true)),
-        (403, [:], #"{"message":"Resource not accessible by personal access token"}"#,
-         .forbidden("Resource not accessible by personal access token")),
-        (403, ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "1767229200"], #"{"message":"API rate limit exceeded"}"#,
-         .rateLimited(RateLimitReset(resetAt: Date(timeIntervalSince1970: 1_767_229_200), retryAfterSeconds: nil, tokenSet: true))),
-        (403, ["retry-after": "60"], #"{"message":"You have exceeded a secondary rate limit."}"#,
-         .rateLimited(RateLimitReset(resetAt: nil, retryAfterSeconds: 60, tokenSet: true))),
+        (
+            403, [:], #"{"message":"Resource not accessible by personal access token"}"#,
+            .forbidden("Resource not accessible by personal access token")
+        ),
+        (
+            403, ["x-ratelimit-remaining": "0", "x-ratelimit-reset": "1767229200"], #"{"message":"API rate limit exceeded"}"#,
+            .rateLimited(RateLimitReset(resetAt: Date(timeIntervalSince1970: 1_767_229_200), retryAfterSeconds: nil, tokenSet: true))
+        ),
+        (
+            403, ["retry-after": "60"], #"{"message":"You have exceeded a secondary rate limit."}"#,
+            .rateLimited(RateLimitReset(resetAt: nil, retryAfterSeconds: 60, tokenSet: true))
+        ),
         (429, [:], "", .rateLimited(RateLimitReset(resetAt: nil, retryAfterSeconds: nil, tokenSet: true))),
         (404, [:], #"{"message":"Not Found"}"#, .notFound(path: "/search/users", baseURL: "https://api.github.com")),
-        (422, [:], #"{"message":"Validation Failed","errors":[{"resource":"Search","field":"q","code":"invalid","message":"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."}]}"#,
-         .invalidQuery("Validation Failed — The listed users cannot be searched either because the users do not exist or you do not have permission to view the users.")),
-        (422, [:], #"{"message":"Validation Failed","errors":[{"field":"q","code":"missing"}]}"#, .invalidQuery("Validation Failed — q is missing")),
+        (
+            422, [:],
+            #"{"message":"Validation Failed","errors":[{"resource":"Search","field":"q","code":"invalid","message":"The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."}]}"#,
+            .invalidQuery(
+                "Validation Failed — The listed users cannot be searched either because the users do not exist or you do not have permission to view the users."
+            )
+        ),
+        (
+            422, [:], #"{"message":"Validation Failed","errors":[{"field":"q","code":"missing"}]}"#,
+            .invalidQuery("Validation Failed — q is missing")
+        ),
         (502, [:], "<html>Bad gateway</html>", .serverFailure(status: 502)),
         (418, [:], "", .unexpectedStatus(418)),
     ])
@@ -145,11 +172,11 @@ struct UserSearchStubTests {
         let service = try SearchHarness(stub: stub, token: Self.token).service
         await #expect(throws: expected) { try await service.search("swift") }
         #expect(!expected.message.contains(Self.token) && !(expected.hint ?? "").contains(Self.token))
-        #expect(expected.message.hasSuffix(".") && !expected.message.dropLast().contains(". "))  // one sentence
+        #expect(expected.message.hasSuffix(".") && !expected.message.dropLast().contains(". ")) // one sentence
     }
 
     @Test func aRetryAfterDateCountsFromNow() async throws {
-        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_445_412_450))  // 2015-10-21 07:27:30 GMT
+        let clock = ManualWallClock(Date(timeIntervalSince1970: 1_445_412_450)) // 2015-10-21 07:27:30 GMT
         let stub = StubHTTPClient([.success(.json("", status: 429, headers: ["Retry-After": "Wed, 21 Oct 2015 07:28:00 GMT"]))])
         await #expect(throws: SearchError.rateLimited(RateLimitReset(resetAt: nil, retryAfterSeconds: 30, tokenSet: false))) {
             try await SearchHarness(stub: stub, clock: clock).service.search("swift")
@@ -210,7 +237,7 @@ struct UserSearchStubTests {
         }
         let harness = try SearchHarness(stub: stub)
         #expect(try await harness.service.user("octocat").source == .network)
-        #expect(try await harness.service.user("OctoCat").source == .memory)  // logins are case-insensitive
+        #expect(try await harness.service.user("OctoCat").source == .memory) // logins are case-insensitive
         #expect(try await harness.registry.resolve().lookup.profile(login: "octocat").login == "octocat")
         #expect(stub.requests.count == 1)
     }
@@ -218,7 +245,8 @@ struct UserSearchStubTests {
     @Test func aStaleEntryIsRevalidatedAndA304ReusesTheCachedBody() async throws {
         let stub = StubHTTPClient { endpoint throws(NetworkError) in
             if endpoint.headers["If-None-Match"] == #"W/"v1""# { return HTTPResponse(status: 304, headers: ["ETag": #"W/"v1""#]) }
-            return .json(GitHubJSON.user("octocat", name: "The Octocat"), headers: ["ETag": #"W/"v1""#, "Cache-Control": "private, max-age=60"])
+            return .json(
+                GitHubJSON.user("octocat", name: "The Octocat"), headers: ["ETag": #"W/"v1""#, "Cache-Control": "private, max-age=60"])
         }
         let harness = try SearchHarness(stub: stub)
         let first = try await harness.service.user("octocat")
@@ -229,7 +257,7 @@ struct UserSearchStubTests {
         #expect(second.source == .revalidated)
         #expect(second.profile == first.profile)
         #expect(stub.requests.map { $0.headers["If-None-Match"] } == [nil, #"W/"v1""#])
-        #expect(try await harness.service.user("octocat").source == .memory)  // fresh again for max-age
+        #expect(try await harness.service.user("octocat").source == .memory) // fresh again for max-age
     }
 
     @Test func aNewProcessRevalidatesFromTheDatabase() async throws {
@@ -240,7 +268,7 @@ struct UserSearchStubTests {
         }
         let first = try SearchHarness(clients: .fixed(stub), database: database)
         #expect(try await first.service.user("octocat").source == .network)
-        let second = try SearchHarness(clients: .fixed(stub), database: database)  // a new process: empty memory
+        let second = try SearchHarness(clients: .fixed(stub), database: database) // a new process: empty memory
         let again = try await second.service.user("octocat")
         #expect(again.source == .revalidated && again.profile.name == "Mona")
         #expect(stub.requests.map { $0.headers["If-None-Match"] } == [nil, #""abc""#])
@@ -266,8 +294,9 @@ struct UserSearchStubTests {
     @Test func anUnreadableCachedBodyIsFetchedAgainUnconditionally() async throws {
         let database = try AppDatabase.temporary(migrations: [SearchMigrations.all])
         try database.write { db in
-            try db.execute(sql: "INSERT INTO search_user_cache (base_url, login, etag, body, fetched_at) VALUES (?, ?, ?, ?, ?)",
-                           arguments: ["https://api.github.com", "octocat", #""old""#, Data("not json".utf8), Date()])
+            try db.execute(
+                sql: "INSERT INTO search_user_cache (base_url, login, etag, body, fetched_at) VALUES (?, ?, ?, ?, ?)",
+                arguments: ["https://api.github.com", "octocat", #""old""#, Data("not json".utf8), Date()])
         }
         let stub = StubHTTPClient([.success(.json(GitHubJSON.user("octocat"), headers: ["ETag": #""new""#]))])
         #expect(try await SearchHarness(clients: .fixed(stub), database: database).service.user("octocat").source == .network)

@@ -21,7 +21,11 @@ struct SettingsCommandTests {
         #expect(lines.dropFirst().first?.split(separator: " ").map(String.init) == ["Key", "Value", "Default", "Source", "Description"])
         for key in SettingKey.allCases { #expect(run.out.contains(key.name)) }
         #expect(lines.contains { $0.hasPrefix("display.page-size") && $0.contains("50") && $0.contains(" env ") })
-        #expect(lines.contains { $0.hasPrefix("transfer.daily-limit") && $0.contains("20,000,000 KRW") && $0.contains("10,000,000 KRW") && $0.contains(" user ") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("transfer.daily-limit") && $0.contains("20,000,000 KRW") && $0.contains("10,000,000 KRW")
+                    && $0.contains(" user ")
+            })
     }
 
     @Test func theSecretIsMaskedInListAndGet() async throws {
@@ -90,7 +94,9 @@ struct SettingsCommandTests {
     }
 
     @Test func aSetThatAnEnvironmentVariableOverridesSaysSo() async throws {
-        let run = try await CommandHarness(manager: makeManager(environment: ["MOA_DISPLAY_PAGE_SIZE": "50"])).run(["set", "display.page-size", "30"])
+        let run = try await CommandHarness(manager: makeManager(environment: ["MOA_DISPLAY_PAGE_SIZE": "50"])).run([
+            "set", "display.page-size", "30",
+        ])
         #expect(run.out.contains("display.page-size = 50"))
         #expect(run.out.contains("Note: MOA_DISPLAY_PAGE_SIZE is set"))
     }
@@ -100,7 +106,10 @@ struct SettingsCommandTests {
         let run = try await harness.run(["set", "display.language", "ko"])
         #expect(run.out == "display.language = ko (ada@example.com에 저장함)\n")
         let list = try await harness.run(["list"])
-        #expect(list.out.components(separatedBy: "\n").dropFirst().first?.split(separator: " ").map(String.init) == ["키", "값", "기본값", "출처", "설명"])
+        #expect(
+            list.out.components(separatedBy: "\n").dropFirst().first?.split(separator: " ").map(String.init) == [
+                "키", "값", "기본값", "출처", "설명",
+            ])
     }
 
     @Test func resetOneKey() async throws {
@@ -131,7 +140,12 @@ struct SettingsCommandTests {
         _ = try await manager.set("display.page-size", to: "77")
         _ = try await manager.set("display.color", to: "never")
         let asked = Asked()
-        let declining = CommandHarness(manager: manager, confirmation: ConfirmationPrompt { question, _ in asked.record(question); return false })
+        let declining = CommandHarness(
+            manager: manager,
+            confirmation: ConfirmationPrompt { question, _ in
+                asked.record(question)
+                return false
+            })
         let declined = try await declining.run(["reset"], interactive: true)
         #expect(asked.questions == ["Reset all 2 settings? [y/N]"])
         #expect(declined.status == 0 && declined.out == "Nothing was reset.\n")

@@ -17,15 +17,17 @@ final class MemorySettingsStore: SettingsStore {
 
     func values(in scope: SettingsScope) async throws -> StoredSettings {
         scopes.withLock { scopes in
-            StoredSettings(own: scopes[scope.storageKey] ?? [:],
-                           fallback: scope.isDevice ? [:] : scopes[SettingsScope.device.storageKey] ?? [:])
+            StoredSettings(
+                own: scopes[scope.storageKey] ?? [:],
+                fallback: scope.isDevice ? [:] : scopes[SettingsScope.device.storageKey] ?? [:])
         }
     }
 
     func modify<T: Sendable>(_ scope: SettingsScope, _ change: @escaping @Sendable (inout StoredSettings) throws -> T) async throws -> T {
         try scopes.withLock { scopes in
-            var stored = StoredSettings(own: scopes[scope.storageKey] ?? [:],
-                                        fallback: scope.isDevice ? [:] : scopes[SettingsScope.device.storageKey] ?? [:])
+            var stored = StoredSettings(
+                own: scopes[scope.storageKey] ?? [:],
+                fallback: scope.isDevice ? [:] : scopes[SettingsScope.device.storageKey] ?? [:])
             let result = try change(&stored)
             scopes[scope.storageKey] = stored.own
             return result
@@ -77,9 +79,11 @@ struct CommandHarness {
             SettingsFeatureModule(confirmation: confirmation, secretInput: secretInput),
         ]).validate(root: SettingsCommandsKey.self).resolve()
         let command = try SettingsCommand.parseAsRoot(arguments)
-        let out = CapturingOutput(), err = CapturingOutput()
-        let context = CommandContext(json: arguments.contains("--json"), out: out, err: err,
-                                     isInteractive: interactive, language: language)
+        let out = CapturingOutput()
+        let err = CapturingOutput()
+        let context = CommandContext(
+            json: arguments.contains("--json"), out: out, err: err,
+            isInteractive: interactive, language: language)
         var status = ExitStatus.ok
         do {
             _ = try await group.run(command, context: context)

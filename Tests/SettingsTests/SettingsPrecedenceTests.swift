@@ -16,36 +16,42 @@ struct SettingsPrecedenceTests {
         let scope = SwitchableScope(.ada)
         let key = SettingKey.displayPageSize
         // default
-        #expect(try await entry(key, makeManager(store: store, scope: scope)) == SettingEntry(key: key, value: .integer(20), source: .default))
+        #expect(
+            try await entry(key, makeManager(store: store, scope: scope)) == SettingEntry(key: key, value: .integer(20), source: .default))
         // device < user
         scope.become(.device)
         _ = try await makeManager(store: store, scope: scope).set(key.name, to: "30")
         scope.become(.ada)
-        #expect(try await entry(key, makeManager(store: store, scope: scope)) == SettingEntry(key: key, value: .integer(30), source: .device))
+        #expect(
+            try await entry(key, makeManager(store: store, scope: scope)) == SettingEntry(key: key, value: .integer(30), source: .device))
         _ = try await makeManager(store: store, scope: scope).set(key.name, to: "40")
         #expect(try await entry(key, makeManager(store: store, scope: scope)) == SettingEntry(key: key, value: .integer(40), source: .user))
         // environment beats stored
         let environment = ["MOA_DISPLAY_PAGE_SIZE": "50"]
-        #expect(try await entry(key, makeManager(store: store, scope: scope, environment: environment))
-            == SettingEntry(key: key, value: .integer(50), source: .environment(variable: "MOA_DISPLAY_PAGE_SIZE")))
+        #expect(
+            try await entry(key, makeManager(store: store, scope: scope, environment: environment))
+                == SettingEntry(key: key, value: .integer(50), source: .environment(variable: "MOA_DISPLAY_PAGE_SIZE")))
         // flag beats environment
-        #expect(try await entry(key, makeManager(store: store, scope: scope, flags: [key.name: "60"], environment: environment))
-            == SettingEntry(key: key, value: .integer(60), source: .flag))
+        #expect(
+            try await entry(key, makeManager(store: store, scope: scope, flags: [key.name: "60"], environment: environment))
+                == SettingEntry(key: key, value: .integer(60), source: .flag))
     }
 
     @Test func everyLayerIsReportedInTheListAndTheSnapshot() async throws {
         let store = MemorySettingsStore()
         store.put("display.language", "ko", in: .device)
         store.put("transfer.daily-limit", "20000000", in: .ada)
-        let manager = makeManager(store: store, flags: ["display.color": "never"],
-                                  environment: ["MOA_DISPLAY_PAGE_SIZE": "77", "MOA_NOTIFICATIONS_LARGE_TRANSFER": "2,000,000"])
+        let manager = makeManager(
+            store: store, flags: ["display.color": "never"],
+            environment: ["MOA_DISPLAY_PAGE_SIZE": "77", "MOA_NOTIFICATIONS_LARGE_TRANSFER": "2,000,000"])
         let report = try await manager.report()
         let sources = Dictionary(uniqueKeysWithValues: report.entries.map { ($0.key, $0.source.code) })
-        #expect(sources == [
-            .displayLanguage: "device", .displayColor: "flag", .displayPageSize: "env", .accountDefault: "default",
-            .transferPerTransferLimit: "default", .transferDailyLimit: "user", .notificationsLargeTransfer: "env",
-            .searchAPIBaseURL: "default", .searchAPIToken: "default", .archiveAPIKey: "default",
-        ])
+        #expect(
+            sources == [
+                .displayLanguage: "device", .displayColor: "flag", .displayPageSize: "env", .accountDefault: "default",
+                .transferPerTransferLimit: "default", .transferDailyLimit: "user", .notificationsLargeTransfer: "env",
+                .searchAPIBaseURL: "default", .searchAPIToken: "default", .archiveAPIKey: "default",
+            ])
         let snapshot = try await manager.snapshot()
         #expect(snapshot.language == .ko && snapshot.color == .never && snapshot.pageSize == 77)
         #expect(snapshot.transferLimits.daily == Money(minorUnits: 20_000_000, currency: .krw))
@@ -101,7 +107,8 @@ struct SettingsPrecedenceTests {
             _ = try await manager.set("transfer.per-transfer-limit", to: "12,000,000")
         } throws: { error in
             guard let error = error as? SettingsError else { return false }
-            return error.message == "transfer.per-transfer-limit cannot be 12,000,000 KRW: it must not exceed transfer.daily-limit, which is 10,000,000 KRW."
+            return error.message
+                == "transfer.per-transfer-limit cannot be 12,000,000 KRW: it must not exceed transfer.daily-limit, which is 10,000,000 KRW."
                 && error.exitStatus == .dataError && error.hint == "Raise transfer.daily-limit first."
         }
         #expect(try await manager.snapshot().transferLimits == SettingsSnapshot.defaults.transferLimits)
@@ -109,17 +116,21 @@ struct SettingsPrecedenceTests {
 
     @Test func loweringTheDailyLimitBelowThePerTransferOneIsRefusedNamingBoth() async throws {
         let manager = makeManager()
-        await #expect(throws: SettingsError.limitsInverted(
-            changed: .transferDailyLimit, perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
-            daily: Money(minorUnits: 3_000_000, currency: .krw), byReset: false)) {
+        await #expect(
+            throws: SettingsError.limitsInverted(
+                changed: .transferDailyLimit, perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
+                daily: Money(minorUnits: 3_000_000, currency: .krw), byReset: false)
+        ) {
             _ = try await manager.set("transfer.daily-limit", to: "3,000,000 KRW")
         }
         // Equal is allowed; then raising per-transfer in the right order works.
         _ = try await manager.set("transfer.daily-limit", to: "5,000,000")
         _ = try await manager.set("transfer.daily-limit", to: "30,000,000")
         _ = try await manager.set("transfer.per-transfer-limit", to: "20,000,000")
-        #expect(try await manager.snapshot().transferLimits == TransferLimits(
-            perTransfer: Money(minorUnits: 20_000_000, currency: .krw), daily: Money(minorUnits: 30_000_000, currency: .krw)))
+        #expect(
+            try await manager.snapshot().transferLimits
+                == TransferLimits(
+                    perTransfer: Money(minorUnits: 20_000_000, currency: .krw), daily: Money(minorUnits: 30_000_000, currency: .krw)))
     }
 
     @Test func resettingOneSideIsRefusedWhenTheDefaultWouldBreakTheRule() async throws {
@@ -148,8 +159,10 @@ struct SettingsPrecedenceTests {
     @Test func limitsBrokenFromOutsideAreHeldToTheDailyLimitWithAWarning() async throws {
         let manager = makeManager(environment: ["MOA_TRANSFER_DAILY_LIMIT": "1,000,000"])
         let report = try await manager.report()
-        #expect(report.snapshot.transferLimits == TransferLimits(
-            perTransfer: Money(minorUnits: 1_000_000, currency: .krw), daily: Money(minorUnits: 1_000_000, currency: .krw)))
+        #expect(
+            report.snapshot.transferLimits
+                == TransferLimits(
+                    perTransfer: Money(minorUnits: 1_000_000, currency: .krw), daily: Money(minorUnits: 1_000_000, currency: .krw)))
         #expect(report.warnings.count == 1)
         #expect(report.warnings.first?.en.contains("each transfer is held to 1,000,000 KRW") == true)
     }

@@ -63,12 +63,16 @@ struct SettingsReaderTests {
         let settings = FakeSettingsReader()
         let guardrail = LimitGuard(settings: settings)
         try await guardrail.check(Money(minorUnits: 5_000_000, currency: .krw))
-        await #expect(throws: LimitGuard.OverLimit(amount: Money(minorUnits: 5_000_001, currency: .krw),
-                                                    limit: Money(minorUnits: 5_000_000, currency: .krw))) {
+        await #expect(
+            throws: LimitGuard.OverLimit(
+                amount: Money(minorUnits: 5_000_001, currency: .krw),
+                limit: Money(minorUnits: 5_000_000, currency: .krw))
+        ) {
             try await guardrail.check(Money(minorUnits: 5_000_001, currency: .krw))
         }
         settings.update {
-            $0.transferLimits = TransferLimits(perTransfer: Money(minorUnits: 1_000, currency: .krw), daily: Money(minorUnits: 2_000, currency: .krw))
+            $0.transferLimits = TransferLimits(
+                perTransfer: Money(minorUnits: 1_000, currency: .krw), daily: Money(minorUnits: 2_000, currency: .krw))
         }
         await #expect(throws: LimitGuard.OverLimit.self) { try await guardrail.check(Money(minorUnits: 1_001, currency: .krw)) }
     }

@@ -46,8 +46,10 @@ struct SettingsSecretTests {
         #expect(value.displayText == shown)
     }
 
-    @Test(arguments: ["", "   ", "two words", "tab\there", "line\nbreak", "bell\u{07}", "del\u{7F}", "nbsp\u{00A0}inside",
-                      String(repeating: "k", count: 129)])
+    @Test(arguments: [
+        "", "   ", "two words", "tab\there", "line\nbreak", "bell\u{07}", "del\u{7F}", "nbsp\u{00A0}inside",
+        String(repeating: "k", count: 129),
+    ])
     func badKeysAreRefusedWithoutRepeatingThem(typed: String) async throws {
         #expect(throws: SettingValueRejected.self) { try SettingKey.archiveAPIKey.parse(typed) }
         let manager = makeManager()
@@ -76,7 +78,8 @@ struct SettingsSecretTests {
     }
 
     @Test func theKeyIsStoredPerUser() async throws {
-        let store = MemorySettingsStore(), scope = SwitchableScope(.ada)
+        let store = MemorySettingsStore()
+        let scope = SwitchableScope(.ada)
         let manager = makeManager(store: store, scope: scope)
         _ = try await manager.set("archive.api-key", to: Self.key)
         scope.become(.bob)
@@ -133,7 +136,8 @@ struct SettingsSecretTests {
     // MARK: set, with --value-stdin, the prompt, or a VALUE with a warning
 
     @Test func valueStdinReadsOneLineAndWarnsOfNothing() async throws {
-        let manager = makeManager(), sources = Sources()
+        let manager = makeManager()
+        let sources = Sources()
         let harness = CommandHarness(manager: manager, secretInput: .lines([Self.key], asked: sources.record))
         let run = try await harness.run(["set", "archive.api-key", "--value-stdin"])
         #expect(run.status == 0)
@@ -146,14 +150,17 @@ struct SettingsSecretTests {
     @Test func valueStdinWorksForTheSearchTokenAndWithJSON() async throws {
         let manager = makeManager()
         let token = "ghp_abcdefghijklmnopqrstuvwxyz9876"
-        let run = try await CommandHarness(manager: manager, secretInput: .lines([token])).run(["set", "search.api-token", "--value-stdin", "--json"])
+        let run = try await CommandHarness(manager: manager, secretInput: .lines([token])).run([
+            "set", "search.api-token", "--value-stdin", "--json",
+        ])
         #expect(run.status == 0 && run.err.isEmpty)
         #expect(!run.out.contains("ghp_") && run.out.contains(#""set" : true"#))
         #expect(try await manager.snapshot().searchAPI.token == token)
     }
 
     @Test func withoutAValueATerminalIsAskedAndAPipeIsRead() async throws {
-        let manager = makeManager(), sources = Sources()
+        let manager = makeManager()
+        let sources = Sources()
         let onTerminal = try await CommandHarness(manager: manager, secretInput: .lines([Self.key], asked: sources.record))
             .run(["set", "archive.api-key"], interactive: true)
         #expect(onTerminal.status == 0 && onTerminal.err.isEmpty)
@@ -184,7 +191,8 @@ struct SettingsSecretTests {
     }
 
     @Test func valueStdinWithAValueIsAUsageErrorThatStoresNothing() async throws {
-        let manager = makeManager(), sources = Sources()
+        let manager = makeManager()
+        let sources = Sources()
         let run = try await CommandHarness(manager: manager, secretInput: .lines(["unused"], asked: sources.record))
             .run(["set", "archive.api-key", Self.key, "--value-stdin"])
         #expect(run.status == 64)
@@ -195,11 +203,15 @@ struct SettingsSecretTests {
     }
 
     @Test func valueStdinForAPlainSettingIsAUsageError() async throws {
-        let manager = makeManager(), sources = Sources()
+        let manager = makeManager()
+        let sources = Sources()
         let harness = CommandHarness(manager: manager, secretInput: .lines(["30"], asked: sources.record))
         let run = try await harness.run(["set", "display.page-size", "--value-stdin"])
         #expect(run.status == 64)
-        #expect(run.err == "error: --value-stdin is only for secret settings (search.api-token, archive.api-key): give display.page-size as VALUE.\n")
+        #expect(
+            run.err
+                == "error: --value-stdin is only for secret settings (search.api-token, archive.api-key): give display.page-size as VALUE.\n"
+        )
         let withValue = try await harness.run(["set", "display.page-size", "30", "--value-stdin"])
         #expect(withValue.status == 64)
         #expect(sources.all.isEmpty)
@@ -217,7 +229,9 @@ struct SettingsSecretTests {
         #expect(blank.status == 64)
         let prompt = try await CommandHarness(manager: manager, secretInput: .lines([])).run(["set", "archive.api-key"], interactive: true)
         #expect(prompt.status == 64 && prompt.err == "error: No value for archive.api-key was entered.\n")
-        let bad = try await CommandHarness(manager: manager, secretInput: .lines(["two words"])).run(["set", "archive.api-key", "--value-stdin"])
+        let bad = try await CommandHarness(manager: manager, secretInput: .lines(["two words"])).run([
+            "set", "archive.api-key", "--value-stdin",
+        ])
         #expect(bad.status == 65 && !bad.err.contains("two words"))
         #expect(try await manager.storedCount().count == 0)
     }

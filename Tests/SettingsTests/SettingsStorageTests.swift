@@ -32,19 +32,20 @@ struct SettingsStorageTests {
     }
 
     @Test func twoUsersAndTheDeviceAreIsolated() async throws {
-        _ = try await manager.set("display.page-size", to: "30")            // device
-        _ = try await manager.set("display.language", to: "ko")             // device
+        _ = try await manager.set("display.page-size", to: "30") // device
+        _ = try await manager.set("display.language", to: "ko") // device
         scope.become(.ada)
         _ = try await manager.set("display.page-size", to: "50")
         _ = try await manager.set("transfer.per-transfer-limit", to: "1,000,000 KRW")
         scope.become(.bob)
         _ = try await manager.set("display.language", to: "en")
 
-        #expect(try rows() == [
-            "device display.language=ko", "device display.page-size=30",
-            "user-ada display.page-size=50", "user-ada transfer.per-transfer-limit=1000000",
-            "user-bob display.language=en",
-        ])
+        #expect(
+            try rows() == [
+                "device display.language=ko", "device display.page-size=30",
+                "user-ada display.page-size=50", "user-ada transfer.per-transfer-limit=1000000",
+                "user-bob display.language=en",
+            ])
         // Bob: his language, the device's page size, the default limit.
         let bob = try await manager.snapshot()
         #expect(bob.language == .en && bob.pageSize == 30 && bob.transferLimits.perTransfer.minorUnits == 5_000_000)
@@ -72,7 +73,9 @@ struct SettingsStorageTests {
     @Test func resetAllRemovesOnlyTheCurrentScope() async throws {
         _ = try await manager.set("display.color", to: "never")
         scope.become(.ada)
-        for (key, value) in [("display.page-size", "10"), ("account.default", "110-234-567890"), ("search.api-token", "tok_1234567890abcdef")] {
+        for (key, value) in [
+            ("display.page-size", "10"), ("account.default", "110-234-567890"), ("search.api-token", "tok_1234567890abcdef"),
+        ] {
             _ = try await manager.set(key, to: value)
         }
         #expect(try await manager.storedCount().count == 3)
@@ -101,14 +104,14 @@ struct SettingsStorageTests {
     }
 
     @Test func theComposedModuleFollowsTheSession() async throws {
-        let session = FakeSessionProvider()          // ada is logged in
+        let session = FakeSessionProvider() // ada is logged in
         let registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: clock),
             SettingsDataModule(scope: SessionSettingsScope(session: session), environment: [:]),
         ]).validate(root: SettingsManagerKey.self)
         let manager = registry.resolve()
         _ = try await manager.set("display.page-size", to: "42")
-        session.set(nil)                             // logged out: the device's settings
+        session.set(nil) // logged out: the device's settings
         #expect(try await manager.snapshot().pageSize == 20)
         _ = try await manager.set("display.page-size", to: "25")
         #expect(try rows() == ["device display.page-size=25", "user-ada display.page-size=42"])

@@ -36,7 +36,7 @@ struct SettingsUserDataTests {
     }
 
     @Test func erasingRemovesOnlyThatUsersSettingsAndTheirValuesFallBackToDefaults() async throws {
-        _ = try await manager.set("display.page-size", to: "30")                 // the device's
+        _ = try await manager.set("display.page-size", to: "30") // the device's
         scope.become(.ada)
         _ = try await manager.set("display.language", to: "ko")
         _ = try await manager.set("transfer.per-transfer-limit", to: "1,000,000 KRW")

@@ -83,7 +83,8 @@ struct SettingsValidationTests {
         let error = SettingsError.invalidValue(.searchAPIToken, value: "my secret token", origin: .argument)
         #expect(!error.message.contains("my secret"))
         #expect(!error.localizedMessage.ko.contains("my secret"))
-        let fromEnvironment = SettingsError.invalidValue(.searchAPIToken, value: "my secret token", origin: .environment(variable: "MOA_SEARCH_API_TOKEN"))
+        let fromEnvironment = SettingsError.invalidValue(
+            .searchAPIToken, value: "my secret token", origin: .environment(variable: "MOA_SEARCH_API_TOKEN"))
         #expect(!fromEnvironment.message.contains("my secret"))
         #expect(fromEnvironment.message.contains("MOA_SEARCH_API_TOKEN"))
     }
@@ -125,7 +126,9 @@ struct SettingsValidationTests {
     }
 
     @Test func setWithoutAValueIsAUsageError() async {
-        await #expect(throws: SettingsError.missingValue(.displayPageSize)) { _ = try await makeManager().set("display.page-size", to: nil) }
+        await #expect(throws: SettingsError.missingValue(.displayPageSize)) {
+            _ = try await makeManager().set("display.page-size", to: nil)
+        }
         #expect(SettingsError.missingValue(.displayPageSize).exitStatus == .usage)
     }
 
@@ -139,8 +142,11 @@ struct SettingsValidationTests {
     @Test func theDefaultsAreTheDocumentedOnes() {
         let defaults = SettingsSnapshot.defaults
         #expect(defaults.language == .en && defaults.color == .auto && defaults.pageSize == 20 && defaults.defaultAccount == nil)
-        #expect(defaults.transferLimits == TransferLimits(perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
-                                                           daily: Money(minorUnits: 10_000_000, currency: .krw)))
+        #expect(
+            defaults.transferLimits
+                == TransferLimits(
+                    perTransfer: Money(minorUnits: 5_000_000, currency: .krw),
+                    daily: Money(minorUnits: 10_000_000, currency: .krw)))
         #expect(defaults.searchAPI.baseURL.absoluteString == "https://api.github.com")
         #expect(defaults.searchAPI.token == nil)
         #expect(defaults.largeTransferThreshold == Money(minorUnits: 1_000_000, currency: .krw))

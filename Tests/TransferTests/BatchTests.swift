@@ -31,7 +31,8 @@ struct BatchFileTests {
     static let header = "from,to,amount,memo,idempotency_key"
 
     @Test func rowsKeepTheirLineNumbersAcrossBlankLinesAndQuotedLineBreaks() throws {
-        let file = try BatchFile.parse(#"""
+        let file = try BatchFile.parse(
+            #"""
             \#(Self.header)
             110-0000-0001-5,110-0000-0003-1,"10,000",lunch,k1
 
@@ -40,18 +41,22 @@ struct BatchFileTests {
             110-0000-0001-5,110-0000-0003-1,7,"say ""hi"" ",
             """#)
         #expect(file.rows.map(\.line) == [2, 4, 6])
-        #expect(file.rows[0] == BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "10,000", memo: "lunch", idempotencyKey: "k1"))
+        #expect(
+            file.rows[0]
+                == BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "10,000", memo: "lunch", idempotencyKey: "k1"))
         #expect(file.rows[1].from == "110-0000-0001-5" && file.rows[1].to == "220-0000-0002-0")
         #expect(file.rows[1].memo == "two\nlines" && file.rows[1].idempotencyKey == nil)
         #expect(file.rows[2].memo == "say \"hi\"")
     }
 
     @Test func columnsMayComeInAnyOrderAndTheOptionalOnesMayBeLeftOut() throws {
-        let file = try BatchFile.parse("\u{FEFF}Amount,TO,from\r\n1000,110-0000-0003-1,110-0000-0001-5\r\n2000,110-0000-0003-1,110-0000-0001-5")
-        #expect(file.rows == [
-            BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1000", memo: nil, idempotencyKey: nil),
-            BatchRow(line: 3, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "2000", memo: nil, idempotencyKey: nil),
-        ])
+        let file = try BatchFile.parse(
+            "\u{FEFF}Amount,TO,from\r\n1000,110-0000-0003-1,110-0000-0001-5\r\n2000,110-0000-0003-1,110-0000-0001-5")
+        #expect(
+            file.rows == [
+                BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1000", memo: nil, idempotencyKey: nil),
+                BatchRow(line: 3, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "2000", memo: nil, idempotencyKey: nil),
+            ])
     }
 
     @Test func aTrailingEmptyFieldWithoutAFinalLineBreakIsStillAField() throws {
@@ -62,7 +67,10 @@ struct BatchFileTests {
     @Test(arguments: [
         ("", 1, "the file is empty: it needs a header row from,to,amount,memo,idempotency_key"),
         ("\n\n", 1, "the file is empty: it needs a header row from,to,amount,memo,idempotency_key"),
-        ("110-0000-0001-5,110-0000-0003-1,1000\n", 1, "the header has an unknown column “110-0000-0001-5”: expected from,to,amount,memo,idempotency_key"),
+        (
+            "110-0000-0001-5,110-0000-0003-1,1000\n", 1,
+            "the header has an unknown column “110-0000-0001-5”: expected from,to,amount,memo,idempotency_key"
+        ),
         ("from,to,memo\n", 1, "the header row lacks amount: expected from,to,amount,memo,idempotency_key"),
         ("from,to,amount,to\n", 1, "the header names the column “to” twice"),
         ("from,to,amount\na,b,1\na,b\n", 3, "it has 2 fields but the header has 3"),
@@ -97,8 +105,10 @@ struct BatchFileTests {
     @Test func aRowWithoutAKeyGetsOneDerivedFromItsContentAndLine() {
         let row = BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1000", memo: "lunch", idempotencyKey: nil)
         let same = BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1000", memo: "lunch", idempotencyKey: "")
-        let otherLine = BatchRow(line: 3, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1000", memo: "lunch", idempotencyKey: nil)
-        let otherAmount = BatchRow(line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1001", memo: "lunch", idempotencyKey: nil)
+        let otherLine = BatchRow(
+            line: 3, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1000", memo: "lunch", idempotencyKey: nil)
+        let otherAmount = BatchRow(
+            line: 2, from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "1001", memo: "lunch", idempotencyKey: nil)
         #expect(row.effectiveKey == same.effectiveKey)
         #expect(row.effectiveKey.hasPrefix("batch-") && row.effectiveKey.count == 38)
         #expect(row.effectiveKey != otherLine.effectiveKey && row.effectiveKey != otherAmount.effectiveKey)
@@ -129,13 +139,20 @@ struct BatchRunTests {
         let h = try Harness()
         let file = try TemporaryFile(csv(h))
         let progress = Mutex<[Int]>([])
-        let viewModel = BatchViewModel(batch: TransferBatch(sendMoney: h.sendMoney()), onProgress: { done, _ in progress.withLock { $0.append(done) } })
+        let viewModel = BatchViewModel(
+            batch: TransferBatch(sendMoney: h.sendMoney()), onProgress: { done, _ in progress.withLock { $0.append(done) } })
         await viewModel.send(.run(path: file.path))
         #expect(viewModel.state.error == nil)
         #expect(viewModel.state.summary == BatchSummary(total: 6, done: 3, refused: 3, skipped: 0, notRun: 0))
-        guard case .refused(let reason) = viewModel.state.outcomes[2] else { Issue.record("row 4 was not refused"); return }
+        guard case .refused(let reason) = viewModel.state.outcomes[2] else {
+            Issue.record("row 4 was not refused")
+            return
+        }
         #expect(reason == AccountNumberError.checkDigitMismatch("110-0000-0003-2").message)
-        guard case .refused(let notMine) = viewModel.state.outcomes[5] else { Issue.record("row 7 was not refused"); return }
+        guard case .refused(let notMine) = viewModel.state.outcomes[5] else {
+            Issue.record("row 7 was not refused")
+            return
+        }
         #expect(notMine == PostingError.notOwner(h.bobs).message)
         #expect(progress.withLock { $0 } == [0, 1, 2, 3, 4, 5, 6])
         #expect(h.accounts.postings.count == 3)
@@ -192,7 +209,9 @@ struct BatchRunTests {
         let file = try TemporaryFile("from,to,amount\n\(h.checking),\(h.bobs),1\n\(h.checking),\(h.bobs)\n")
         let viewModel = BatchViewModel(batch: TransferBatch(sendMoney: h.sendMoney()))
         await viewModel.send(.run(path: file.path))
-        #expect((viewModel.state.error as? BatchFileError) == .malformed(file: file.path, line: 3, reason: "it has 2 fields but the header has 3"))
+        #expect(
+            (viewModel.state.error as? BatchFileError)
+                == .malformed(file: file.path, line: 3, reason: "it has 2 fields but the header has 3"))
         #expect(viewModel.state.rows.isEmpty && h.accounts.postings.isEmpty)
     }
 }

@@ -68,15 +68,21 @@ struct Harness {
         RecipientBook(session: session, store: store ?? recipientStore, directory: accounts, clock: clock)
     }
 
-    func sendMoney(unitOfWork: any UnitOfWork = NoDatabaseUnitOfWork(), store: (any TransferStore)? = nil,
-                   posting: (any AccountPosting)? = nil, recipients: (any RecipientStore)? = nil,
-                   inbox: (any InboxPublisher)? = nil) -> SendMoney {
-        SendMoney(session: session, directory: directory, posting: posting ?? accounts, settings: settings, unitOfWork: unitOfWork,
-                  store: store ?? self.store, recipients: book(store: recipients), inbox: inbox ?? self.inbox, clock: clock, calendar: calendar)
+    func sendMoney(
+        unitOfWork: any UnitOfWork = NoDatabaseUnitOfWork(), store: (any TransferStore)? = nil,
+        posting: (any AccountPosting)? = nil, recipients: (any RecipientStore)? = nil,
+        inbox: (any InboxPublisher)? = nil
+    ) -> SendMoney {
+        SendMoney(
+            session: session, directory: directory, posting: posting ?? accounts, settings: settings, unitOfWork: unitOfWork,
+            store: store ?? self.store, recipients: book(store: recipients), inbox: inbox ?? self.inbox, clock: clock, calendar: calendar)
     }
 
-    func send(_ from: AccountNumber, to: AccountNumber, _ amount: String, memo: String? = nil, key: String? = nil) async throws -> TransferReceipt {
-        try await sendMoney().send(TransferDraft(from: from.description, to: to.description, amount: amount, memo: memo, idempotencyKey: key))
+    func send(_ from: AccountNumber, to: AccountNumber, _ amount: String, memo: String? = nil, key: String? = nil) async throws
+        -> TransferReceipt
+    {
+        try await sendMoney().send(
+            TransferDraft(from: from.description, to: to.description, amount: amount, memo: memo, idempotencyKey: key))
     }
 
     func limits(perTransfer: Int64, daily: Int64) {
@@ -122,17 +128,25 @@ final class InMemoryTransferStore: TransferStore {
         rows.withLock { $0.first { $0.transfer.initiatedBy == user && $0.transfer.idempotencyKey == idempotencyKey }?.transfer }
     }
 
-    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction) throws -> Money {
+    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction) throws
+        -> Money
+    {
         let total = rows.withLock { rows in
-            rows.map(\.transfer).filter { $0.initiatedBy == user && $0.amount.currency == currency && $0.createdAt >= start && $0.createdAt < end }
-                .reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            rows.map(\.transfer).filter {
+                $0.initiatedBy == user && $0.amount.currency == currency && $0.createdAt >= start && $0.createdAt < end
+            }
+            .reduce(Int64(0)) { $0 + $1.amount.minorUnits }
         }
         return Money(minorUnits: total, currency: currency)
     }
 
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {
         try rows.withLock { rows in
-            guard !rows.contains(where: { $0.transfer.initiatedBy == transfer.initiatedBy && $0.transfer.idempotencyKey == transfer.idempotencyKey }) else {
+            guard
+                !rows.contains(where: {
+                    $0.transfer.initiatedBy == transfer.initiatedBy && $0.transfer.idempotencyKey == transfer.idempotencyKey
+                })
+            else {
                 throw TransferError.idempotencyKeyReused(transfer.idempotencyKey)
             }
             rows.append(PositionedTransfer(position: Int64(rows.count + 1), transfer: transfer))

@@ -19,16 +19,19 @@ struct ScratchInbox: InboxPublisher {
     struct Full: Error, Equatable {}
     var failAfterWriting = false
 
-    static let migrations = MigrationSet(feature: "ScratchInbox", steps: [
-        .init("v1-scratch-notices") { db in
-            try db.execute(sql: "CREATE TABLE scratch_notices (recipient TEXT NOT NULL, kind TEXT NOT NULL, title TEXT NOT NULL)")
-        },
-    ])
+    static let migrations = MigrationSet(
+        feature: "ScratchInbox",
+        steps: [
+            .init("v1-scratch-notices") { db in
+                try db.execute(sql: "CREATE TABLE scratch_notices (recipient TEXT NOT NULL, kind TEXT NOT NULL, title TEXT NOT NULL)")
+            }
+        ])
 
     func publish(_ notice: InboxNotice, in transaction: any Transaction) throws {
         let db = try SQLiteTransaction.open(transaction)
-        try db.execute(sql: "INSERT INTO scratch_notices (recipient, kind, title) VALUES (?, ?, ?)",
-                       arguments: [notice.recipient.rawValue, notice.kind.rawValue, notice.title])
+        try db.execute(
+            sql: "INSERT INTO scratch_notices (recipient, kind, title) VALUES (?, ?, ?)",
+            arguments: [notice.recipient.rawValue, notice.kind.rawValue, notice.title])
         if failAfterWriting { throw Full() }
     }
 }
@@ -38,9 +41,12 @@ struct InboxNoticeTests {
     @Test func theReceiverGetsMoneyReceivedWithAmountAccountsAndMemo() async throws {
         let h = try Harness()
         let receipt = try await h.send(h.checking, to: h.bobs, "50,000", memo: "rent")
-        #expect(h.inbox.notices == [InboxNotice(
-            recipient: Harness.bob.id, kind: .moneyReceived, title: "Received 50,000 KRW",
-            body: "From \(h.checking) into \(h.bobs): rent", createdAt: receipt.transfer.createdAt)])
+        #expect(
+            h.inbox.notices == [
+                InboxNotice(
+                    recipient: Harness.bob.id, kind: .moneyReceived, title: "Received 50,000 KRW",
+                    body: "From \(h.checking) into \(h.bobs): rent", createdAt: receipt.transfer.createdAt)
+            ])
     }
 
     @Test func sendingToOnesOwnAccountBelowTheThresholdPublishesNothing() async throws {
@@ -66,7 +72,9 @@ struct InboxNoticeTests {
         #expect(h.inbox.notices.map(\.kind) == [.moneyReceived])
         _ = try await h.send(h.checking, to: h.bobs, "100,000", memo: "deposit")
         #expect(h.inbox.notices.dropFirst().map(\.kind) == [.moneyReceived, .largeTransferSent])
-        #expect(h.inbox.notices.last?.body == "From \(h.checking) to \(h.bobs): deposit (at or above your notifications.large-transfer of 100,000 KRW)")
+        #expect(
+            h.inbox.notices.last?.body
+                == "From \(h.checking) to \(h.bobs): deposit (at or above your notifications.large-transfer of 100,000 KRW)")
         #expect(h.inbox.notices.last?.recipient == FakeSessionProvider.ada.id)
     }
 
@@ -91,15 +99,17 @@ struct InboxNoticeTests {
         let h = try Harness()
         h.settings.update { $0.largeTransferThreshold = krw(1) }
         h.limits(perTransfer: 1_000_000, daily: 1_500_000)
-        await #expect(throws: TransferError.self) { _ = try await h.send(h.checking, to: h.bobs, "1,000,001") }       // over the limit
+        await #expect(throws: TransferError.self) { _ = try await h.send(h.checking, to: h.bobs, "1,000,001") } // over the limit
         _ = try await h.send(h.checking, to: h.bobs, "1,000,000")
         let published = h.inbox.notices.count
-        await #expect(throws: TransferError.self) { _ = try await h.send(h.checking, to: h.bobs, "600,000") }         // over today's limit
-        await #expect(throws: PostingError.self) { _ = try await h.send(h.checking, to: h.closed, "1") }              // closed
-        await #expect(throws: PostingError.self) { _ = try await h.send(h.checking, to: h.nobodys, "1") }             // unknown
-        await #expect(throws: PostingError.self) { _ = try await h.send(h.savings, to: h.bobs, "1") }                 // no funds
-        await #expect(throws: PostingError.self) { _ = try await h.send(h.checking, to: h.bobsDollars, "1") }         // currency
-        await #expect(throws: TransferError.self) { _ = try await h.send(h.checking, to: h.bobs, "999", key: h.store.all[0].idempotencyKey) }
+        await #expect(throws: TransferError.self) { _ = try await h.send(h.checking, to: h.bobs, "600,000") } // over today's limit
+        await #expect(throws: PostingError.self) { _ = try await h.send(h.checking, to: h.closed, "1") } // closed
+        await #expect(throws: PostingError.self) { _ = try await h.send(h.checking, to: h.nobodys, "1") } // unknown
+        await #expect(throws: PostingError.self) { _ = try await h.send(h.savings, to: h.bobs, "1") } // no funds
+        await #expect(throws: PostingError.self) { _ = try await h.send(h.checking, to: h.bobsDollars, "1") } // currency
+        await #expect(throws: TransferError.self) {
+            _ = try await h.send(h.checking, to: h.bobs, "999", key: h.store.all[0].idempotencyKey)
+        }
         #expect(h.inbox.notices.count == published)
     }
 
@@ -132,7 +142,8 @@ struct InboxNoticeTests {
     @Test func whenThePostingIsRefusedNoNoticeIsWritten() async throws {
         let h = try Harness()
         let f = try StoreFixture(extra: [RollbackTests.scratch, ScratchInbox.migrations])
-        let sendMoney = h.sendMoney(unitOfWork: f.database, store: f.store, posting: ScratchPosting(refuseAfterWriting: true), inbox: ScratchInbox())
+        let sendMoney = h.sendMoney(
+            unitOfWork: f.database, store: f.store, posting: ScratchPosting(refuseAfterWriting: true), inbox: ScratchInbox())
         await #expect(throws: PostingError.self) { try await h.send(using: sendMoney, h.checking, to: h.bobs, "1,000,000") }
         #expect(try f.count("scratch_notices") == 0)
         #expect(try f.count("scratch_postings") == 0)
@@ -142,7 +153,8 @@ struct InboxNoticeTests {
     @Test func whenPublishingFailsTheWholeTransferRollsBack() async throws {
         let h = try Harness()
         let f = try StoreFixture(extra: [RollbackTests.scratch, ScratchInbox.migrations])
-        let sendMoney = h.sendMoney(unitOfWork: f.database, store: f.store, posting: ScratchPosting(), inbox: ScratchInbox(failAfterWriting: true))
+        let sendMoney = h.sendMoney(
+            unitOfWork: f.database, store: f.store, posting: ScratchPosting(), inbox: ScratchInbox(failAfterWriting: true))
         await #expect(throws: ScratchInbox.Full()) { try await h.send(using: sendMoney, h.checking, to: h.bobs, "1,000,000") }
         #expect(try f.count("scratch_notices") == 0)
         #expect(try f.count("scratch_postings") == 0)

@@ -84,10 +84,10 @@ struct RecipientsCommandTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("recipients-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: file) }
         try """
-            from,to,amount
-            \(f.h.checking.description),@bob,1000
-            \(f.h.checking.description),@nobody,1000
-            """.write(to: file, atomically: true, encoding: .utf8)
+        from,to,amount
+        \(f.h.checking.description),@bob,1000
+        \(f.h.checking.description),@nobody,1000
+        """.write(to: file, atomically: true, encoding: .utf8)
         let run = try await f.run(["batch", file.path])
         #expect(run.status == 1)
         #expect(run.out.contains("You have no favourite recipient called @nobody, so nothing was sent."))

@@ -34,9 +34,10 @@ struct RecipientFixture {
 
 /// A transfer from Ada (or `user`) to `to`, numbered `n`, a minute after the last.
 func sent(_ n: Int, to: String, user: UserID = FakeSessionProvider.ada.id) -> TransferSummary {
-    TransferSummary(id: TransferID("r-\(user.rawValue)-\(n)"), from: "110-0000-0001-5", to: to, amount: krw(1_000), memo: nil,
-                    idempotencyKey: "rk-\(n)", createdAt: Date(timeIntervalSince1970: 1_767_225_600 + Double(n) * 60), initiatedBy: user,
-                    fromBalanceAfter: krw(0))
+    TransferSummary(
+        id: TransferID("r-\(user.rawValue)-\(n)"), from: "110-0000-0001-5", to: to, amount: krw(1_000), memo: nil,
+        idempotencyKey: "rk-\(n)", createdAt: Date(timeIntervalSince1970: 1_767_225_600 + Double(n) * 60), initiatedBy: user,
+        fromBalanceAfter: krw(0))
 }
 
 /// `count` valid account numbers nobody needs to own (the store does not check).
@@ -82,11 +83,16 @@ struct RecipientsTests {
         await #expect(throws: TransferError.alreadyAFavourite(accountNumber: h.bobs.description, alias: "bob")) {
             _ = try await book.add(number: h.bobs.digits, alias: "bobby")
         }
-        #expect(TransferError.aliasTaken(alias: "bob", accountNumber: h.bobs.description).message
-            == "You already have a favourite called @bob (\(h.bobs.description)).")
+        #expect(
+            TransferError.aliasTaken(alias: "bob", accountNumber: h.bobs.description).message
+                == "You already have a favourite called @bob (\(h.bobs.description)).")
         await #expect(throws: AccountNumberError.self) { _ = try await book.add(number: "110-0000-0003-2", alias: "typo") }
-        await #expect(throws: PostingError.unknownAccount(h.nobodys)) { _ = try await book.add(number: h.nobodys.description, alias: "ghost") }
-        await #expect(throws: TransferError.invalidAlias("bad alias")) { _ = try await book.add(number: h.savings.description, alias: "bad alias") }
+        await #expect(throws: PostingError.unknownAccount(h.nobodys)) {
+            _ = try await book.add(number: h.nobodys.description, alias: "ghost")
+        }
+        await #expect(throws: TransferError.invalidAlias("bad alias")) {
+            _ = try await book.add(number: h.savings.description, alias: "bad alias")
+        }
         #expect(try await book.recipients().favourites.count == 1)
     }
 
@@ -156,8 +162,9 @@ struct RecipientsTests {
             try await f.recipients.add(FavouriteRecipient(alias: "mother", accountNumber: numbers[0], addedAt: date), of: ada)
         }
         try await f.recipients.add(FavouriteRecipient(alias: "Mom", accountNumber: numbers[0], addedAt: date), of: "user-bob")
-        #expect(try await f.recipients.favourite(try RecipientAlias("mOm"), of: ada)
-            == FavouriteRecipient(alias: "Mom", accountNumber: numbers[0], addedAt: date))
+        #expect(
+            try await f.recipients.favourite(try RecipientAlias("mOm"), of: ada)
+                == FavouriteRecipient(alias: "Mom", accountNumber: numbers[0], addedAt: date))
         #expect(try await f.recipients.remove(try RecipientAlias("mom"), of: ada)?.alias == "Mom")
         #expect(try await f.recipients.remove(try RecipientAlias("mom"), of: ada) == nil)
         #expect(try await f.recipients.favourites(of: "user-bob").count == 1)
@@ -189,12 +196,16 @@ struct RecipientsTests {
             for (n, number) in [to[0], to[1], to[0], to[2], to[1]].enumerated() {
                 let transfer = sent(n, to: number)
                 try old.write { db in
-                    try db.execute(sql: """
-                        INSERT INTO transfer_transfers (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo,
-                                                        from_balance_after, created_at)
-                        VALUES (?, ?, ?, ?, ?, 1000, 'KRW', NULL, 0, ?)
-                        """, arguments: [transfer.id.rawValue, transfer.initiatedBy.rawValue, transfer.idempotencyKey, transfer.from,
-                                         transfer.to, transfer.createdAt])
+                    try db.execute(
+                        sql: """
+                            INSERT INTO transfer_transfers (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo,
+                                                            from_balance_after, created_at)
+                            VALUES (?, ?, ?, ?, ?, 1000, 'KRW', NULL, 0, ?)
+                            """,
+                        arguments: [
+                            transfer.id.rawValue, transfer.initiatedBy.rawValue, transfer.idempotencyKey, transfer.from,
+                            transfer.to, transfer.createdAt,
+                        ])
                 }
             }
         }
@@ -226,7 +237,9 @@ struct RecipientsTests {
             ModuleOf.core(database: f.transfers.database, clock: h.clock),
             ModuleOf("Fakes", [.instance(SessionProviderKey.self, h.session), .instance(AccountDirectoryKey.self, h.accounts)]),
             TransferDataModule(),
-            ModuleOf("Transfer", SendMoney.providers.filter { $0.key == KeyInfo(RecipientsReadingKey.self) || $0.key == KeyInfo(RecipientBookKey.self) }),
+            ModuleOf(
+                "Transfer",
+                SendMoney.providers.filter { $0.key == KeyInfo(RecipientsReadingKey.self) || $0.key == KeyInfo(RecipientBookKey.self) }),
         ]).validate(root: RecipientsReadingKey.self).resolve()
         try await f.record(sent(1, to: h.bobs.description))
         let list = try await reading.recipients()
@@ -235,7 +248,9 @@ struct RecipientsTests {
     }
 
     @Test func theFakeAnswersWhatItIsGiven() async throws {
-        let fake = FakeRecipientsReading(favourites: [FavouriteRecipient(alias: "mom", accountNumber: "110-0000-0003-1", addedAt: .distantPast)])
+        let fake = FakeRecipientsReading(favourites: [
+            FavouriteRecipient(alias: "mom", accountNumber: "110-0000-0003-1", addedAt: .distantPast)
+        ])
         #expect(try await fake.recipients().favourite(named: "@Mom") != nil)
         fake.fail(with: TransferError.favouriteNotFound("x"))
         await #expect(throws: TransferError.favouriteNotFound("x")) { _ = try await fake.recipients() }

@@ -18,14 +18,16 @@ struct ScratchPosting: AccountPosting {
 
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
         let db = try SQLiteTransaction.open(transaction)
-        try db.execute(sql: "INSERT INTO scratch_postings (reference, amount) VALUES (?, ?)",
-                       arguments: [request.reference, request.amount.minorUnits])
+        try db.execute(
+            sql: "INSERT INTO scratch_postings (reference, amount) VALUES (?, ?)",
+            arguments: [request.reference, request.amount.minorUnits])
         if refuseAfterWriting {
             throw PostingError.insufficientFunds(request.from, balance: .zero(request.amount.currency), requested: request.amount)
         }
         func summary(_ number: AccountNumber) -> AccountSummary {
-            AccountSummary(id: AccountID(number.digits), number: number, name: "Scratch", kind: .checking, ownerID: request.initiatedBy,
-                           balance: .zero(request.amount.currency), isClosed: false, openedAt: request.at)
+            AccountSummary(
+                id: AccountID(number.digits), number: number, name: "Scratch", kind: .checking, ownerID: request.initiatedBy,
+                balance: .zero(request.amount.currency), isClosed: false, openedAt: request.at)
         }
         return PostingReceipt(from: summary(request.from), to: summary(request.to), debitEntryID: 1, creditEntryID: 2)
     }
@@ -39,7 +41,9 @@ struct FailingInsertStore: TransferStore {
     func transfer(initiatedBy user: UserID, idempotencyKey: String, in transaction: any Transaction) throws -> TransferSummary? {
         try base.transfer(initiatedBy: user, idempotencyKey: idempotencyKey, in: transaction)
     }
-    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction) throws -> Money {
+    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction) throws
+        -> Money
+    {
         try base.sentTotal(initiatedBy: user, currency: currency, from: start, until: end, in: transaction)
     }
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws { throw DiskFull() }
@@ -53,11 +57,13 @@ struct FailingInsertStore: TransferStore {
 
 @Suite("One transaction: the posting and the transfer record commit or roll back together")
 struct RollbackTests {
-    static let scratch = MigrationSet(feature: "Scratch", steps: [
-        .init("v1-scratch-postings") { db in
-            try db.execute(sql: "CREATE TABLE scratch_postings (reference TEXT NOT NULL, amount INTEGER NOT NULL)")
-        },
-    ])
+    static let scratch = MigrationSet(
+        feature: "Scratch",
+        steps: [
+            .init("v1-scratch-postings") { db in
+                try db.execute(sql: "CREATE TABLE scratch_postings (reference TEXT NOT NULL, amount INTEGER NOT NULL)")
+            }
+        ])
 
     @Test func whenRecordingTheTransferFailsThePostingIsRolledBack() async throws {
         let h = try Harness()
@@ -104,7 +110,9 @@ struct RollbackTests {
 }
 
 extension Harness {
-    func send(using sendMoney: SendMoney, _ from: AccountNumber, to: AccountNumber, _ amount: String, key: String? = nil) async throws -> TransferReceipt {
+    func send(using sendMoney: SendMoney, _ from: AccountNumber, to: AccountNumber, _ amount: String, key: String? = nil) async throws
+        -> TransferReceipt
+    {
         try await sendMoney.send(TransferDraft(from: from.description, to: to.description, amount: amount, idempotencyKey: key))
     }
 }

@@ -35,12 +35,14 @@ struct SendMoneyTests {
 
     @Test func theSourceMayBeNamedByItsID() async throws {
         let h = try Harness()
-        let mine = AccountSummary(id: "acc-ada-1", number: try AccountNumber(prefix: "33000000008"), name: "Invest", kind: .investment,
-                                  ownerID: FakeSessionProvider.ada.id, balance: krw(5_000), isClosed: false, openedAt: Date(timeIntervalSince1970: 0))
+        let mine = AccountSummary(
+            id: "acc-ada-1", number: try AccountNumber(prefix: "33000000008"), name: "Invest", kind: .investment,
+            ownerID: FakeSessionProvider.ada.id, balance: krw(5_000), isClosed: false, openedAt: Date(timeIntervalSince1970: 0))
         let accounts = FakeAccounts([mine])
         try accounts.add(owner: Harness.bob.id, number: h.bobs.digits, balance: krw(0))
-        let sendMoney = SendMoney(session: h.session, directory: accounts, posting: accounts, settings: h.settings, unitOfWork: NoDatabaseUnitOfWork(),
-                                  store: h.store, recipients: h.book(), inbox: h.inbox, clock: h.clock, calendar: h.calendar)
+        let sendMoney = SendMoney(
+            session: h.session, directory: accounts, posting: accounts, settings: h.settings, unitOfWork: NoDatabaseUnitOfWork(),
+            store: h.store, recipients: h.book(), inbox: h.inbox, clock: h.clock, calendar: h.calendar)
         let receipt = try await sendMoney.send(TransferDraft(from: "acc-ada-1", to: h.bobs.description, amount: "5,000"))
         #expect(receipt.transfer.from == mine.number.description)
         #expect(accounts.balance(of: h.bobs) == krw(5_000))
@@ -89,7 +91,10 @@ struct SendMoneyTests {
     func anAmountThatIsNotOneInTheAccountsCurrencyIsBadData(_ text: String) async throws {
         let h = try Harness()
         let error = await #expect(throws: TransferError.self) { try await h.send(h.checking, to: h.bobs, text) }
-        guard case .invalidAmount(let reason)? = error else { Issue.record("not invalidAmount: \(String(describing: error))"); return }
+        guard case .invalidAmount(let reason)? = error else {
+            Issue.record("not invalidAmount: \(String(describing: error))")
+            return
+        }
         #expect(!reason.isEmpty && reason.hasSuffix("."))
         #expect(error?.exitStatus == .dataError)
         #expect(h.accounts.postings.isEmpty)
@@ -111,7 +116,9 @@ struct SendMoneyTests {
             try await h.send(h.checking, to: h.bobs, "1", memo: String(repeating: "가", count: 141))
         }
         await #expect(throws: TransferError.invalidMemo) { try await h.send(h.checking, to: h.bobs, "1", memo: "two\nlines") }
-        await #expect(throws: TransferError.invalidIdempotencyKey("a\u{7}b")) { try await h.send(h.checking, to: h.bobs, "1", key: "a\u{7}b") }
+        await #expect(throws: TransferError.invalidIdempotencyKey("a\u{7}b")) {
+            try await h.send(h.checking, to: h.bobs, "1", key: "a\u{7}b")
+        }
         let long = String(repeating: "k", count: 129)
         await #expect(throws: TransferError.invalidIdempotencyKey(long)) { try await h.send(h.checking, to: h.bobs, "1", key: long) }
         #expect(h.accounts.postings.isEmpty)
@@ -210,7 +217,10 @@ struct SendMoneyTests {
         do {
             _ = try await h.send(h.checking, to: h.bobsDollars, "1,000")
         } catch let error as PostingError {
-            guard case .currencyMismatch = error else { Issue.record("not a currency mismatch: \(error)"); return }
+            guard case .currencyMismatch = error else {
+                Issue.record("not a currency mismatch: \(error)")
+                return
+            }
             #expect(error.exitStatus == .refused)
         }
         #expect(h.store.all.isEmpty)
@@ -258,12 +268,17 @@ struct SendMoneyTests {
     @Test func theSameKeyForADifferentRequestIsRefused() async throws {
         let h = try Harness()
         _ = try await h.send(h.checking, to: h.bobs, "70,000", memo: "rent", key: "k")
-        for (to, amount, memo) in [(h.bobs, "70,001", "rent"), (h.savings, "70,000", "rent"), (h.bobs, "70,000", "other"), (h.bobs, "70,000", nil)] {
-            await #expect(throws: TransferError.idempotencyKeyReused("k")) { try await h.send(h.checking, to: to, amount, memo: memo, key: "k") }
+        for (to, amount, memo) in [
+            (h.bobs, "70,001", "rent"), (h.savings, "70,000", "rent"), (h.bobs, "70,000", "other"), (h.bobs, "70,000", nil),
+        ] {
+            await #expect(throws: TransferError.idempotencyKeyReused("k")) {
+                try await h.send(h.checking, to: to, amount, memo: memo, key: "k")
+            }
         }
         #expect(TransferError.idempotencyKeyReused("k").exitStatus == .refused)
-        #expect(TransferError.idempotencyKeyReused("k").message
-            == "The idempotency key “k” was already used for a different transfer, so this one was not sent.")
+        #expect(
+            TransferError.idempotencyKeyReused("k").message
+                == "The idempotency key “k” was already used for a different transfer, so this one was not sent.")
         #expect(h.accounts.postings.count == 1)
     }
 

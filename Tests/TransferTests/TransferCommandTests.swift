@@ -29,11 +29,13 @@ struct CommandFixture {
         database = try AppDatabase.inMemory(migrations: [TransferMigrations.all])
         group = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: h.clock),
-            ModuleOf("Fakes", [
-                .instance(SessionProviderKey.self, h.session), .instance(AccountDirectoryKey.self, h.accounts),
-                .instance(AccountPostingKey.self, h.accounts), .instance(SettingsReaderKey.self, h.settings),
-                .instance(InboxPublisherKey.self, h.inbox),
-            ]),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SessionProviderKey.self, h.session), .instance(AccountDirectoryKey.self, h.accounts),
+                    .instance(AccountPostingKey.self, h.accounts), .instance(SettingsReaderKey.self, h.settings),
+                    .instance(InboxPublisherKey.self, h.inbox),
+                ]),
             TransferDataModule(),
             TransferFeatureModule(),
         ]).validate(root: TransferCommandsKey.self).resolve()
@@ -50,7 +52,8 @@ struct CommandFixture {
     }
 
     func run(_ arguments: [String]) async throws -> Run {
-        let out = CapturingOutput(), err = CapturingOutput()
+        let out = CapturingOutput()
+        let err = CapturingOutput()
         let context = CommandContext(json: arguments.contains("--json"), verbose: arguments.contains("--verbose"), out: out, err: err)
         let command = try TransferCommand.parseAsRoot(arguments)
         do {
@@ -66,15 +69,21 @@ struct CommandFixture {
 struct TransferCommandTests {
     @Test func sendPrintsAReceiptCard() async throws {
         let f = try CommandFixture()
-        let run = try await f.run(["send", "--from", f.h.checking.description, "--to", f.h.bobs.digits, "50,000", "--memo", "dinner",
-                                   "--idempotency-key", "d-1"])
+        let run = try await f.run([
+            "send", "--from", f.h.checking.description, "--to", f.h.bobs.digits, "50,000", "--memo", "dinner",
+            "--idempotency-key", "d-1",
+        ])
         #expect(run.status == 0)
-        for text in ["Transfer sent", "From         \(f.h.checking)", "To           \(f.h.bobs)", "Amount       50,000 KRW", "Memo         dinner",
-                     "New balance  49,950,000 KRW", "Transfer ID", "Key          d-1"] {
+        for text in [
+            "Transfer sent", "From         \(f.h.checking)", "To           \(f.h.bobs)", "Amount       50,000 KRW", "Memo         dinner",
+            "New balance  49,950,000 KRW", "Transfer ID", "Key          d-1",
+        ] {
             #expect(run.out.contains(text), "missing \(text) in\n\(run.out)")
         }
-        let again = try await f.run(["send", "--from", f.h.checking.description, "--to", f.h.bobs.digits, "50,000", "--memo", "dinner",
-                                     "--idempotency-key", "d-1"])
+        let again = try await f.run([
+            "send", "--from", f.h.checking.description, "--to", f.h.bobs.digits, "50,000", "--memo", "dinner",
+            "--idempotency-key", "d-1",
+        ])
         #expect(again.out.contains("Already sent — this is the original receipt"))
         #expect(f.h.accounts.postings.count == 1)
     }
@@ -84,8 +93,11 @@ struct TransferCommandTests {
         let run = try await f.run(["send", "--from", f.h.checking.description, "--to", f.h.bobs.description, "1,000", "--json"])
         #expect(run.status == 0)
         let json = try run.json()
-        #expect(Set(json.keys) == ["id", "from", "to", "amount", "memo", "idempotency_key", "created_at", "initiated_by",
-                                   "from_balance_after", "replayed"])
+        #expect(
+            Set(json.keys) == [
+                "id", "from", "to", "amount", "memo", "idempotency_key", "created_at", "initiated_by",
+                "from_balance_after", "replayed",
+            ])
         let amount = try #require(json["amount"] as? [String: Any])
         #expect(Set(amount.keys) == ["minor_units", "currency"])
         #expect(amount["minor_units"] as? Int == 1_000 && amount["currency"] as? String == "KRW")
@@ -133,7 +145,8 @@ struct TransferCommandTests {
 
     @Test func batchPrintsRefusedRowsThenOneSummaryLineAndExits1() async throws {
         let f = try CommandFixture()
-        let file = try TemporaryFile("""
+        let file = try TemporaryFile(
+            """
             from,to,amount,memo,idempotency_key
             \(f.h.checking),\(f.h.bobs),1000,,
             \(f.h.checking),\(f.h.bobs),0,,
@@ -175,7 +188,8 @@ struct TransferCommandTests {
 struct FakeTransferTests {
     @Test func theFakeStarterRecordsDraftsAndAnswersWithAReceipt() async throws {
         let starter = FakeTransferStarter(balanceAfter: krw(90_000))
-        let receipt = try await starter.send(TransferDraft(from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "10,000", idempotencyKey: "k"))
+        let receipt = try await starter.send(
+            TransferDraft(from: "110-0000-0001-5", to: "110-0000-0003-1", amount: "10,000", idempotencyKey: "k"))
         #expect(receipt.transfer.amount == krw(10_000) && receipt.transfer.fromBalanceAfter == krw(90_000) && !receipt.replayed)
         #expect(try await starter.send(TransferDraft(from: "a", to: "b", amount: "10,000", idempotencyKey: "k")).replayed)
         starter.fail(with: TransferError.overPerTransferLimit(amount: krw(1), limit: krw(0)))

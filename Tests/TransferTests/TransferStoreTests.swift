@@ -30,12 +30,15 @@ struct StoreFixture {
     }
 }
 
-func sample(_ n: Int, user: UserID = FakeSessionProvider.ada.id, key: String? = nil, amount: Int64 = 1_000, currency: Currency = .krw,
-            at date: Date = Date(timeIntervalSince1970: 1_767_225_600)) -> TransferSummary {
-    TransferSummary(id: TransferID("t-\(user.rawValue)-\(n)"), from: "110-0000-0001-5", to: "110-0000-0003-1",
-                    amount: Money(minorUnits: amount, currency: currency), memo: n.isMultiple(of: 2) ? "memo \(n)" : nil,
-                    idempotencyKey: key ?? "key-\(n)", createdAt: date, initiatedBy: user,
-                    fromBalanceAfter: Money(minorUnits: 9_000, currency: currency))
+func sample(
+    _ n: Int, user: UserID = FakeSessionProvider.ada.id, key: String? = nil, amount: Int64 = 1_000, currency: Currency = .krw,
+    at date: Date = Date(timeIntervalSince1970: 1_767_225_600)
+) -> TransferSummary {
+    TransferSummary(
+        id: TransferID("t-\(user.rawValue)-\(n)"), from: "110-0000-0001-5", to: "110-0000-0003-1",
+        amount: Money(minorUnits: amount, currency: currency), memo: n.isMultiple(of: 2) ? "memo \(n)" : nil,
+        idempotencyKey: key ?? "key-\(n)", createdAt: date, initiatedBy: user,
+        fromBalanceAfter: Money(minorUnits: 9_000, currency: currency))
 }
 
 @Suite("TransferData on SQLite")
@@ -74,10 +77,10 @@ struct TransferStoreTests {
         let start = Date(timeIntervalSince1970: 1_767_225_600)
         let end = start.addingTimeInterval(86_400)
         let rows = [
-            sample(1, amount: 100, at: start),                                    // counted (start is inclusive)
-            sample(2, amount: 200, at: end.addingTimeInterval(-0.5)),             // counted
-            sample(3, amount: 400, at: end),                                      // next day (end is exclusive)
-            sample(4, amount: 800, at: start.addingTimeInterval(-1)),             // previous day
+            sample(1, amount: 100, at: start), // counted (start is inclusive)
+            sample(2, amount: 200, at: end.addingTimeInterval(-0.5)), // counted
+            sample(3, amount: 400, at: end), // next day (end is exclusive)
+            sample(4, amount: 800, at: start.addingTimeInterval(-1)), // previous day
             sample(5, amount: 1_600, currency: .usd, at: start.addingTimeInterval(60)), // other currency
             sample(6, user: Harness.bob.id, amount: 3_200, at: start.addingTimeInterval(60)), // other user
         ]
@@ -92,22 +95,24 @@ struct TransferStoreTests {
         let f = try StoreFixture()
         let start = Date(timeIntervalSince1970: 1_767_225_600)
         let rows = [
-            sample(1, amount: 1, at: start),                                  // before the window
+            sample(1, amount: 1, at: start), // before the window
             sample(2, amount: 10, at: start.addingTimeInterval(0.5)),
-            sample(3, amount: 100, at: start.addingTimeInterval(1_800)),       // a whole quarter inside
+            sample(3, amount: 100, at: start.addingTimeInterval(1_800)), // a whole quarter inside
             sample(4, amount: 1_000, at: start.addingTimeInterval(3_600.25)),
             sample(5, amount: 10_000, at: start.addingTimeInterval(3_600.75)), // after the window
         ]
         try await f.database.perform { [store = f.store] tx in for row in rows { try store.insert(row, in: tx) } }
         func total(_ from: TimeInterval, _ until: TimeInterval) async throws -> Int64 {
             try await f.database.perform { [store = f.store] tx in
-                try store.sentTotal(initiatedBy: FakeSessionProvider.ada.id, currency: .krw, from: start.addingTimeInterval(from),
-                                    until: start.addingTimeInterval(until), in: tx).minorUnits
+                try store.sentTotal(
+                    initiatedBy: FakeSessionProvider.ada.id, currency: .krw, from: start.addingTimeInterval(from),
+                    until: start.addingTimeInterval(until), in: tx
+                ).minorUnits
             }
         }
         #expect(try await total(0.25, 3_600.5) == 1_110)
-        #expect(try await total(0.25, 600) == 10)          // inside one quarter
-        #expect(try await total(-900, 4_500) == 11_111)    // whole quarters only
+        #expect(try await total(0.25, 600) == 10) // inside one quarter
+        #expect(try await total(-900, 4_500) == 11_111) // whole quarters only
         #expect(try await total(3_600.5, 3_600.5) == 0)
     }
 
@@ -118,8 +123,9 @@ struct TransferStoreTests {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 5 * 3600 + 45 * 60) ?? .gmt
         h.limits(perTransfer: 1_000, daily: 1_000)
-        let sendMoney = SendMoney(session: h.session, directory: h.accounts, posting: h.accounts, settings: h.settings,
-                                  unitOfWork: f.database, store: f.store, recipients: h.book(), inbox: h.inbox, clock: h.clock, calendar: calendar)
+        let sendMoney = SendMoney(
+            session: h.session, directory: h.accounts, posting: h.accounts, settings: h.settings,
+            unitOfWork: f.database, store: f.store, recipients: h.book(), inbox: h.inbox, clock: h.clock, calendar: calendar)
         let midnight = Date(timeIntervalSince1970: 1_767_225_600 - 6 * 3600 + 15 * 60) // 2025-12-31T18:15Z
         h.clock.set(midnight.addingTimeInterval(-1))
         _ = try await h.send(using: sendMoney, h.checking, to: h.bobs, "1,000")

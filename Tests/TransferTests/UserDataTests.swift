@@ -25,7 +25,8 @@ struct UserDataTests {
 
     @Test func nothingBlocksAndErasingRemovesFavouritesRecentsTotalsAndTheLinkToTheUser() async throws {
         let f = try RecipientFixture()
-        let ada = FakeSessionProvider.ada.id, bob: UserID = "user-bob"
+        let ada = FakeSessionProvider.ada.id
+        let bob: UserID = "user-bob"
         let to = try numbers(2)
         for n in 1...3 { try await f.record(sent(n, to: to[n % 2])) }
         try await f.record(sent(4, to: to[0], user: bob))

@@ -1,7 +1,7 @@
-import SharedKit
 import AccountDomain
 import AccountInterface
 import Registry
+import SharedKit
 import Storage
 
 /// What Account's Data layer provides: its store, its Interface's directory and posting, the ledger audit,

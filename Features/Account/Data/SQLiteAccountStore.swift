@@ -1,10 +1,10 @@
 import AccountDomain
 import AccountInterface
 import Foundation
-import SharedKit
 import GRDB
 import Money
 import Persistence
+import SharedKit
 import Storage
 
 /// Accounts and their ledger in SQLite.
@@ -14,13 +14,19 @@ struct SQLiteAccountStore: AccountStore {
     func open(_ account: AccountSummary) async throws {
         do {
             try database.write { db in
-                try db.execute(sql: """
-                    INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
-                    VALUES (?, ?, ?, ?, ?, ?, 0, ?)
-                    """, arguments: [account.id.rawValue, account.number.digits, account.name, account.kind.rawValue,
-                                     account.ownerID.rawValue, account.currency.code, account.openedAt])
+                try db.execute(
+                    sql: """
+                        INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
+                        VALUES (?, ?, ?, ?, ?, ?, 0, ?)
+                        """,
+                    arguments: [
+                        account.id.rawValue, account.number.digits, account.name, account.kind.rawValue,
+                        account.ownerID.rawValue, account.currency.code, account.openedAt,
+                    ])
             }
-        } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY {
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE || error.extendedResultCode == .SQLITE_CONSTRAINT_PRIMARYKEY
+        {
             throw DuplicateAccountNumber()
         }
     }
@@ -35,10 +41,13 @@ struct SQLiteAccountStore: AccountStore {
 
     func accounts(of owner: UserID) async throws -> [AccountSummary] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Ledger.columns) FROM account_accounts WHERE owner_id = ?
-                ORDER BY closed_at IS NOT NULL, opened_at, number
-                """, arguments: [owner.rawValue]).compactMap { try Ledger.row($0).summary }
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Ledger.columns) FROM account_accounts WHERE owner_id = ?
+                    ORDER BY closed_at IS NOT NULL, opened_at, number
+                    """, arguments: [owner.rawValue]
+            ).compactMap { try Ledger.row($0).summary }
         }
     }
 
@@ -52,7 +61,9 @@ struct SQLiteAccountStore: AccountStore {
 
     func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary {
         try database.write { db in
-            guard let row = try Ledger.account(number: number, db), let account = row.summary else { throw AccountError.notFound(number.description) }
+            guard let row = try Ledger.account(number: number, db), let account = row.summary else {
+                throw AccountError.notFound(number.description)
+            }
             guard row.closedAt == nil else { throw AccountError.alreadyClosed(number) }
             guard row.balance == 0 else { throw AccountError.closeWithBalance(number, balance: account.balance) }
             try db.execute(sql: "UPDATE account_accounts SET closed_at = ? WHERE id = ?", arguments: [at, row.id])
@@ -65,7 +76,8 @@ struct SQLiteAccountStore: AccountStore {
         try database.write { db in
             let account = try Self.openAccount(number, currency: amount.currency, db)
             let cash = try Ledger.cashAccount(amount.currency, db, at: at)
-            return try Ledger.move(amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db).credit
+            return try Ledger.move(amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db)
+                .credit
         }
     }
 
@@ -73,7 +85,8 @@ struct SQLiteAccountStore: AccountStore {
         try database.write { db in
             let account = try Self.openAccount(number, currency: amount.currency, db)
             let cash = try Ledger.cashAccount(amount.currency, db, at: at)
-            return try Ledger.move(amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db).debit
+            return try Ledger.move(amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db)
+                .debit
         }
     }
 
@@ -81,23 +94,31 @@ struct SQLiteAccountStore: AccountStore {
         try database.readSingleStatement { db in
             // One cached statement: the account is found by number inside the query, and the
             // (account_id, id) index makes a page at any depth one index seek.
-            let statement = try db.cachedStatement(sql: """
-                SELECT e.id, e.amount, e.currency, e.balance_after, e.kind, e.reference, e.memo, e.created_at,
-                       c.number AS counterparty_number, c.owner_id AS counterparty_owner
-                FROM account_entries e LEFT JOIN account_accounts c ON c.id = e.counterparty_id
-                WHERE e.account_id = (SELECT id FROM account_accounts WHERE number = ?) AND e.id < ?
-                ORDER BY e.id DESC LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT e.id, e.amount, e.currency, e.balance_after, e.kind, e.reference, e.memo, e.created_at,
+                           c.number AS counterparty_number, c.owner_id AS counterparty_owner
+                    FROM account_entries e LEFT JOIN account_accounts c ON c.id = e.counterparty_id
+                    WHERE e.account_id = (SELECT id FROM account_accounts WHERE number = ?) AND e.id < ?
+                    ORDER BY e.id DESC LIMIT ?
+                    """)
             var currencies: [String: Currency] = [:]
             return try Row.fetchAll(statement, arguments: [number.digits, before ?? Int64.max, limit]).map { row in
                 let code: String = row["currency"]
-                let currency = try currencies[code] ?? { let parsed = try Currency(code: code); currencies[code] = parsed; return parsed }()
+                let currency =
+                    try currencies[code]
+                    ?? {
+                        let parsed = try Currency(code: code)
+                        currencies[code] = parsed
+                        return parsed
+                    }()
                 let counterparty: String? = row["counterparty_owner"] == nil ? nil : row["counterparty_number"]
-                return LedgerEntry(id: row["id"], account: number, amount: Money(minorUnits: row["amount"], currency: currency),
-                                   balanceAfter: Money(minorUnits: row["balance_after"], currency: currency),
-                                   kind: LedgerEntry.Kind(rawValue: row["kind"]) ?? .deposit,
-                                   counterparty: try counterparty.map { try AccountNumber($0) },
-                                   memo: row["memo"], reference: row["reference"], at: row["created_at"])
+                return LedgerEntry(
+                    id: row["id"], account: number, amount: Money(minorUnits: row["amount"], currency: currency),
+                    balanceAfter: Money(minorUnits: row["balance_after"], currency: currency),
+                    kind: LedgerEntry.Kind(rawValue: row["kind"]) ?? .deposit,
+                    counterparty: try counterparty.map { try AccountNumber($0) },
+                    memo: row["memo"], reference: row["reference"], at: row["created_at"])
             }
         }
     }
@@ -105,21 +126,34 @@ struct SQLiteAccountStore: AccountStore {
     func audit() async throws -> LedgerAudit {
         try database.read { db in
             var problems: [String] = []
-            for row in try Row.fetchAll(db, sql: """
-                SELECT a.number, a.balance, a.currency, COALESCE(SUM(e.amount), 0) AS total
-                FROM account_accounts a LEFT JOIN account_entries e ON e.account_id = a.id
-                GROUP BY a.id HAVING a.balance != total
-                """) {
-                problems.append("account \(row["number"] as String) has balance \(row["balance"] as Int64) but its entries sum to \(row["total"] as Int64) (\(row["currency"] as String))")
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.number, a.balance, a.currency, COALESCE(SUM(e.amount), 0) AS total
+                    FROM account_accounts a LEFT JOIN account_entries e ON e.account_id = a.id
+                    GROUP BY a.id HAVING a.balance != total
+                    """)
+            {
+                problems.append(
+                    "account \(row["number"] as String) has balance \(row["balance"] as Int64) but its entries sum to \(row["total"] as Int64) (\(row["currency"] as String))"
+                )
             }
-            for row in try Row.fetchAll(db, sql: "SELECT currency, SUM(amount) AS total FROM account_entries GROUP BY currency HAVING total != 0") {
-                problems.append("the entries in \(row["currency"] as String) sum to \(row["total"] as Int64), not 0: money was created or lost")
+            for row in try Row.fetchAll(
+                db, sql: "SELECT currency, SUM(amount) AS total FROM account_entries GROUP BY currency HAVING total != 0")
+            {
+                problems.append(
+                    "the entries in \(row["currency"] as String) sum to \(row["total"] as Int64), not 0: money was created or lost")
             }
-            for row in try Row.fetchAll(db, sql: """
-                SELECT reference, COUNT(*) AS count, SUM(amount) AS total FROM account_entries
-                WHERE reference IS NOT NULL GROUP BY reference HAVING count != 2 OR total != 0
-                """) {
-                problems.append("transfer \(row["reference"] as String) has \(row["count"] as Int) entries summing to \(row["total"] as Int64); it must have exactly 2 that cancel")
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT reference, COUNT(*) AS count, SUM(amount) AS total FROM account_entries
+                    WHERE reference IS NOT NULL GROUP BY reference HAVING count != 2 OR total != 0
+                    """)
+            {
+                problems.append(
+                    "transfer \(row["reference"] as String) has \(row["count"] as Int) entries summing to \(row["total"] as Int64); it must have exactly 2 that cancel"
+                )
             }
             let accounts = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_accounts WHERE owner_id IS NOT NULL") ?? 0
             let entries = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM account_entries") ?? 0
@@ -148,12 +182,15 @@ struct SQLiteAccountPosting: AccountPosting {
         guard to.closedAt == nil else { throw PostingError.closedAccount(to.number) }
         guard from.ownerID == request.initiatedBy.rawValue else { throw PostingError.notOwner(from.number) }
         guard from.currency == to.currency else { throw PostingError.currencyMismatch(from: from.currency, to: to.currency) }
-        guard from.currency == request.amount.currency else { throw PostingError.currencyMismatch(from: from.currency, to: request.amount.currency) }
-        let (debit, credit) = try Ledger.move(request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
-                                              memo: request.memo, reference: request.reference, at: request.at, db)
+        guard from.currency == request.amount.currency else {
+            throw PostingError.currencyMismatch(from: from.currency, to: request.amount.currency)
+        }
+        let (debit, credit) = try Ledger.move(
+            request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
+            memo: request.memo, reference: request.reference, at: request.at, db)
         // The balances after are those the entries recorded: no need to read the accounts again.
         guard let fromAfter = from.with(balance: debit.balanceAfter.minorUnits).summary,
-              let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary
+            let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary
         else { throw PostingError.unknownAccount(request.to) }
         return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: debit.id, creditEntryID: credit.id)
     }

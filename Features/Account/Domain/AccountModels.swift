@@ -24,8 +24,10 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     public let reference: String?
     public let at: Date
 
-    public init(id: Int64, account: AccountNumber, amount: Money, balanceAfter: Money, kind: Kind,
-                counterparty: AccountNumber?, memo: String?, reference: String?, at: Date) {
+    public init(
+        id: Int64, account: AccountNumber, amount: Money, balanceAfter: Money, kind: Kind,
+        counterparty: AccountNumber?, memo: String?, reference: String?, at: Date
+    ) {
         self.id = id
         self.account = account
         self.amount = amount

@@ -12,8 +12,10 @@ public struct AccountService: Sendable {
     private let drawDigits: @Sendable () -> String
 
     /// - Parameter drawDigits: 8 random digits for a new account number (injected for tests).
-    public init(store: any AccountStore, session: any SessionProvider, clock: any WallClock,
-                drawDigits: @escaping @Sendable () -> String = { String(format: "%08d", Int.random(in: 0..<100_000_000)) }) {
+    public init(
+        store: any AccountStore, session: any SessionProvider, clock: any WallClock,
+        drawDigits: @escaping @Sendable () -> String = { String(format: "%08d", Int.random(in: 0..<100_000_000)) }
+    ) {
         self.store = store
         self.session = session
         self.clock = clock
@@ -26,8 +28,9 @@ public struct AccountService: Sendable {
         let currency = try Currency(code: code)
         for _ in 0..<10 {
             let number = try AccountNumber(prefix: kind.productCode + drawDigits())
-            let account = AccountSummary(id: AccountID(number.digits), number: number, name: name, kind: kind, ownerID: user.id,
-                                         balance: .zero(currency), isClosed: false, openedAt: clock.now())
+            let account = AccountSummary(
+                id: AccountID(number.digits), number: number, name: name, kind: kind, ownerID: user.id,
+                balance: .zero(currency), isClosed: false, openedAt: clock.now())
             do {
                 try await store.open(account)
                 return account
@@ -130,7 +133,7 @@ enum HistoryCursor {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8), text.hasPrefix("v1:"),
-              let id = Int64(text.dropFirst(3)), id > 0
+            let id = Int64(text.dropFirst(3)), id > 0
         else { throw .invalidCursor }
         return id
     }

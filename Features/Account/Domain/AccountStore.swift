@@ -1,10 +1,10 @@
 import AccountInterface
 import AuthInterface
 import Foundation
-import SharedKit
 import Money
 import Persistence
 import Registry
+import SharedKit
 
 /// Account's persistence (AccountData implements it on SQLite). Each method is one transaction.
 public protocol AccountStore: Sendable {
@@ -49,8 +49,10 @@ public struct LedgerCheck: ConsistencyCheck {
 
     public func run() async throws -> (summary: String, problems: [String]) {
         let audit = try await store.audit()
-        return ("\(audit.accounts) accounts, \(audit.entries) entries: balances = sum of entries, entries per currency sum to 0, 2 entries per transfer",
-                audit.problems)
+        return (
+            "\(audit.accounts) accounts, \(audit.entries) entries: balances = sum of entries, entries per currency sum to 0, 2 entries per transfer",
+            audit.problems
+        )
     }
 }
 

@@ -16,26 +16,36 @@ import Storage
 import TransferInterface
 import TransferTesting
 
-exit(await CommandRunner.run(AccountCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
-    let database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
-    let session = FakeSessionProvider(user: FakeSessionProvider.ada)
-    let registry = try RegistryBuilder(modules: [
-        ModuleOf.core(database: database, clock: SystemWallClock()),
-        ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()), .instance(RecipientsReadingKey.self, FakeRecipientsReading())]),
-        AccountDataModule(),
-        AccountFeatureModule(),
-        ModuleOf("Example", [
-            .singleton(ExampleRoot.self, requires: AccountCommandsKey.self, AccountServiceKey.self) { ExampleRoot.Service(commands: $0, service: $1) },
-        ]),
-    ]).validate(root: ExampleRoot.self)
-    let root = registry.resolve()
-    let checking = try await root.service.open(kind: .checking, name: "Everyday")
-    _ = try await root.service.open(kind: .savings, name: "Rainy day")
-    _ = try await root.service.deposit("2,500,000", to: checking.number.description, memo: "Salary")
-    _ = try await root.service.withdraw("12,000", from: checking.number.description, memo: "Lunch")
-    FileHandle.standardError.write(Data("(example data: Ada's accounts \(checking.number) and a savings account, in memory)\n".utf8))
-    return [root.commands]
-})
+exit(
+    await CommandRunner.run(AccountCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
+        let database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
+        let session = FakeSessionProvider(user: FakeSessionProvider.ada)
+        let registry = try RegistryBuilder(modules: [
+            ModuleOf.core(database: database, clock: SystemWallClock()),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
+                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
+                ]),
+            AccountDataModule(),
+            AccountFeatureModule(),
+            ModuleOf(
+                "Example",
+                [
+                    .singleton(ExampleRoot.self, requires: AccountCommandsKey.self, AccountServiceKey.self) {
+                        ExampleRoot.Service(commands: $0, service: $1)
+                    }
+                ]),
+        ]).validate(root: ExampleRoot.self)
+        let root = registry.resolve()
+        let checking = try await root.service.open(kind: .checking, name: "Everyday")
+        _ = try await root.service.open(kind: .savings, name: "Rainy day")
+        _ = try await root.service.deposit("2,500,000", to: checking.number.description, memo: "Salary")
+        _ = try await root.service.withdraw("12,000", from: checking.number.description, memo: "Lunch")
+        FileHandle.standardError.write(Data("(example data: Ada's accounts \(checking.number) and a savings account, in memory)\n".utf8))
+        return [root.commands]
+    })
 
 enum ExampleRoot: ServiceKey {
     struct Service: Sendable {

@@ -119,20 +119,30 @@ enum AccountJSON {
     struct Account: Encodable {
         let id: String, number: String, name: String, type: String, balance: Money, closed: Bool, openedAt: Date
         init(_ a: AccountSummary) {
-            (id, number, name, type, balance, closed, openedAt) = (a.id.rawValue, a.number.description, a.name, a.kind.rawValue, a.balance, a.isClosed, a.openedAt)
+            (id, number, name, type, balance, closed, openedAt) = (
+                a.id.rawValue, a.number.description, a.name, a.kind.rawValue, a.balance, a.isClosed, a.openedAt
+            )
         }
     }
 
     struct Entry: Encodable {
-        let id: Int64, account: String, kind: String, amount: Money, balanceAfter: Money, counterparty: String?, memo: String?, reference: String?, at: Date
+        let id: Int64, account: String, kind: String, amount: Money, balanceAfter: Money, counterparty: String?, memo: String?,
+            reference: String?, at: Date
         init(_ e: LedgerEntry) {
             (id, account, kind, amount, balanceAfter) = (e.id, e.account.description, e.kind.rawValue, e.amount, e.balanceAfter)
             (counterparty, memo, reference, at) = (e.counterparty?.description, e.memo, e.reference, e.at)
         }
     }
 
-    struct Page: Encodable { let account: Account; let entries: [Entry]; let nextCursor: String? }
-    struct Detail: Encodable { let account: Account; let recent: [Entry] }
+    struct Page: Encodable {
+        let account: Account
+        let entries: [Entry]
+        let nextCursor: String?
+    }
+    struct Detail: Encodable {
+        let account: Account
+        let recent: [Entry]
+    }
 
     static func make(_ outcome: AccountsViewModel.Outcome) -> any Encodable {
         switch outcome {

@@ -22,13 +22,17 @@ enum AccountScreen {
     static func render(_ outcome: AccountsViewModel.Outcome, theme: Theme) -> String {
         switch outcome {
         case .opened(let account):
-            return theme.paint("Opened \(account.kind.rawValue) account \(account.number) “\(account.name)” in \(account.currency.code).", .success)
+            return theme.paint(
+                "Opened \(account.kind.rawValue) account \(account.number) “\(account.name)” in \(account.currency.code).", .success)
         case .accounts(let accounts):
-            var table = Table(columns: [.init("Number"), .init("Name"), .init("Type"), .init("Balance", alignment: .right), .init("Status")],
-                              emptyMessage: "No accounts yet: open one with `moa account open --type checking --name NAME`.")
+            var table = Table(
+                columns: [.init("Number"), .init("Name"), .init("Type"), .init("Balance", alignment: .right), .init("Status")],
+                emptyMessage: "No accounts yet: open one with `moa account open --type checking --name NAME`.")
             for account in accounts {
-                table.append([account.number.description, account.name, account.kind.rawValue,
-                              AmountText(account.balance, kind: .balance).render(theme: theme), account.isClosed ? "closed" : "open"])
+                table.append([
+                    account.number.description, account.name, account.kind.rawValue,
+                    AmountText(account.balance, kind: .balance).render(theme: theme), account.isClosed ? "closed" : "open",
+                ])
             }
             return table.render(theme: theme)
         case .account(let account, let recent):
@@ -40,19 +44,24 @@ enum AccountScreen {
                 "Opened": DateText.minute(account.openedAt),
             ]).render(theme: theme).components(separatedBy: "\n")
             if !recent.isEmpty {
-                lines += ["", theme.paint("Latest movements", .heading)] + entriesTable(recent, theme: theme).render(theme: theme).components(separatedBy: "\n")
+                lines +=
+                    ["", theme.paint("Latest movements", .heading)]
+                    + entriesTable(recent, theme: theme).render(theme: theme).components(separatedBy: "\n")
             }
             return Card(title: account.name, lines: lines).render(theme: theme)
         case .renamed(let account):
             return "Account \(account.number) is now “\(account.name)”."
         case .moved(let entry):
             let verb = entry.amount.isPositive ? "Deposited" : "Withdrew"
-            let magnitude = Money(minorUnits: entry.amount.minorUnits.magnitude > UInt64(Int64.max) ? Int64.max : abs(entry.amount.minorUnits),
-                                  currency: entry.amount.currency)
+            let magnitude = Money(
+                minorUnits: entry.amount.minorUnits.magnitude > UInt64(Int64.max) ? Int64.max : abs(entry.amount.minorUnits),
+                currency: entry.amount.currency)
             let amount = AmountText(magnitude, kind: .balance).render(theme: theme)
             return "\(verb) \(amount) — balance of \(entry.account): \(AmountText(entry.balanceAfter, kind: .balance).render(theme: theme))"
         case .history(let account, let page):
-            var text = theme.paint("\(account.name) · \(account.number)", .heading) + "\n" + entriesTable(page.entries, theme: theme).render(theme: theme)
+            var text =
+                theme.paint("\(account.name) · \(account.number)", .heading) + "\n"
+                + entriesTable(page.entries, theme: theme).render(theme: theme)
             if let next = page.nextCursor {
                 text += "\n" + theme.paint("More: moa account history \(account.number) --after \(next)", .muted)
             }
@@ -63,12 +72,17 @@ enum AccountScreen {
     }
 
     static func entriesTable(_ entries: [LedgerEntry], theme: Theme) -> Table {
-        var table = Table(columns: [.init("Date"), .init("What"), .init("Amount", alignment: .right), .init("Balance", alignment: .right), .init("Memo")],
-                          emptyMessage: "No movements yet.")
+        var table = Table(
+            columns: [
+                .init("Date"), .init("What"), .init("Amount", alignment: .right), .init("Balance", alignment: .right), .init("Memo"),
+            ],
+            emptyMessage: "No movements yet.")
         for entry in entries {
             let what = entry.counterparty.map { "\(entry.kind.rawValue) \($0)" } ?? entry.kind.rawValue
-            table.append([DateText.minute(entry.at), what, AmountText(entry.amount, kind: .change).render(theme: theme),
-                          AmountText(entry.balanceAfter, kind: .balance).render(theme: theme), entry.memo ?? ""])
+            table.append([
+                DateText.minute(entry.at), what, AmountText(entry.amount, kind: .change).render(theme: theme),
+                AmountText(entry.balanceAfter, kind: .balance).render(theme: theme), entry.memo ?? "",
+            ])
         }
         return table
     }

@@ -63,15 +63,18 @@ final class AccountsCoordinator: Coordinator {
     private func detail(_ number: AccountNumber) async -> Navigation<Route> {
         guard let outcome = await send(.show(number.description)) else { return .pop }
         screen.show(AccountScreen.render(outcome, theme: screen.theme))
-        let choice = screen.choose(text("What next?", "다음 작업"), [
-            text("Send money", "송금하기"), text("Deposit", "입금"), text("Withdraw", "출금"),
-        ])
+        let choice = screen.choose(
+            text("What next?", "다음 작업"),
+            [
+                text("Send money", "송금하기"), text("Deposit", "입금"), text("Withdraw", "출금"),
+            ])
         switch choice {
         case 0?: return .push(.send(from: number))
         case 1?, 2?:
             if let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty {
                 let memo = screen.ask(text("Memo (optional):", "메모(선택):"))
-                let input: AccountsViewModel.Input = choice == 1
+                let input: AccountsViewModel.Input =
+                    choice == 1
                     ? .deposit(number.description, amount: amount, memo: memo)
                     : .withdraw(number.description, amount: amount, memo: memo)
                 if let moved = await send(input) { screen.show(AccountScreen.render(moved, theme: screen.theme)) }
@@ -84,16 +87,20 @@ final class AccountsCoordinator: Coordinator {
 
     private func send(from: AccountNumber) async -> Navigation<Route> {
         guard let destination = await askDestination(from: from),
-              let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty
+            let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty
         else { return .pop }
         let to = destination.to
         let memo = screen.ask(text("Memo (optional):", "메모(선택):")).flatMap { $0.isEmpty ? nil : $0 }
-        screen.show(Card(title: text("Send money", "송금"), lines: KeyValueRows([
-            text("From", "보내는 계좌"): from.description,
-            text("To", "받는 계좌"): destination.shown,
-            text("Amount", "금액"): amount,
-            text("Memo", "메모"): memo ?? "—",
-        ]).render(theme: screen.theme).components(separatedBy: "\n")).render(theme: screen.theme))
+        screen.show(
+            Card(
+                title: text("Send money", "송금"),
+                lines: KeyValueRows([
+                    text("From", "보내는 계좌"): from.description,
+                    text("To", "받는 계좌"): destination.shown,
+                    text("Amount", "금액"): amount,
+                    text("Memo", "메모"): memo ?? "—",
+                ]).render(theme: screen.theme).components(separatedBy: "\n")
+            ).render(theme: screen.theme))
         guard screen.confirm(text("Send it?", "송금할까요?")) else {
             screen.say(text("Not sent.", "송금하지 않았습니다."))
             return .pop
@@ -127,9 +134,12 @@ final class AccountsCoordinator: Coordinator {
         for (index, recipient) in offered.enumerated() { lines.append("  \(index + 1). \(recipient.shown)") }
         lines.append(screen.theme.paint("  0. " + text("Back", "뒤로"), .muted))
         screen.show(lines.joined(separator: "\n"))
-        guard let answer = screen.ask(text("To (a number from the list, an account number or @alias):",
-                                            "받는 계좌(목록의 번호, 계좌번호 또는 @별칭):")),
-              !answer.isEmpty, answer != "0"
+        guard
+            let answer = screen.ask(
+                text(
+                    "To (a number from the list, an account number or @alias):",
+                    "받는 계좌(목록의 번호, 계좌번호 또는 @별칭):")),
+            !answer.isEmpty, answer != "0"
         else { return nil }
         if answer.count <= 3, let choice = Int(answer), (1...offered.count).contains(choice) { return offered[choice - 1] }
         if answer.hasPrefix("@"), let favourite = offered.first(where: { $0.to.lowercased() == answer.lowercased() }) {
@@ -151,14 +161,18 @@ final class AccountsCoordinator: Coordinator {
 
     private func receiptScreen(_ receipt: TransferReceipt) -> Navigation<Route> {
         let transfer = receipt.transfer
-        screen.show(Card(title: text("Receipt", "송금 영수증"), lines: KeyValueRows([
-            text("Sent", "보낸 금액"): transfer.amount.formatted(),
-            text("From", "보내는 계좌"): transfer.from,
-            text("To", "받는 계좌"): transfer.to,
-            text("Memo", "메모"): transfer.memo ?? "—",
-            text("Balance after", "송금 후 잔액"): transfer.fromBalanceAfter.formatted(),
-            text("Transfer", "거래 번호"): transfer.id.rawValue,
-        ]).render(theme: screen.theme).components(separatedBy: "\n")).render(theme: screen.theme))
+        screen.show(
+            Card(
+                title: text("Receipt", "송금 영수증"),
+                lines: KeyValueRows([
+                    text("Sent", "보낸 금액"): transfer.amount.formatted(),
+                    text("From", "보내는 계좌"): transfer.from,
+                    text("To", "받는 계좌"): transfer.to,
+                    text("Memo", "메모"): transfer.memo ?? "—",
+                    text("Balance after", "송금 후 잔액"): transfer.fromBalanceAfter.formatted(),
+                    text("Transfer", "거래 번호"): transfer.id.rawValue,
+                ]).render(theme: screen.theme).components(separatedBy: "\n")
+            ).render(theme: screen.theme))
         _ = screen.ask(text("Press Enter to go back to the account.", "Enter를 누르면 계좌로 돌아갑니다."))
         return .pop
     }
@@ -166,7 +180,7 @@ final class AccountsCoordinator: Coordinator {
     private func openAccount() async {
         let kinds = AccountKind.allCases
         guard let kind = screen.choose(text("Which kind?", "어떤 계좌인가요?"), kinds.map(\.rawValue)),
-              let name = screen.ask(text("Name:", "이름:")), !name.isEmpty
+            let name = screen.ask(text("Name:", "이름:")), !name.isEmpty
         else { return }
         if let opened = await send(.open(kind: kinds[kind], name: name, currency: "KRW")) {
             screen.show(AccountScreen.render(opened, theme: screen.theme))

@@ -35,8 +35,10 @@ public struct AccountSummary: Sendable, Hashable, Codable {
     public let isClosed: Bool
     public let openedAt: Date
 
-    public init(id: AccountID, number: AccountNumber, name: String, kind: AccountKind, ownerID: UserID,
-                balance: Money, isClosed: Bool, openedAt: Date) {
+    public init(
+        id: AccountID, number: AccountNumber, name: String, kind: AccountKind, ownerID: UserID,
+        balance: Money, isClosed: Bool, openedAt: Date
+    ) {
         self.id = id
         self.number = number
         self.name = name
@@ -124,7 +126,8 @@ public enum PostingError: Error, UserFacingError, Equatable {
         case .closedAccount(let number): "Account \(number) is closed."
         case .notOwner(let number): "Account \(number) is not yours: you can only send from your own accounts."
         case .sameAccount(let number): "The source and the destination are the same account (\(number))."
-        case .currencyMismatch(let from, let to): "The accounts hold different currencies (\(from.code) and \(to.code)): a transfer cannot convert money."
+        case .currencyMismatch(let from, let to):
+            "The accounts hold different currencies (\(from.code) and \(to.code)): a transfer cannot convert money."
         case .amountNotPositive(let amount): "The amount must be more than zero, not \(amount.formatted())."
         case .insufficientFunds(let number, let balance, let requested):
             "Insufficient funds: account \(number) holds \(balance.formatted()), less than \(requested.formatted())."

@@ -18,7 +18,8 @@ public struct AccountNumber: Hashable, Sendable, Codable, Comparable, CustomStri
 
     /// A number from its 11 leading digits and their computed check digit.
     public init(prefix: String) throws(AccountNumberError) {
-        guard prefix.count == 11, prefix.allSatisfy({ $0.isASCII && $0.isNumber }), let check = Self.checkDigit(for: Substring(prefix)) else {
+        guard prefix.count == 11, prefix.allSatisfy({ $0.isASCII && $0.isNumber }), let check = Self.checkDigit(for: Substring(prefix))
+        else {
             throw .malformed(prefix)
         }
         digits = prefix + String(check)

@@ -1,8 +1,8 @@
 import AccountInterface
 import Foundation
-import SharedKit
 import Money
 import Persistence
+import SharedKit
 import Synchronization
 
 /// In-memory accounts implementing both `AccountDirectory` and `AccountPosting`, with the same
@@ -25,10 +25,13 @@ public final class FakeAccounts: AccountDirectory, AccountPosting {
 
     /// Adds an account with a balance (for test set-up).
     @discardableResult
-    public func add(owner: UserID, number: String, balance: Money, name: String = "Checking", kind: AccountKind = .checking,
-                    closed: Bool = false) throws -> AccountSummary {
-        let account = AccountSummary(id: AccountID(number), number: try AccountNumber(number), name: name, kind: kind, ownerID: owner,
-                                     balance: balance, isClosed: closed, openedAt: Date(timeIntervalSince1970: 0))
+    public func add(
+        owner: UserID, number: String, balance: Money, name: String = "Checking", kind: AccountKind = .checking,
+        closed: Bool = false
+    ) throws -> AccountSummary {
+        let account = AccountSummary(
+            id: AccountID(number), number: try AccountNumber(number), name: name, kind: kind, ownerID: owner,
+            balance: balance, isClosed: closed, openedAt: Date(timeIntervalSince1970: 0))
         state.withLock { $0.accounts[account.number] = account }
         return account
     }
@@ -71,8 +74,9 @@ public final class FakeAccounts: AccountDirectory, AccountPosting {
     }
 
     private static func with(_ account: AccountSummary, balance: Int64) -> AccountSummary {
-        AccountSummary(id: account.id, number: account.number, name: account.name, kind: account.kind, ownerID: account.ownerID,
-                       balance: Money(minorUnits: balance, currency: account.currency), isClosed: account.isClosed, openedAt: account.openedAt)
+        AccountSummary(
+            id: account.id, number: account.number, name: account.name, kind: account.kind, ownerID: account.ownerID,
+            balance: Money(minorUnits: balance, currency: account.currency), isClosed: account.isClosed, openedAt: account.openedAt)
     }
 }
 

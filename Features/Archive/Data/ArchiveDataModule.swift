@@ -25,7 +25,9 @@ public struct ArchiveDataModule: FeatureModule {
             .singleton(PreferenceStoreKey.self, requires: DatabaseKey.self) { SQLitePreferenceStore(database: $0) },
             .singleton(ArchiveUserDataStoreKey.self) { SQLiteArchiveUserDataStore() },
             .singleton(EventCatalogueKey.self, requires: CatalogueStoreKey.self) { StoreEventCatalogue(store: $0) },
-            .singleton(CatalogueImporterKey.self, requires: CatalogueStoreKey.self, WallClockKey.self) { CatalogueImporter(store: $0, clock: $1) },
+            .singleton(CatalogueImporterKey.self, requires: CatalogueStoreKey.self, WallClockKey.self) {
+                CatalogueImporter(store: $0, clock: $1)
+            },
             .singleton(CatalogueSourcesKey.self) { ArchiveSources(client: httpClient) },
             .singleton(ExportWriterKey.self) { AtomicExportWriter() },
         ]

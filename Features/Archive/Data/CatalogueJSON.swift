@@ -225,7 +225,8 @@ enum JSONSyntaxScanner {
             if byte >= 0x21, byte < 0x7F { return (index, "unexpected character '\(Character(Unicode.Scalar(byte)))'") }
             let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
             if length > 1, index + length <= count,
-               let character = String(validating: bytes[index..<(index + length)], as: UTF8.self), !character.isEmpty {
+                let character = String(validating: bytes[index..<(index + length)], as: UTF8.self), !character.isEmpty
+            {
                 return (index, "unexpected character '\(character)'")
             }
             return (index, "unexpected byte 0x\(String(byte, radix: 16, uppercase: true))")
@@ -244,18 +245,22 @@ enum JSONSyntaxScanner {
                     guard index < count else { return (count, "unterminated string") }
                     switch bytes[index] {
                     case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-                         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         index += 1
                     case UInt8(ascii: "u"):
                         for offset in 1...4 {
-                            guard index + offset < count, isHexDigit(bytes[index + offset]) else { return (index - 1, "invalid \\u escape") }
+                            guard index + offset < count, isHexDigit(bytes[index + offset]) else {
+                                return (index - 1, "invalid \\u escape")
+                            }
                         }
                         index += 5
                     default:
                         return (index - 1, "invalid escape in a string")
                     }
                 case 0..<0x20:
-                    return (index, byte == 0x0A ? "line break inside a string (missing closing quote?)" : "control character inside a string")
+                    return (
+                        index, byte == 0x0A ? "line break inside a string (missing closing quote?)" : "control character inside a string"
+                    )
                 default:
                     index += 1
                 }
@@ -287,7 +292,9 @@ enum JSONSyntaxScanner {
         func scanLiteral(_ word: String) -> (Int, String)? {
             let start = index
             for byte in word.utf8 {
-                guard index < count, bytes[index] == byte else { return (start, "unexpected word (expected \(word), a string, a number, an object or a list)") }
+                guard index < count, bytes[index] == byte else {
+                    return (start, "unexpected word (expected \(word), a string, a number, an object or a list)")
+                }
                 index += 1
             }
             return nil
@@ -375,6 +382,7 @@ enum JSONSyntaxScanner {
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
     }
 }

@@ -78,14 +78,16 @@ public struct InMemoryCatalogueSource: CatalogueSource {
         } catch {
             switch error {
             case .syntax(let syntax):
-                throw ArchiveImportError.malformedJSON(name, line: syntax.line, column: syntax.column, byteOffset: syntax.offset, detail: syntax.detail)
+                throw ArchiveImportError.malformedJSON(
+                    name, line: syntax.line, column: syntax.column, byteOffset: syntax.offset, detail: syntax.detail)
             case .shape(let detail):
                 throw ArchiveImportError.notCatalogue(name, detail: detail)
             }
         }
         guard let rows = page.rows else {
             if let code = page.resultCode, code != "INFO-000" {
-                throw ArchiveImportError.notCatalogue(name, detail: "it holds the API's answer \(code) (\(page.resultMessage ?? "no message")), not rows")
+                throw ArchiveImportError.notCatalogue(
+                    name, detail: "it holds the API's answer \(code) (\(page.resultMessage ?? "no message")), not rows")
             }
             throw ArchiveImportError.notCatalogue(name, detail: "there is no culturalEventInfo.row list")
         }
@@ -150,8 +152,9 @@ public struct SeoulOpenAPISource: CatalogueSource {
     }
 
     private func fetch(_ start: Int, _ end: Int) async throws -> CatalogueJSON.Page {
-        let endpoint = Endpoint(.get, pathSegments: [key, "json", "culturalEventInfo", String(start), String(end)],
-                                headers: ["Accept": "application/json"], timeout: Self.timeout)
+        let endpoint = Endpoint(
+            .get, pathSegments: [key, "json", "culturalEventInfo", String(start), String(end)],
+            headers: ["Accept": "application/json"], timeout: Self.timeout)
         let response: HTTPResponse
         do {
             response = try await client.send(endpoint)
@@ -167,7 +170,8 @@ public struct SeoulOpenAPISource: CatalogueSource {
             return try CatalogueJSON.decodePage(response.body)
         } catch {
             switch error {
-            case .syntax(let syntax): throw ArchiveImportError.apiBadResponse("not JSON (\(syntax.detail) at byte \(syntax.offset) of rows \(start)–\(end))")
+            case .syntax(let syntax):
+                throw ArchiveImportError.apiBadResponse("not JSON (\(syntax.detail) at byte \(syntax.offset) of rows \(start)–\(end))")
             case .shape(let detail): throw ArchiveImportError.apiBadResponse(detail)
             }
         }

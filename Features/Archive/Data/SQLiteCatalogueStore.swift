@@ -23,17 +23,19 @@ public struct SQLiteCatalogueStore: CatalogueStore {
         let step = max(1, entries.count / 200)
         return try database.write { db in
             let select = try db.cachedStatement(sql: "SELECT natural_key, \(Self.columns) FROM archive_events WHERE id = ?")
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO archive_events (id, natural_key, title, category, district, place, audience, fee, is_free, starts_on, ends_on,
-                                            organization, link, image_url, search_text, audience_folded, imported_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            let update = try db.cachedStatement(sql: """
-                UPDATE archive_events SET title = ?, category = ?, district = ?, place = ?, audience = ?, fee = ?, is_free = ?,
-                       starts_on = ?, ends_on = ?, organization = ?, link = ?, image_url = ?, search_text = ?, audience_folded = ?,
-                       updated_at = ?
-                WHERE id = ?
-                """)
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO archive_events (id, natural_key, title, category, district, place, audience, fee, is_free, starts_on, ends_on,
+                                                organization, link, image_url, search_text, audience_folded, imported_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            let update = try db.cachedStatement(
+                sql: """
+                    UPDATE archive_events SET title = ?, category = ?, district = ?, place = ?, audience = ?, fee = ?, is_free = ?,
+                           starts_on = ?, ends_on = ?, organization = ?, link = ?, image_url = ?, search_text = ?, audience_folded = ?,
+                           updated_at = ?
+                    WHERE id = ?
+                    """)
             var outcomes: [UpsertOutcome] = []
             outcomes.reserveCapacity(entries.count)
             for (index, entry) in entries.enumerated() {
@@ -55,7 +57,8 @@ public struct SQLiteCatalogueStore: CatalogueStore {
                     try insert.execute(arguments: [
                         event.id.rawValue, entry.naturalKey, event.title, event.category, event.district, event.place, event.audience,
                         event.fee, event.isFree, event.startsOn.description, event.endsOn.description, event.organization,
-                        event.link?.absoluteString, event.imageURL?.absoluteString, Self.searchText(event), event.audience.lowercased(), at, at,
+                        event.link?.absoluteString, event.imageURL?.absoluteString, Self.searchText(event), event.audience.lowercased(), at,
+                        at,
                     ])
                     outcomes.append(.inserted)
                 }
@@ -79,7 +82,9 @@ public struct SQLiteCatalogueStore: CatalogueStore {
         let sql = SearchSQL(query)
         return try database.read { db in
             let total = try Int.fetchOne(db, sql: sql.countSQL, arguments: StatementArguments(sql.arguments)) ?? 0
-            let events = try Row.fetchAll(db, sql: sql.pageSQL, arguments: StatementArguments(sql.arguments) + StatementArguments(sql.pageArguments)).map(Self.event)
+            let events = try Row.fetchAll(
+                db, sql: sql.pageSQL, arguments: StatementArguments(sql.arguments) + StatementArguments(sql.pageArguments)
+            ).map(Self.event)
             return EventPage(events: events, total: total, page: query.effectivePage, perPage: query.effectivePerPage)
         }
     }
@@ -92,8 +97,10 @@ public struct SQLiteCatalogueStore: CatalogueStore {
 
     public func events(endingOnOrAfter day: Day) async throws -> [CulturalEvent] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM archive_events WHERE ends_on >= ? ORDER BY starts_on, title, id",
-                             arguments: [day.description]).map(Self.event)
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.columns) FROM archive_events WHERE ends_on >= ? ORDER BY starts_on, title, id",
+                arguments: [day.description]
+            ).map(Self.event)
         }
     }
 
@@ -110,10 +117,11 @@ public struct SQLiteCatalogueStore: CatalogueStore {
         guard let startsOn = Day(startText), let endsOn = Day(endText) else { throw CorruptCatalogueRow(id: row["id"]) }
         let link: String? = row["link"]
         let image: String? = row["image_url"]
-        return CulturalEvent(id: EventID(row["id"] as String), title: row["title"], category: row["category"], district: row["district"],
-                             place: row["place"], audience: row["audience"], fee: row["fee"], isFree: row["is_free"],
-                             startsOn: startsOn, endsOn: endsOn, organization: row["organization"], link: link.flatMap(URL.init(string:)),
-                             imageURL: image.flatMap(URL.init(string:)))
+        return CulturalEvent(
+            id: EventID(row["id"] as String), title: row["title"], category: row["category"], district: row["district"],
+            place: row["place"], audience: row["audience"], fee: row["fee"], isFree: row["is_free"],
+            startsOn: startsOn, endsOn: endsOn, organization: row["organization"], link: link.flatMap(URL.init(string:)),
+            imageURL: image.flatMap(URL.init(string:)))
     }
 }
 

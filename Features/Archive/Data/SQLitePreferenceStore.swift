@@ -16,22 +16,27 @@ public struct SQLitePreferenceStore: PreferenceStore {
 
     public func preferences(of owner: UserID) async throws -> ArchivePreferences? {
         try database.read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT districts, categories, updated_at FROM archive_preferences WHERE owner_id = ?",
-                                             arguments: [owner.rawValue])
+            guard
+                let row = try Row.fetchOne(
+                    db, sql: "SELECT districts, categories, updated_at FROM archive_preferences WHERE owner_id = ?",
+                    arguments: [owner.rawValue])
             else { return nil }
-            return ArchivePreferences(districts: try Self.list(row["districts"]), categories: try Self.list(row["categories"]),
-                                      updatedAt: row["updated_at"])
+            return ArchivePreferences(
+                districts: try Self.list(row["districts"]), categories: try Self.list(row["categories"]),
+                updatedAt: row["updated_at"])
         }
     }
 
     public func save(_ preferences: ArchivePreferences, of owner: UserID, at date: Date) async throws {
-        let districts = try Self.text(preferences.districts), categories = try Self.text(preferences.categories)
+        let districts = try Self.text(preferences.districts)
+        let categories = try Self.text(preferences.categories)
         try database.write { db in
-            try db.execute(sql: """
-                INSERT INTO archive_preferences (owner_id, districts, categories, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(owner_id) DO UPDATE SET districts = excluded.districts, categories = excluded.categories,
-                                                    updated_at = excluded.updated_at
-                """, arguments: [owner.rawValue, districts, categories, date])
+            try db.execute(
+                sql: """
+                    INSERT INTO archive_preferences (owner_id, districts, categories, updated_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT(owner_id) DO UPDATE SET districts = excluded.districts, categories = excluded.categories,
+                                                        updated_at = excluded.updated_at
+                    """, arguments: [owner.rawValue, districts, categories, date])
         }
     }
 

@@ -13,15 +13,19 @@ public struct SQLiteTicketStore: TicketStore {
         self.database = database
     }
 
-    static let columns = "id, owner_id, event_id, title, category, district, place, audience, is_free, attended_on, rating, memo, created_at"
+    static let columns =
+        "id, owner_id, event_id, title, category, district, place, audience, is_free, attended_on, rating, memo, created_at"
 
     public func insert(_ ticket: Ticket) async throws {
         do {
             try database.write { db in
-                try db.execute(sql: "INSERT INTO archive_tickets (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", arguments: [
-                    ticket.id.rawValue, ticket.owner.rawValue, ticket.eventID?.rawValue, ticket.title, ticket.category, ticket.district,
-                    ticket.place, ticket.audience, ticket.isFree, ticket.attendedOn.description, ticket.rating, ticket.memo, ticket.createdAt,
-                ])
+                try db.execute(
+                    sql: "INSERT INTO archive_tickets (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [
+                        ticket.id.rawValue, ticket.owner.rawValue, ticket.eventID?.rawValue, ticket.title, ticket.category, ticket.district,
+                        ticket.place, ticket.audience, ticket.isFree, ticket.attendedOn.description, ticket.rating, ticket.memo,
+                        ticket.createdAt,
+                    ])
             }
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw DuplicateTicket()
@@ -30,8 +34,10 @@ public struct SQLiteTicketStore: TicketStore {
 
     public func tickets(of owner: UserID) async throws -> [Ticket] {
         try database.read { db in
-            try Row.fetchAll(db, sql: "SELECT \(Self.columns) FROM archive_tickets WHERE owner_id = ? ORDER BY attended_on DESC, created_at DESC, id",
-                             arguments: [owner.rawValue]).map(Self.ticket)
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.columns) FROM archive_tickets WHERE owner_id = ? ORDER BY attended_on DESC, created_at DESC, id",
+                arguments: [owner.rawValue]
+            ).map(Self.ticket)
         }
     }
 
@@ -46,9 +52,10 @@ public struct SQLiteTicketStore: TicketStore {
         let attended: String = row["attended_on"]
         guard let attendedOn = Day(attended) else { throw CorruptCatalogueRow(id: row["id"]) }
         let eventID: String? = row["event_id"]
-        return Ticket(id: TicketID(row["id"] as String), owner: UserID(row["owner_id"] as String), eventID: eventID.map { EventID($0) },
-                      title: row["title"], category: row["category"], district: row["district"], place: row["place"],
-                      audience: row["audience"], isFree: row["is_free"], attendedOn: attendedOn, rating: row["rating"], memo: row["memo"],
-                      createdAt: row["created_at"])
+        return Ticket(
+            id: TicketID(row["id"] as String), owner: UserID(row["owner_id"] as String), eventID: eventID.map { EventID($0) },
+            title: row["title"], category: row["category"], district: row["district"], place: row["place"],
+            audience: row["audience"], isFree: row["is_free"], attendedOn: attendedOn, rating: row["rating"], memo: row["memo"],
+            createdAt: row["created_at"])
     }
 }

@@ -43,19 +43,25 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .invalidRating(let rating): "A rating is from 1 to 5, not \(rating)."
         case .memoTooLong(let count): "The memo has \(count) characters; the most is \(Self.memoLimit)."
         case .invalidText(let field, let value, let limit):
-            value.isEmpty ? "The \(field) must not be empty." : "“\(value)” is not a usable \(field): use 1 to \(limit) characters on one line."
+            value.isEmpty
+                ? "The \(field) must not be empty." : "“\(value)” is not a usable \(field): use 1 to \(limit) characters on one line."
         case .invalidDate(let field, let value): "“\(value)” is not a date for \(field): use YYYY-MM-DD."
         case .invalidDateRange(let from, let to): "--from \(from) is after --to \(to)."
         case .unknownTicket(let reference): "You have no ticket “\(reference)”."
         case .ambiguousTicket(let reference, let matches): "“\(reference)” matches \(matches) of your tickets: give more of its id."
         case .invalidLimit(let limit, let range): "The limit must be from \(range.lowerBound) to \(range.upperBound), not \(limit)."
         case .invalidRowRange(let from, let to):
-            if let to { "Rows \(from)…\(to) are not a range: --from must be at least 1 and --to at least --from." } else { "--from must be at least 1, not \(from)." }
+            if let to {
+                "Rows \(from)…\(to) are not a range: --from must be at least 1 and --to at least --from."
+            } else {
+                "--from must be at least 1, not \(from)."
+            }
         case .invalidPage(let page): "--page must be 1 or more, not \(page)."
         case .invalidPerPage(let perPage, let max): "--per-page must be from 1 to \(max), not \(perPage)."
         case .cannotWrite(let path, let reason): "Could not write \(path): \(reason)."
         case .preferenceCount(let kind, let count, _):
-            count == 0 ? "Choose at least one \(kind.singular) with \(kind.option) (up to 3, comma-separated)."
+            count == 0
+                ? "Choose at least one \(kind.singular) with \(kind.option) (up to 3, comma-separated)."
                 : "Choose at most 3 \(kind.rawValue) with \(kind.option), not \(count)."
         case .duplicatePreference(let kind, let value): "\(value) is listed twice in \(kind.option)."
         case .unknownDistrict(let value): "“\(value)” is not one of Seoul's 25 districts."
@@ -68,16 +74,19 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
 
     public var hint: String? {
         switch self {
-        case .unknownEvent: "Find event ids with `moa archive events`, or add a ticket by hand with --title, --category, --region and --date."
+        case .unknownEvent:
+            "Find event ids with `moa archive events`, or add a ticket by hand with --title, --category, --region and --date."
         case .unknownTicket, .ambiguousTicket: "See your tickets and their ids with `moa archive list`."
         case .alreadyArchived: "Give another --attended date if you went again."
         case .preferenceCount(.districts, _, _), .duplicatePreference(.districts, _), .unknownDistrict:
             "Seoul's districts: \(SeoulDistricts.choices)."
         case .preferenceCount(.categories, _, let available), .unknownCategory(_, let available):
-            available.isEmpty ? "See the categories with `moa archive preferences choices`."
+            available.isEmpty
+                ? "See the categories with `moa archive preferences choices`."
                 : "Categories of the imported events: \(available.joined(separator: ", "))."
         case .duplicatePreference(.categories, _), .ambiguousCategory: "See the categories with `moa archive preferences choices`."
-        case .noCategoriesImported: "Import a catalogue first: `moa archive import --sample`, `moa archive import FILE.json` or `moa archive import --api`."
+        case .noCategoriesImported:
+            "Import a catalogue first: `moa archive import --sample`, `moa archive import FILE.json` or `moa archive import --api`."
         default: nil
         }
     }
@@ -124,11 +133,14 @@ public enum ArchiveImportError: Error, UserFacingError, Equatable {
             "\(path) is JSON but not a culturalEventInfo catalogue: \(detail). Nothing was imported."
         case .apiKeyMissing: "The API key is empty."
         case .apiKeyNotSet: "No Seoul Open Data API key is set, so the live catalogue cannot be imported."
-        case .apiUnreachable(let host): "Could not reach the Seoul Open Data API at \(host): the network is offline or the server is down. Nothing was imported."
-        case .apiTimedOut(let host, let seconds): "The Seoul Open Data API at \(host) did not answer within \(seconds) seconds. Nothing was imported."
+        case .apiUnreachable(let host):
+            "Could not reach the Seoul Open Data API at \(host): the network is offline or the server is down. Nothing was imported."
+        case .apiTimedOut(let host, let seconds):
+            "The Seoul Open Data API at \(host) did not answer within \(seconds) seconds. Nothing was imported."
         case .apiRefused(let code, let message): "The Seoul Open Data API refused the request: \(message) (\(code)). Nothing was imported."
         case .apiStatus(let status): "The Seoul Open Data API answered with HTTP status \(status). Nothing was imported."
-        case .apiBadResponse(let detail): "The Seoul Open Data API sent something that is not a culturalEventInfo page: \(detail). Nothing was imported."
+        case .apiBadResponse(let detail):
+            "The Seoul Open Data API sent something that is not a culturalEventInfo page: \(detail). Nothing was imported."
         case .apiFailed(let detail): "The request to the Seoul Open Data API failed: \(detail). Nothing was imported."
         }
     }
@@ -141,7 +153,8 @@ public enum ArchiveImportError: Error, UserFacingError, Equatable {
         case .apiKeyMissing: "Get a key at data.seoul.go.kr (“인증키 신청”) and store it with `moa settings set archive.api-key --value-stdin`."
         case .apiKeyNotSet:
             "Store your key (from data.seoul.go.kr, “인증키 신청”) with `moa settings set archive.api-key --value-stdin`, or set MOA_ARCHIVE_API_KEY."
-        case .apiUnreachable: "Check your network connection and try again, or import a downloaded file with `moa archive import FILE.json`."
+        case .apiUnreachable:
+            "Check your network connection and try again, or import a downloaded file with `moa archive import FILE.json`."
         case .apiTimedOut: "Try again later, or fetch fewer rows at a time with --from and --to."
         case .apiRefused(let code, _) where code == "INFO-100": "Check the API key (data.seoul.go.kr → 인증키 관리)."
         case .apiRefused, .apiStatus: "Try again later."

@@ -34,9 +34,11 @@ public struct RawEvent: Sendable, Hashable {
     /// MAIN_IMG.
     public var image: String?
 
-    public init(category: String? = nil, district: String? = nil, title: String? = nil, date: String? = nil, place: String? = nil,
-                organization: String? = nil, audience: String? = nil, fee: String? = nil, isFree: String? = nil,
-                startDate: String? = nil, endDate: String? = nil, link: String? = nil, homepage: String? = nil, image: String? = nil) {
+    public init(
+        category: String? = nil, district: String? = nil, title: String? = nil, date: String? = nil, place: String? = nil,
+        organization: String? = nil, audience: String? = nil, fee: String? = nil, isFree: String? = nil,
+        startDate: String? = nil, endDate: String? = nil, link: String? = nil, homepage: String? = nil, image: String? = nil
+    ) {
         self.category = category
         self.district = district
         self.title = title
@@ -58,10 +60,11 @@ public struct RawEvent: Sendable, Hashable {
     public init(fields: [String: String]) {
         var upper: [String: String] = [:]
         for (key, value) in fields { upper[key.uppercased()] = value }
-        self.init(category: upper["CODENAME"], district: upper["GUNAME"], title: upper["TITLE"], date: upper["DATE"],
-                  place: upper["PLACE"], organization: upper["ORG_NAME"], audience: upper["USE_TRGT"], fee: upper["USE_FEE"],
-                  isFree: upper["IS_FREE"], startDate: upper["STRTDATE"], endDate: upper["END_DATE"], link: upper["ORG_LINK"],
-                  homepage: upper["HMPG_ADDR"], image: upper["MAIN_IMG"])
+        self.init(
+            category: upper["CODENAME"], district: upper["GUNAME"], title: upper["TITLE"], date: upper["DATE"],
+            place: upper["PLACE"], organization: upper["ORG_NAME"], audience: upper["USE_TRGT"], fee: upper["USE_FEE"],
+            isFree: upper["IS_FREE"], startDate: upper["STRTDATE"], endDate: upper["END_DATE"], link: upper["ORG_LINK"],
+            homepage: upper["HMPG_ADDR"], image: upper["MAIN_IMG"])
     }
 }
 
@@ -191,8 +194,10 @@ public struct Ticket: Sendable, Hashable {
     public let memo: String?
     public let createdAt: Date
 
-    public init(id: TicketID, owner: UserID, eventID: EventID?, title: String, category: String, district: String, place: String,
-                audience: String, isFree: Bool, attendedOn: Day, rating: Int?, memo: String?, createdAt: Date) {
+    public init(
+        id: TicketID, owner: UserID, eventID: EventID?, title: String, category: String, district: String, place: String,
+        audience: String, isFree: Bool, attendedOn: Day, rating: Int?, memo: String?, createdAt: Date
+    ) {
         self.id = id
         self.owner = owner
         self.eventID = eventID

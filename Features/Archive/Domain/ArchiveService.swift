@@ -17,8 +17,10 @@ public struct ArchiveService: EventArchiving {
     /// - Parameters:
     ///   - timeZone: where "today" is decided (the user's, by default).
     ///   - makeID: new ticket ids (injected for tests).
-    public init(tickets: any TicketStore, catalogue: any CatalogueStore, preferences: any PreferenceStore, session: any SessionProvider,
-                clock: any WallClock, timeZone: TimeZone = .current, makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }) {
+    public init(
+        tickets: any TicketStore, catalogue: any CatalogueStore, preferences: any PreferenceStore, session: any SessionProvider,
+        clock: any WallClock, timeZone: TimeZone = .current, makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }
+    ) {
         self.tickets = tickets
         self.catalogue = catalogue
         self.preferenceStore = preferences
@@ -52,9 +54,10 @@ public struct ArchiveService: EventArchiving {
             guard event.startsOn <= today else { throw ArchiveError.eventNotStarted(title: event.title, startsOn: event.startsOn) }
             day = min(today, event.endsOn)
         }
-        let ticket = Ticket(id: makeID(), owner: user.id, eventID: event.id, title: event.title, category: event.category,
-                            district: event.district, place: event.place, audience: event.audience, isFree: event.isFree,
-                            attendedOn: day, rating: rating, memo: memo, createdAt: clock.now())
+        let ticket = Ticket(
+            id: makeID(), owner: user.id, eventID: event.id, title: event.title, category: event.category,
+            district: event.district, place: event.place, audience: event.audience, isFree: event.isFree,
+            attendedOn: day, rating: rating, memo: memo, createdAt: clock.now())
         return try await insert(ticket)
     }
 
@@ -66,9 +69,10 @@ public struct ArchiveService: EventArchiving {
         let category = try Self.validText(input.category, field: "category", limit: 40)
         let district = SeoulDistricts.normalized(try Self.validText(input.district, field: "region", limit: 40))
         guard input.attendedOn <= today else { throw ArchiveError.attendedInFuture(input.attendedOn, today: today) }
-        let ticket = Ticket(id: makeID(), owner: user.id, eventID: nil, title: title, category: category, district: district, place: "",
-                            audience: "", isFree: input.isFree, attendedOn: input.attendedOn, rating: try Self.validRating(input.rating),
-                            memo: try Self.validMemo(input.memo), createdAt: clock.now())
+        let ticket = Ticket(
+            id: makeID(), owner: user.id, eventID: nil, title: title, category: category, district: district, place: "",
+            audience: "", isFree: input.isFree, attendedOn: input.attendedOn, rating: try Self.validRating(input.rating),
+            memo: try Self.validMemo(input.memo), createdAt: clock.now())
         return try await insert(ticket)
     }
 
@@ -104,14 +108,16 @@ public struct ArchiveService: EventArchiving {
         if mine.count < Recommender.coldStartTickets, let chosen {
             let candidates = try await catalogue.events(endingOnOrAfter: today)
             let items = Recommender.recommend(preferences: chosen, tickets: mine, candidates: candidates, today: today, limit: limit)
-            return RecommendationList(status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items, basis: .preferences,
-                                      preferences: chosen)
+            return RecommendationList(
+                status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items, basis: .preferences,
+                preferences: chosen)
         }
         guard !mine.isEmpty else { return RecommendationList(status: .noTickets, profile: profile, items: []) }
         let candidates = try await catalogue.events(endingOnOrAfter: today)
         let items = Recommender.recommend(profile: profile, tickets: mine, candidates: candidates, limit: limit, preferences: chosen)
-        return RecommendationList(status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items,
-                                  basis: chosen == nil ? .taste : .blended, preferences: chosen)
+        return RecommendationList(
+            status: items.isEmpty ? .noCandidates : .ok, profile: profile, items: items,
+            basis: chosen == nil ? .taste : .blended, preferences: chosen)
     }
 
     public static let recommendationLimits = 1...100
@@ -149,10 +155,11 @@ public struct ArchiveService: EventArchiving {
     /// Your tickets as `format`; `byteOrderMark`: a CSV starts with U+FEFF (for Excel), JSON never does.
     public func export(_ format: ExportFormat, byteOrderMark: Bool = false) async throws -> ExportDocument {
         let mine = try await list()
-        let text = switch format {
-        case .csv: TicketExport.csv(mine, byteOrderMark: byteOrderMark)
-        case .json: try TicketExport.json(mine)
-        }
+        let text =
+            switch format {
+            case .csv: TicketExport.csv(mine, byteOrderMark: byteOrderMark)
+            case .json: try TicketExport.json(mine)
+            }
         return ExportDocument(format: format, text: text, ticketCount: mine.count)
     }
 

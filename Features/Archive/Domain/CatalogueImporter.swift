@@ -14,7 +14,9 @@ public struct CatalogueImporter: Sendable {
         self.clock = clock
     }
 
-    public func run(_ source: any CatalogueSource, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws -> ImportReport {
+    public func run(_ source: any CatalogueSource, progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws
+        -> ImportReport
+    {
         let rows = try await source.rows(progress: progress)
         var entries: [CatalogueEntry] = []
         var entryRows: [Int] = []
@@ -49,7 +51,9 @@ public struct CatalogueImporter: Sendable {
         let total = entries.count
         progress(.writing(done: 0, of: total))
         let outcomes = try await store.upsert(entries, at: clock.now()) { done in progress(.writing(done: done, of: total)) }
-        var new = 0, updated = 0, unchanged = 0
+        var new = 0
+        var updated = 0
+        var unchanged = 0
         for (index, outcome) in outcomes.enumerated() {
             switch outcome {
             case .inserted: new += 1
@@ -61,8 +65,9 @@ public struct CatalogueImporter: Sendable {
             }
         }
         skipped.sort { $0.row < $1.row }
-        return ImportReport(source: source.name, rows: rows.count, new: new, updated: updated, unchanged: unchanged, skipped: skipped,
-                            catalogueCount: try await store.count())
+        return ImportReport(
+            source: source.name, rows: rows.count, new: new, updated: updated, unchanged: unchanged, skipped: skipped,
+            catalogueCount: try await store.count())
     }
 
     /// Checks `--from`/`--to` of a live import.

@@ -78,8 +78,9 @@ public enum EventNormalizer {
         let trimmed = trim(text)
         let characters = Array(trimmed.prefix(9))
         if characters.count >= 8, characters[0..<8].allSatisfy(\.isASCIIDigit), characters.count == 8 || !characters[8].isASCIIDigit {
-            return Day(year: Int(String(characters[0..<4])) ?? 0, month: Int(String(characters[4..<6])) ?? 0,
-                       day: Int(String(characters[6..<8])) ?? 0)
+            return Day(
+                year: Int(String(characters[0..<4])) ?? 0, month: Int(String(characters[4..<6])) ?? 0,
+                day: Int(String(characters[6..<8])) ?? 0)
         }
         return Day(trimmed.replacingOccurrences(of: ".", with: "-").replacingOccurrences(of: "/", with: "-"))
     }
@@ -99,7 +100,7 @@ public enum EventNormalizer {
     static func url(_ text: String?) -> URL? {
         let trimmed = trim(text ?? "")
         guard !trimmed.isEmpty, let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", url.host != nil
+            scheme == "http" || scheme == "https", url.host != nil
         else { return nil }
         return url
     }
@@ -113,7 +114,8 @@ public enum EventNormalizer {
     /// `text` without leading and trailing whitespace.
     static func trim(_ text: String) -> String {
         let scalars = text.unicodeScalars
-        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }), let last = scalars.lastIndex(where: { !isWhitespace($0) }) else {
+        guard let first = scalars.firstIndex(where: { !isWhitespace($0) }), let last = scalars.lastIndex(where: { !isWhitespace($0) })
+        else {
             return ""
         }
         if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return text }

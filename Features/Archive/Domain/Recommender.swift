@@ -103,8 +103,10 @@ public enum Recommender {
     /// Scores every candidate not archived yet, keeps those with a positive score, best first;
     /// equal scores by start date, then id. With `preferences`, a chosen district and a chosen category
     /// each add a bounded boost (``preferenceBoosts``), and the reason names them.
-    public static func recommend(profile: TasteProfile, tickets: [Ticket], candidates: [CulturalEvent], limit: Int,
-                                 preferences: ArchivePreferences? = nil) -> [Recommendation] {
+    public static func recommend(
+        profile: TasteProfile, tickets: [Ticket], candidates: [CulturalEvent], limit: Int,
+        preferences: ArchivePreferences? = nil
+    ) -> [Recommendation] {
         let archived = Set(tickets.compactMap(\.eventID))
         var scored: [(key: Int, recommendation: Recommendation)] = []
         for event in candidates where event.endsOn >= profile.asOf && !archived.contains(event.id) {
@@ -136,8 +138,13 @@ public enum Recommender {
                 strongest = match.category == nil ? .district : .category
                 reason = "Because you chose \(match.phrase)"
             }
-            scored.append((key, Recommendation(event: event, score: Double(key) / 10_000, contributions: contributions, strongest: strongest,
-                                               reason: reason, preference: match, preferenceBoost: boost)))
+            scored.append(
+                (
+                    key,
+                    Recommendation(
+                        event: event, score: Double(key) / 10_000, contributions: contributions, strongest: strongest,
+                        reason: reason, preference: match, preferenceBoost: boost)
+                ))
         }
         return ranked(scored, limit: limit)
     }
@@ -145,8 +152,10 @@ public enum Recommender {
     /// Cold start: current and upcoming events in the chosen districts and categories, not archived yet.
     /// A chosen category counts 0.6, a chosen district 0.4 (both: 1); each reason names the choice
     /// that drove it ("Because you chose Mapo-gu and 전시/미술").
-    public static func recommend(preferences: ArchivePreferences, tickets: [Ticket], candidates: [CulturalEvent], today: Day,
-                                 limit: Int) -> [Recommendation] {
+    public static func recommend(
+        preferences: ArchivePreferences, tickets: [Ticket], candidates: [CulturalEvent], today: Day,
+        limit: Int
+    ) -> [Recommendation] {
         let archived = Set(tickets.compactMap(\.eventID))
         var scored: [(key: Int, recommendation: Recommendation)] = []
         for event in candidates where event.endsOn >= today && !archived.contains(event.id) {
@@ -157,9 +166,14 @@ public enum Recommender {
                 .fee: 0, .audience: 0,
             ]
             let key = Int((TasteSignal.allCases.reduce(0) { $0 + (contributions[$1] ?? 0) } * 10_000).rounded())
-            scored.append((key, Recommendation(event: event, score: Double(key) / 10_000, contributions: contributions,
-                                               strongest: match.category == nil ? .district : .category,
-                                               reason: "Because you chose \(match.phrase)", preference: match)))
+            scored.append(
+                (
+                    key,
+                    Recommendation(
+                        event: event, score: Double(key) / 10_000, contributions: contributions,
+                        strongest: match.category == nil ? .district : .category,
+                        reason: "Because you chose \(match.phrase)", preference: match)
+                ))
         }
         return ranked(scored, limit: limit)
     }
@@ -223,7 +237,9 @@ public enum Recommender {
     }
 
     /// "3 of your 5 tickets are …", "both of your 5-star tickets are …", "your only ticket is …".
-    public static func counted(_ count: Int, of total: Int, noun: String, phrase: (singular: String, plural: String), showTotal: Bool) -> String {
+    public static func counted(_ count: Int, of total: Int, noun: String, phrase: (singular: String, plural: String), showTotal: Bool)
+        -> String
+    {
         if count == total {
             switch total {
             case 1: return "your only \(noun) \(phrase.singular)"

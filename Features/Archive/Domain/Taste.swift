@@ -111,8 +111,10 @@ public struct TasteProfile: Sendable, Hashable {
                 sums[name, default: (0, 0)].count += 1
                 sums[name, default: (0, 0)].weight += weight
             }
-            return sums.map { TasteShare(name: $0.key, count: $0.value.count, weight: $0.value.weight, share: total > 0 ? $0.value.weight / total : 0) }
-                .sorted(by: heavierFirst)
+            return sums.map {
+                TasteShare(name: $0.key, count: $0.value.count, weight: $0.value.weight, share: total > 0 ? $0.value.weight / total : 0)
+            }
+            .sorted(by: heavierFirst)
         }
         let byWeekday = shares { weekdayNames[$0.attendedOn.isoWeekday - 1] }
         let weekdays = weekdayNames.map { name in

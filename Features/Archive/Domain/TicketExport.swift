@@ -29,8 +29,10 @@ public enum TicketExport {
             case createdAt = "created_at"
         }
 
-        public init(id: String, eventID: String?, title: String, category: String, district: String, place: String, audience: String,
-                    free: Bool, attendedOn: String, rating: Int?, memo: String?, createdAt: String) {
+        public init(
+            id: String, eventID: String?, title: String, category: String, district: String, place: String, audience: String,
+            free: Bool, attendedOn: String, rating: Int?, memo: String?, createdAt: String
+        ) {
             self.id = id
             self.eventID = eventID
             self.title = title
@@ -79,8 +81,10 @@ public enum TicketExport {
 
         /// The CSV cells, in ``header`` order (empty for none).
         var cells: [String] {
-            [id, eventID ?? "", title, category, district, place, audience, free ? "true" : "false", attendedOn,
-             rating.map(String.init) ?? "", memo ?? "", createdAt]
+            [
+                id, eventID ?? "", title, category, district, place, audience, free ? "true" : "false", attendedOn,
+                rating.map(String.init) ?? "", memo ?? "", createdAt,
+            ]
         }
     }
 
@@ -106,7 +110,8 @@ public enum TicketExport {
     }
 
     static func quoted(_ field: String) -> String {
-        let needsQuotes = field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+        let needsQuotes =
+            field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             || field.first == " " || field.last == " "
         guard needsQuotes else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""

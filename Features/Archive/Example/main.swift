@@ -23,41 +23,51 @@ import SettingsTesting
 import SharedKit
 import Storage
 
-exit(await CommandRunner.run(ArchiveCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
-    let database = try AppDatabase.inMemory(migrations: [ArchiveMigrations.all])
-    let registry = try RegistryBuilder(modules: [
-        ModuleOf.core(database: database, clock: SystemWallClock()),
-        ModuleOf("Fakes", [
-            .instance(SessionProviderKey.self, FakeSessionProvider(user: FakeSessionProvider.ada)),
-            // The archive.api-key setting, from MOA_ARCHIVE_API_KEY as in moa (unset: `import --api` says how to set it).
-            .instance(SettingsReaderKey.self, FakeSettingsReader(exampleSettings())),
-        ]),
-        ArchiveDataModule(),
-        ArchiveFeatureModule(),
-        ModuleOf("Example", [
-            .singleton(ExampleRoot.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self, EventCatalogueKey.self) {
-                ExampleRoot.Service(commands: $0, service: $1, importer: $2, catalogue: $3)
-            },
-        ]),
-    ]).validate(root: ExampleRoot.self)
-    let root = registry.resolve()
-    _ = try await root.importer.run(InMemoryCatalogueSource.sample)
-    // Ada's tickets: sample events that have started by today (the sample's dates are fixed), else one by hand.
-    let today = root.service.today()
-    var seeded = 0
-    for title in ["연극 '햄릿'", "〈한국 근현대 회화 100선〉", "뮤지컬 〈명성황후〉 30주년 기념 공연"] where seeded < 2 {
-        let match = try await root.catalogue.search(EventQuery(text: title, perPage: 5)).events.first { $0.title == title }
-        guard let event = match, event.startsOn <= today else { continue }
-        _ = try await root.service.add(eventID: event.id.rawValue, rating: 5, memo: "예시 티켓")
-        seeded += 1
-    }
-    if seeded < 2 {
-        _ = try await root.service.addManual(ManualTicket(title: "창작 뮤지컬 〈서울의 봄〉", category: "뮤지컬/오페라", district: "종로구",
-                                                           isFree: false, attendedOn: today.adding(days: -30), rating: 4, memo: "예시"))
-    }
-    FileHandle.standardError.write(Data("(example data: the bundled sample catalogue and Ada's tickets, in memory)\n".utf8))
-    return [root.commands]
-})
+exit(
+    await CommandRunner.run(ArchiveCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
+        let database = try AppDatabase.inMemory(migrations: [ArchiveMigrations.all])
+        let registry = try RegistryBuilder(modules: [
+            ModuleOf.core(database: database, clock: SystemWallClock()),
+            ModuleOf(
+                "Fakes",
+                [
+                    .instance(SessionProviderKey.self, FakeSessionProvider(user: FakeSessionProvider.ada)),
+                    // The archive.api-key setting, from MOA_ARCHIVE_API_KEY as in moa (unset: `import --api` says how to set it).
+                    .instance(SettingsReaderKey.self, FakeSettingsReader(exampleSettings())),
+                ]),
+            ArchiveDataModule(),
+            ArchiveFeatureModule(),
+            ModuleOf(
+                "Example",
+                [
+                    .singleton(
+                        ExampleRoot.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self,
+                        EventCatalogueKey.self
+                    ) {
+                        ExampleRoot.Service(commands: $0, service: $1, importer: $2, catalogue: $3)
+                    }
+                ]),
+        ]).validate(root: ExampleRoot.self)
+        let root = registry.resolve()
+        _ = try await root.importer.run(InMemoryCatalogueSource.sample)
+        // Ada's tickets: sample events that have started by today (the sample's dates are fixed), else one by hand.
+        let today = root.service.today()
+        var seeded = 0
+        for title in ["연극 '햄릿'", "〈한국 근현대 회화 100선〉", "뮤지컬 〈명성황후〉 30주년 기념 공연"] where seeded < 2 {
+            let match = try await root.catalogue.search(EventQuery(text: title, perPage: 5)).events.first { $0.title == title }
+            guard let event = match, event.startsOn <= today else { continue }
+            _ = try await root.service.add(eventID: event.id.rawValue, rating: 5, memo: "예시 티켓")
+            seeded += 1
+        }
+        if seeded < 2 {
+            _ = try await root.service.addManual(
+                ManualTicket(
+                    title: "창작 뮤지컬 〈서울의 봄〉", category: "뮤지컬/오페라", district: "종로구",
+                    isFree: false, attendedOn: today.adding(days: -30), rating: 4, memo: "예시"))
+        }
+        FileHandle.standardError.write(Data("(example data: the bundled sample catalogue and Ada's tickets, in memory)\n".utf8))
+        return [root.commands]
+    })
 
 func exampleSettings() -> SettingsSnapshot {
     var settings = SettingsSnapshot.defaults

@@ -31,8 +31,9 @@ extension ArchiveCommand {
         }
 
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
-            let filters = EventFilters(text: text, region: region, category: category, audience: audience, free: free ? true : paid ? false : nil,
-                                       from: from, to: to, on: on, page: page, perPage: perPage)
+            let filters = EventFilters(
+                text: text, region: region, category: category, audience: audience, free: free ? true : paid ? false : nil,
+                from: from, to: to, on: on, page: page, perPage: perPage)
             try await ArchiveScreen.show(.events(filters), environment, context)
         }
     }
@@ -43,8 +44,12 @@ extension ArchiveJSON {
         let id: String, title: String, category: String, district: String, place: String, audience: String, fee: String, free: Bool
         let startsOn: String, endsOn: String, organization: String, link: String?, imageUrl: String?
         init(_ e: CulturalEvent) {
-            (id, title, category, district, place, audience, fee, free) = (e.id.rawValue, e.title, e.category, e.district, e.place, e.audience, e.fee, e.isFree)
-            (startsOn, endsOn, organization, link, imageUrl) = (e.startsOn.description, e.endsOn.description, e.organization, e.link?.absoluteString, e.imageURL?.absoluteString)
+            (id, title, category, district, place, audience, fee, free) = (
+                e.id.rawValue, e.title, e.category, e.district, e.place, e.audience, e.fee, e.isFree
+            )
+            (startsOn, endsOn, organization, link, imageUrl) = (
+                e.startsOn.description, e.endsOn.description, e.organization, e.link?.absoluteString, e.imageURL?.absoluteString
+            )
         }
     }
 

@@ -17,9 +17,9 @@ extension ArchiveCommand {
         static let configuration = CommandConfiguration(
             abstract: "Export your tickets as JSON or CSV (RFC 4180).",
             discussion: """
-            CSV is UTF-8 without a byte-order mark. Excel (notably on Korean Windows) reads such a file in \
-            the local code page and garbles Hangul: add --bom for a file Excel opens as UTF-8.
-            """)
+                CSV is UTF-8 without a byte-order mark. Excel (notably on Korean Windows) reads such a file in \
+                the local code page and garbles Hangul: add --bom for a file Excel opens as UTF-8.
+                """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "json or csv.") var format: ExportFormat
         @Option(help: "Write to this file (atomically, readable only by you) instead of standard output.") var output: String?

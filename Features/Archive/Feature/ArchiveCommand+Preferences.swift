@@ -14,7 +14,8 @@ extension ArchiveCommand {
     /// `moa archive preferences [show|set|clear|choices]`: the onboarding choices behind cold-start recommendations.
     struct Preferences: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Your favourite districts and categories: recommendations use them until you have 3 tickets, then boost what matches them.",
+            abstract:
+                "Your favourite districts and categories: recommendations use them until you have 3 tickets, then boost what matches them.",
             subcommands: [Show.self, SetPreferences.self, Clear.self, Choices.self],
             defaultSubcommand: Show.self)
 
@@ -35,7 +36,8 @@ extension ArchiveCommand {
                     + "Categories are those of the imported events (see `moa archive preferences choices`).")
             @OptionGroup var global: GlobalOptions
             @Option(help: ArgumentHelp("1–3 of Seoul's districts, comma-separated.", valueName: "districts")) var districts: String
-            @Option(help: ArgumentHelp("1–3 categories of the imported events, comma-separated.", valueName: "categories")) var categories: String
+            @Option(help: ArgumentHelp("1–3 categories of the imported events, comma-separated.", valueName: "categories")) var categories:
+                String
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
                 try await ArchiveScreen.show(.setPreferences(districts: districts, categories: categories), environment, context)
             }
@@ -50,7 +52,8 @@ extension ArchiveCommand {
         }
 
         struct Choices: ServiceCommand {
-            static let configuration = CommandConfiguration(abstract: "List what you can choose: Seoul's 25 districts and the categories of the imported events.")
+            static let configuration = CommandConfiguration(
+                abstract: "List what you can choose: Seoul's 25 districts and the categories of the imported events.")
             @OptionGroup var global: GlobalOptions
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
                 try await ArchiveScreen.show(.preferenceChoices, environment, context)

@@ -44,7 +44,9 @@ extension ArchiveJSON {
         let audiences: [Share], freeShare: Double, paidShare: Double, weighting: Weighting
         init(_ p: TasteProfile) {
             (asOf, tickets, rated, averageRating) = (p.asOf.description, p.ticketCount, p.ratedCount, p.averageRating.map(round))
-            (categories, districts, weekdays, audiences) = (p.categories.map(Share.init), p.districts.map(Share.init), p.weekdays.map(Share.init), p.audiences.map(Share.init))
+            (categories, districts, weekdays, audiences) = (
+                p.categories.map(Share.init), p.districts.map(Share.init), p.weekdays.map(Share.init), p.audiences.map(Share.init)
+            )
             (freeShare, paidShare) = (round(p.free.share), round(p.paid.share))
             weighting = Weighting(unratedFactor: TasteProfile.unratedFactor, halfLifeDays: TasteProfile.halfLifeDays)
         }
@@ -65,13 +67,17 @@ extension ArchiveJSON {
         /// `basis`: `taste`, `preferences` (cold start) or `blended`.
         let status: String, basis: String, asOf: String, tickets: Int, preferences: PreferenceSet?, recommendations: [Recommendation]
         init(_ list: RecommendationList) {
-            (status, basis, asOf, tickets) = (list.status.rawValue, list.basis.rawValue, list.profile.asOf.description, list.profile.ticketCount)
+            (status, basis, asOf, tickets) = (
+                list.status.rawValue, list.basis.rawValue, list.profile.asOf.description, list.profile.ticketCount
+            )
             preferences = list.preferences.map(PreferenceSet.init)
             recommendations = list.items.enumerated().map { index, item in
-                Recommendation(rank: index + 1, event: Event(item.event), score: item.score, strongestSignal: item.strongest.rawValue, reason: item.reason,
-                               contributions: Dictionary(uniqueKeysWithValues: item.contributions.map { ($0.key.rawValue, round($0.value)) }),
-                               preference: item.preference.map { Matched(district: $0.district, category: $0.category) },
-                               preferenceBoost: round(item.preferenceBoost))
+                Recommendation(
+                    rank: index + 1, event: Event(item.event), score: item.score, strongestSignal: item.strongest.rawValue,
+                    reason: item.reason,
+                    contributions: Dictionary(uniqueKeysWithValues: item.contributions.map { ($0.key.rawValue, round($0.value)) }),
+                    preference: item.preference.map { Matched(district: $0.district, category: $0.category) },
+                    preferenceBoost: round(item.preferenceBoost))
             }
         }
     }

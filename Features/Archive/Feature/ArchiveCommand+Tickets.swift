@@ -15,17 +15,18 @@ extension ArchiveCommand {
         static let configuration = CommandConfiguration(
             abstract: "Archive an event you attended: from the catalogue by id, or by hand.",
             usage: """
-            moa archive add EVENT_ID [--rating 1-5] [--memo M] [--attended DATE]
-            moa archive add --title T --category C --region DISTRICT --date DATE [--free] [--rating 1-5] [--memo M]
-            """)
+                moa archive add EVENT_ID [--rating 1-5] [--memo M] [--attended DATE]
+                moa archive add --title T --category C --region DISTRICT --date DATE [--free] [--rating 1-5] [--memo M]
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "An event id from `moa archive events`.") var eventID: String?
         @Option(help: "Manual ticket: the title.") var title: String?
         @Option(help: "Manual ticket: the category, e.g. 연극.") var category: String?
         @Option(help: "Manual ticket: the district, e.g. 종로구.") var region: String?
         @Flag(help: "Manual ticket: it was free.") var free = false
-        @Option(name: [.customLong("attended"), .customLong("date")],
-                help: "The day you went, YYYY-MM-DD (from the catalogue, default: today, or the last day of an event that is over).")
+        @Option(
+            name: [.customLong("attended"), .customLong("date")],
+            help: "The day you went, YYYY-MM-DD (from the catalogue, default: today, or the last day of an event that is over).")
         var attended: String?
         @Option(help: "Your rating, 1 to 5.") var rating: Int?
         @Option(help: "A note, up to 500 characters.") var memo: String?
@@ -33,21 +34,30 @@ extension ArchiveCommand {
         func validate() throws {
             let manual = title != nil || category != nil || region != nil || free
             if eventID != nil, manual {
-                throw ValidationError("Give either an EVENT_ID from the catalogue, or --title, --category, --region and --date for a ticket by hand, not both.")
+                throw ValidationError(
+                    "Give either an EVENT_ID from the catalogue, or --title, --category, --region and --date for a ticket by hand, not both."
+                )
             }
             if eventID == nil {
-                let missing = [("--title", title), ("--category", category), ("--region", region), ("--date", attended)].filter { $0.1 == nil }.map(\.0)
-                if !manual { throw ValidationError("Give an EVENT_ID (see `moa archive events`), or --title, --category, --region and --date.") }
+                let missing = [("--title", title), ("--category", category), ("--region", region), ("--date", attended)].filter {
+                    $0.1 == nil
+                }.map(\.0)
+                if !manual {
+                    throw ValidationError("Give an EVENT_ID (see `moa archive events`), or --title, --category, --region and --date.")
+                }
                 if !missing.isEmpty { throw ValidationError("A ticket by hand also needs \(missing.joined(separator: ", ")).") }
             }
         }
 
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
-            let input: ArchiveViewModel.Input = if let eventID {
-                .addFromCatalogue(eventID: eventID, rating: rating, memo: memo, attended: attended)
-            } else {
-                .addManual(title: title ?? "", category: category ?? "", region: region ?? "", date: attended ?? "", free: free, rating: rating, memo: memo)
-            }
+            let input: ArchiveViewModel.Input =
+                if let eventID {
+                    .addFromCatalogue(eventID: eventID, rating: rating, memo: memo, attended: attended)
+                } else {
+                    .addManual(
+                        title: title ?? "", category: category ?? "", region: region ?? "", date: attended ?? "", free: free,
+                        rating: rating, memo: memo)
+                }
             try await ArchiveScreen.show(input, environment, context)
         }
     }
@@ -75,7 +85,9 @@ extension ArchiveJSON {
         let id: String, eventId: String?, title: String, category: String, district: String, place: String, audience: String, free: Bool
         let attendedOn: String, rating: Int?, memo: String?, createdAt: Date
         init(_ t: ArchiveDomain.Ticket) {
-            (id, eventId, title, category, district, place, audience, free) = (t.id.rawValue, t.eventID?.rawValue, t.title, t.category, t.district, t.place, t.audience, t.isFree)
+            (id, eventId, title, category, district, place, audience, free) = (
+                t.id.rawValue, t.eventID?.rawValue, t.title, t.category, t.district, t.place, t.audience, t.isFree
+            )
             (attendedOn, rating, memo, createdAt) = (t.attendedOn.description, t.rating, t.memo, t.createdAt)
         }
     }

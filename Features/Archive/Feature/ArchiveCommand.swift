@@ -25,8 +25,10 @@ public struct ArchiveEnvironment: Sendable {
     let settings: any SettingsReader
     let writer: any ExportWriting
 
-    public init(service: ArchiveService, importer: CatalogueImporter, sources: any CatalogueSources, catalogue: any EventCatalogue,
-                settings: any SettingsReader, writer: any ExportWriting) {
+    public init(
+        service: ArchiveService, importer: CatalogueImporter, sources: any CatalogueSources, catalogue: any EventCatalogue,
+        settings: any SettingsReader, writer: any ExportWriting
+    ) {
         self.service = service
         self.importer = importer
         self.sources = sources
@@ -41,7 +43,9 @@ public struct ArchiveCommand: AsyncParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "archive",
         abstract: "Import Seoul's cultural-event catalogue, archive the events you attended, see your taste and what to see next.",
-        subcommands: [Import.self, Events.self, Add.self, List.self, Remove.self, Taste.self, Recommend.self, Preferences.self, Export.self]
+        subcommands: [
+            Import.self, Events.self, Add.self, List.self, Remove.self, Taste.self, Recommend.self, Preferences.self, Export.self,
+        ]
     )
 
     public init() {}

@@ -25,16 +25,24 @@ public struct ArchiveFeatureModule: FeatureModule {
     public var providers: [Provider] {
         let timeZone = timeZone
         return [
-            .singleton(ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, PreferenceStoreKey.self, SessionProviderKey.self,
-                       WallClockKey.self) {
+            .singleton(
+                ArchiveServiceKey.self, requires: TicketStoreKey.self, CatalogueStoreKey.self, PreferenceStoreKey.self,
+                SessionProviderKey.self,
+                WallClockKey.self
+            ) {
                 ArchiveService(tickets: $0, catalogue: $1, preferences: $2, session: $3, clock: $4, timeZone: timeZone)
             },
             .singleton(EventArchivingKey.self, requires: ArchiveServiceKey.self) { $0 },
             .singleton(ArchiveUserDataKey.self, requires: ArchiveUserDataStoreKey.self) { ArchiveUserData.owner(store: $0) },
-            .singleton(ArchiveCommandsKey.self, requires: ArchiveServiceKey.self, CatalogueImporterKey.self, CatalogueSourcesKey.self,
-                       EventCatalogueKey.self, SettingsReaderKey.self, ExportWriterKey.self) { service, importer, sources, catalogue, settings, writer in
-                FeatureCommands(ArchiveCommand.self, environment: ArchiveEnvironment(service: service, importer: importer, sources: sources,
-                                                                                     catalogue: catalogue, settings: settings, writer: writer))
+            .singleton(
+                ArchiveCommandsKey.self, requires: ArchiveServiceKey.self, CatalogueImporterKey.self, CatalogueSourcesKey.self,
+                EventCatalogueKey.self, SettingsReaderKey.self, ExportWriterKey.self
+            ) { service, importer, sources, catalogue, settings, writer in
+                FeatureCommands(
+                    ArchiveCommand.self,
+                    environment: ArchiveEnvironment(
+                        service: service, importer: importer, sources: sources,
+                        catalogue: catalogue, settings: settings, writer: writer))
             },
         ]
     }

@@ -12,8 +12,10 @@ import Synchronization
 
 /// Sends one input and renders the outcome with the design system, or as JSON.
 enum ArchiveScreen {
-    static func show(_ input: ArchiveViewModel.Input, _ environment: ArchiveEnvironment, _ context: CommandContext,
-                     progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }) async throws {
+    static func show(
+        _ input: ArchiveViewModel.Input, _ environment: ArchiveEnvironment, _ context: CommandContext,
+        progress: @escaping @Sendable (ImportProgress) -> Void = { _ in }
+    ) async throws {
         let viewModel = ArchiveViewModel(environment: environment, progress: progress)
         await viewModel.send(input)
         let state = await viewModel.state
@@ -33,7 +35,9 @@ enum ArchiveScreen {
         case .imported(let report): renderImport(report, theme: theme)
         case .events(let page, let count): renderEvents(page, catalogueCount: count, theme: theme)
         case .added(let ticket):
-            theme.paint("Archived “\(ticket.title)” (attended \(ticket.attendedOn)\(ticket.rating.map { ", rated \($0)/5" } ?? "")) as ticket \(shortID(ticket.id)).", .success)
+            theme.paint(
+                "Archived “\(ticket.title)” (attended \(ticket.attendedOn)\(ticket.rating.map { ", rated \($0)/5" } ?? "")) as ticket \(shortID(ticket.id)).",
+                .success)
         case .tickets(let tickets): renderTickets(tickets, theme: theme)
         case .removed(let ticket): "Removed ticket \(shortID(ticket.id)) “\(ticket.title)” (attended \(ticket.attendedOn))."
         case .taste(let profile): TasteCardView.render(profile, theme: theme)
@@ -44,19 +48,23 @@ enum ArchiveScreen {
         case .preferencesSaved(let preferences):
             theme.paint("Saved your preferences.", .success) + "\n" + renderPreferences(preferences, theme: theme)
         case .preferencesCleared(let cleared):
-            cleared ? "Cleared your preferences: recommendations come from your tickets alone." : theme.paint("You had no preferences to clear.", .muted)
+            cleared
+                ? "Cleared your preferences: recommendations come from your tickets alone."
+                : theme.paint("You had no preferences to clear.", .muted)
         case .preferenceChoices(let districts, let categories): renderChoices(districts: districts, categories: categories, theme: theme)
         }
     }
 
     /// The one line said on standard error when the API key is given with `--api-key` (never the key).
     static func warnVisibleKey(_ context: CommandContext) {
-        context.err.write(context.errorTheme.paint(
-            "warning: --api-key puts your key where other users see it in `ps` and your shell keeps it in its history; "
-                + "store it with `moa settings set archive.api-key --value-stdin` and use --api.", .warning) + "\n")
+        context.err.write(
+            context.errorTheme.paint(
+                "warning: --api-key puts your key where other users see it in `ps` and your shell keeps it in its history; "
+                    + "store it with `moa settings set archive.api-key --value-stdin` and use --api.", .warning) + "\n")
     }
 
-    static let setPreferencesHint = "`moa archive preferences set --districts Mapo-gu,Jongno-gu --categories 전시/미술` (choices: `moa archive preferences choices`)"
+    static let setPreferencesHint =
+        "`moa archive preferences set --districts Mapo-gu,Jongno-gu --categories 전시/미술` (choices: `moa archive preferences choices`)"
 
     static func renderPreferences(_ preferences: ArchivePreferences?, theme: Theme) -> String {
         guard let preferences else {
@@ -67,8 +75,11 @@ enum ArchiveScreen {
             .init("Categories", preferences.categories.joined(separator: ", ")),
         ]
         if let updated = preferences.updatedAt { rows.append(.init("Updated", Day(updated, in: .gmt).description)) }
-        let note = theme.paint("Recommendations come from these until you have \(Recommender.coldStartTickets) tickets, then events matching them get a boost.", .muted)
-        return Card(title: "Your preferences", lines: KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
+        let note = theme.paint(
+            "Recommendations come from these until you have \(Recommender.coldStartTickets) tickets, then events matching them get a boost.",
+            .muted)
+        return Card(title: "Your preferences", lines: KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n")).render(
+            theme: theme)
             + "\n" + note
     }
 
@@ -77,15 +88,19 @@ enum ArchiveScreen {
         lines += districts.map { "  " + SeoulDistricts.label($0) }
         lines += ["", theme.paint("Categories (--categories, from the imported events)", .heading)]
         if categories.isEmpty {
-            lines.append("  " + theme.paint(ArchiveError.noCategoriesImported.message + " " + (ArchiveError.noCategoriesImported.hint ?? ""), .muted))
+            lines.append(
+                "  " + theme.paint(ArchiveError.noCategoriesImported.message + " " + (ArchiveError.noCategoriesImported.hint ?? ""), .muted)
+            )
         } else {
             lines += categories.map { "  " + $0 }
         }
         return lines.joined(separator: "\n")
     }
 
-    static let emptyCatalogue = "The catalogue is empty: import one with `moa archive import FILE.json` (culturalEventInfo format from data.seoul.go.kr) or `moa archive import --api`."
-    static let noTickets = "No tickets yet: archive an event you attended with `moa archive add EVENT_ID` (find ids with `moa archive events`), or by hand with `moa archive add --title T --category C --region DISTRICT --date YYYY-MM-DD`."
+    static let emptyCatalogue =
+        "The catalogue is empty: import one with `moa archive import FILE.json` (culturalEventInfo format from data.seoul.go.kr) or `moa archive import --api`."
+    static let noTickets =
+        "No tickets yet: archive an event you attended with `moa archive add EVENT_ID` (find ids with `moa archive events`), or by hand with `moa archive add --title T --category C --region DISTRICT --date YYYY-MM-DD`."
 
     static func renderImport(_ report: ImportReport, theme: Theme) -> String {
         let rows = KeyValueRows([
@@ -112,12 +127,16 @@ enum ArchiveScreen {
 
     static func renderEvents(_ page: EventPage, catalogueCount: Int, theme: Theme) -> String {
         guard catalogueCount > 0 else { return theme.paint(emptyCatalogue, .muted) }
-        var table = Table(columns: [.init("ID"), .init("Dates"), .init("Title", maxWidth: 36), .init("Category"), .init("District"), .init("Fee")],
-                          emptyMessage: page.total == 0 ? "No event matches these filters (\(catalogueCount) in the catalogue)."
-                              : "Page \(page.page) is past the last page (\(page.pageCount)).")
+        var table = Table(
+            columns: [.init("ID"), .init("Dates"), .init("Title", maxWidth: 36), .init("Category"), .init("District"), .init("Fee")],
+            emptyMessage: page.total == 0
+                ? "No event matches these filters (\(catalogueCount) in the catalogue)."
+                : "Page \(page.page) is past the last page (\(page.pageCount)).")
         for event in page.events {
-            table.append([event.id.rawValue, dates(event), event.title, event.category, event.district.isEmpty ? "—" : event.district,
-                          event.isFree ? "free" : "paid"])
+            table.append([
+                event.id.rawValue, dates(event), event.title, event.category, event.district.isEmpty ? "—" : event.district,
+                event.isFree ? "free" : "paid",
+            ])
         }
         var text = table.render(theme: theme)
         if page.total > 0 {
@@ -129,12 +148,18 @@ enum ArchiveScreen {
     }
 
     static func renderTickets(_ tickets: [Ticket], theme: Theme) -> String {
-        var table = Table(columns: [.init("ID"), .init("Attended"), .init("Title", maxWidth: 36), .init("Category"), .init("District"),
-                                    .init("Fee"), .init("Rating", alignment: .right), .init("Event")],
-                          emptyMessage: noTickets)
+        var table = Table(
+            columns: [
+                .init("ID"), .init("Attended"), .init("Title", maxWidth: 36), .init("Category"), .init("District"),
+                .init("Fee"), .init("Rating", alignment: .right), .init("Event"),
+            ],
+            emptyMessage: noTickets)
         for ticket in tickets {
-            table.append([shortID(ticket.id), ticket.attendedOn.description, ticket.title, ticket.category, ticket.district.isEmpty ? "—" : ticket.district,
-                          ticket.isFree ? "free" : "paid", ticket.rating.map { "\($0)/5" } ?? "—", ticket.eventID?.rawValue ?? "by hand"])
+            table.append([
+                shortID(ticket.id), ticket.attendedOn.description, ticket.title, ticket.category,
+                ticket.district.isEmpty ? "—" : ticket.district,
+                ticket.isFree ? "free" : "paid", ticket.rating.map { "\($0)/5" } ?? "—", ticket.eventID?.rawValue ?? "by hand",
+            ])
         }
         return table.render(theme: theme)
     }
@@ -142,22 +167,29 @@ enum ArchiveScreen {
     static func renderRecommendations(_ list: RecommendationList, theme: Theme) -> String {
         switch list.status {
         case .noTickets:
-            return theme.paint("Nothing to recommend yet: recommendations come from your tickets. " + noTickets.dropFirst("No tickets yet: ".count), .muted)
+            return theme.paint(
+                "Nothing to recommend yet: recommendations come from your tickets. " + noTickets.dropFirst("No tickets yet: ".count), .muted
+            )
                 + "\n" + theme.paint("Or tell moa what you like: \(setPreferencesHint).", .muted)
         case .noCandidates where list.basis == .preferences:
-            let chosen = (list.preferences.map { $0.districts.map(SeoulDistricts.romanisedName) + $0.categories } ?? []).joined(separator: ", ")
-            return theme.paint("No current or upcoming event you have not archived is in your chosen districts or categories (\(chosen)): "
-                + "choose others with `moa archive preferences set`, or import a fresh catalogue with `moa archive import`.", .muted)
+            let chosen = (list.preferences.map { $0.districts.map(SeoulDistricts.romanisedName) + $0.categories } ?? []).joined(
+                separator: ", ")
+            return theme.paint(
+                "No current or upcoming event you have not archived is in your chosen districts or categories (\(chosen)): "
+                    + "choose others with `moa archive preferences set`, or import a fresh catalogue with `moa archive import`.", .muted)
         case .noCandidates:
-            return theme.paint("No current or upcoming event in the catalogue matches your taste (or you archived them all): import a fresh catalogue with `moa archive import`.", .muted)
+            return theme.paint(
+                "No current or upcoming event in the catalogue matches your taste (or you archived them all): import a fresh catalogue with `moa archive import`.",
+                .muted)
         case .ok:
             let count = list.profile.ticketCount
             let tickets = "your \(count) ticket\(count == 1 ? "" : "s")"
-            let source = switch list.basis {
-            case .taste: "from \(tickets)"
-            case .preferences: "from your preferences"
-            case .blended: "from \(tickets) and your preferences"
-            }
+            let source =
+                switch list.basis {
+                case .taste: "from \(tickets)"
+                case .preferences: "from your preferences"
+                case .blended: "from \(tickets) and your preferences"
+                }
             var lines = [theme.paint("Recommended for you · \(source) · as of \(list.profile.asOf)", .heading)]
             let rankWidth = String(list.items.count).count + 1
             for (index, item) in list.items.enumerated() {
@@ -165,7 +197,8 @@ enum ArchiveScreen {
                 let indent = String(repeating: " ", count: rankWidth + 1)
                 let event = item.event
                 lines.append("")
-                lines.append("\(rank) \(theme.paint(event.title, .heading))  " + theme.paint("score \(Int((item.score * 100).rounded()))", .accent))
+                lines.append(
+                    "\(rank) \(theme.paint(event.title, .heading))  " + theme.paint("score \(Int((item.score * 100).rounded()))", .accent))
                 let place = [event.category, event.district, event.isFree ? "free" : "paid", dates(event)].filter { !$0.isEmpty }
                 lines.append(indent + place.joined(separator: " · ") + theme.paint("  id \(event.id)", .muted))
                 lines.append(indent + item.reason)
@@ -187,8 +220,9 @@ enum ArchiveJSON {
         switch outcome {
         case .imported(let report): Import(report)
         case .events(let page, let count):
-            Events(events: page.events.map(Event.init), total: page.total, page: page.page, perPage: page.perPage, pageCount: page.pageCount,
-                   catalogueCount: count)
+            Events(
+                events: page.events.map(Event.init), total: page.total, page: page.page, perPage: page.perPage, pageCount: page.pageCount,
+                catalogueCount: count)
         case .added(let ticket): Ticket(ticket)
         case .tickets(let tickets): tickets.map(Ticket.init)
         case .removed(let ticket): Removed(removed: Ticket(ticket))

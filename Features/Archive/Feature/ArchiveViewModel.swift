@@ -101,7 +101,8 @@ public final class ArchiveViewModel: ReportingViewModel {
             state.outcome = .added(try await service.add(eventID: eventID, rating: rating, memo: memo, attendedOn: day))
         case .addManual(let title, let category, let region, let date, let free, let rating, let memo):
             let day = try ArchiveService.day(date, field: "--date")
-            let ticket = ManualTicket(title: title, category: category, district: region, isFree: free, attendedOn: day, rating: rating, memo: memo)
+            let ticket = ManualTicket(
+                title: title, category: category, district: region, isFree: free, attendedOn: day, rating: rating, memo: memo)
             state.outcome = .added(try await service.addManual(ticket))
         case .list:
             state.outcome = .tickets(try await service.list())

@@ -20,8 +20,10 @@ public struct EventFilters: Sendable, Hashable {
     /// `nil`: the `display.page-size` setting.
     public var perPage: Int?
 
-    public init(text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil, free: Bool? = nil,
-                from: String? = nil, to: String? = nil, on: String? = nil, page: Int = 1, perPage: Int? = nil) {
+    public init(
+        text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil, free: Bool? = nil,
+        from: String? = nil, to: String? = nil, on: String? = nil, page: Int = 1, perPage: Int? = nil
+    ) {
         self.text = text
         self.region = region
         self.category = category
@@ -43,7 +45,8 @@ public struct EventFilters: Sendable, Hashable {
         guard page >= 1 else { throw .invalidPage(page) }
         let perPage = perPage ?? min(max(defaultPerPage, 1), EventQuery.maxPerPage)
         guard (1...EventQuery.maxPerPage).contains(perPage) else { throw .invalidPerPage(perPage, max: EventQuery.maxPerPage) }
-        return EventQuery(text: text, district: region.map(SeoulDistricts.normalized), category: category, audience: audience, free: free,
-                          from: from, to: to, on: on, page: page, perPage: perPage)
+        return EventQuery(
+            text: text, district: region.map(SeoulDistricts.normalized), category: category, audience: audience, free: free,
+            from: from, to: to, on: on, page: page, perPage: perPage)
     }
 }

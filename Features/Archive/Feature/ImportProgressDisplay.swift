@@ -59,8 +59,11 @@ public final class ImportProgressDisplay: Sendable {
         current.withLock { current in
             if current?.label != label {
                 current?.reporter.finish()
-                current = Current(label: label, reporter: ProgressReporter(total: total, output: output, theme: theme, isInteractive: isTerminal,
-                                                                           label: label, logEvery: isTerminal ? nil : 25))
+                current = Current(
+                    label: label,
+                    reporter: ProgressReporter(
+                        total: total, output: output, theme: theme, isInteractive: isTerminal,
+                        label: label, logEvery: isTerminal ? nil : 25))
             }
             current?.reporter.update(done: done)
         }

@@ -27,14 +27,18 @@ public enum TasteCardView {
             lines.append(theme.paint(title, .heading))
             if shares.isEmpty { lines.append("  " + theme.paint("—", .muted)) }
             for share in shares {
-                lines.append("  " + share.name.padded(toDisplayWidth: labelWidth) + "  " + bar(share.share, theme: theme) + "  "
-                    + "\(Int((share.share * 100).rounded()))%".padded(toDisplayWidth: 4, alignment: .right)
-                    + theme.paint("  \(share.count) ticket\(share.count == 1 ? "" : "s")", .muted))
+                lines.append(
+                    "  " + share.name.padded(toDisplayWidth: labelWidth) + "  " + bar(share.share, theme: theme) + "  "
+                        + "\(Int((share.share * 100).rounded()))%".padded(toDisplayWidth: 4, alignment: .right)
+                        + theme.paint("  \(share.count) ticket\(share.count == 1 ? "" : "s")", .muted))
             }
         }
         lines.append("")
         let average = profile.averageRating.map { String(format: "%.1f", $0) } ?? "—"
-        lines.append(theme.paint("Average rating \(average) (\(profile.ratedCount) rated). Each ticket weighs rating/5 (unrated 0.6), halved every 180 days.", .muted))
+        lines.append(
+            theme.paint(
+                "Average rating \(average) (\(profile.ratedCount) rated). Each ticket weighs rating/5 (unrated 0.6), halved every 180 days.",
+                .muted))
         let title = "Your taste · \(profile.ticketCount) ticket\(profile.ticketCount == 1 ? "" : "s") · as of \(profile.asOf)"
         return Card(title: title, lines: lines).render(theme: theme)
     }

@@ -29,8 +29,10 @@ public struct CulturalEvent: Sendable, Hashable, Codable {
     public let link: URL?
     public let imageURL: URL?
 
-    public init(id: EventID, title: String, category: String, district: String, place: String, audience: String,
-                fee: String, isFree: Bool, startsOn: Day, endsOn: Day, organization: String, link: URL?, imageURL: URL?) {
+    public init(
+        id: EventID, title: String, category: String, district: String, place: String, audience: String,
+        fee: String, isFree: Bool, startsOn: Day, endsOn: Day, organization: String, link: URL?, imageURL: URL?
+    ) {
         self.id = id
         self.title = title
         self.category = category
@@ -66,8 +68,10 @@ public struct EventQuery: Sendable, Hashable {
     public var page: Int
     public var perPage: Int
 
-    public init(text: String? = nil, district: String? = nil, category: String? = nil, audience: String? = nil,
-                free: Bool? = nil, from: Day? = nil, to: Day? = nil, on: Day? = nil, page: Int = 1, perPage: Int = 20) {
+    public init(
+        text: String? = nil, district: String? = nil, category: String? = nil, audience: String? = nil,
+        free: Bool? = nil, from: Day? = nil, to: Day? = nil, on: Day? = nil, page: Int = 1, perPage: Int = 20
+    ) {
         self.text = text
         self.district = district
         self.category = category

@@ -64,7 +64,8 @@ extension EventQuery {
 
     /// Whether the UTF-8 bytes of `needle` occur in those of `haystack` (as SQLite's `instr`).
     static func bytes(of haystack: String, contain needle: String) -> Bool {
-        let hay = Array(haystack.utf8), pin = Array(needle.utf8)
+        let hay = Array(haystack.utf8)
+        let pin = Array(needle.utf8)
         guard !pin.isEmpty else { return true }
         guard pin.count <= hay.count else { return false }
         for start in 0...(hay.count - pin.count) where hay[start] == pin[0] {

@@ -45,6 +45,7 @@ public final class FakeEventArchiving: EventArchiving {
             return state.requests.count
         }
         let title = try await catalogue?.event(id: event)?.title ?? event.rawValue
-        return TicketSummary(id: TicketID("fake-ticket-\(count)"), eventID: event, title: title, attendedOn: attendedOn ?? today, rating: rating)
+        return TicketSummary(
+            id: TicketID("fake-ticket-\(count)"), eventID: event, title: title, attendedOn: attendedOn ?? today, rating: rating)
     }
 }

@@ -73,14 +73,17 @@ public final class FakeEventCatalogue: EventCatalogue {
     /// A ready-made event. Dates are `YYYY-MM-DD` (an invalid one reads as 2026-01-01); the id defaults
     /// to a readable one derived from the title and start date (not the real hash: tests that need the
     /// real id import through ArchiveData).
-    public static func event(_ title: String, id: String? = nil, category: String = "전시/미술", district: String = "종로구",
-                             place: String = "", audience: String = "누구나", free: Bool = true, fee: String? = nil,
-                             starts: String = "2026-01-01", ends: String? = nil, organization: String = "") -> CulturalEvent {
+    public static func event(
+        _ title: String, id: String? = nil, category: String = "전시/미술", district: String = "종로구",
+        place: String = "", audience: String = "누구나", free: Bool = true, fee: String? = nil,
+        starts: String = "2026-01-01", ends: String? = nil, organization: String = ""
+    ) -> CulturalEvent {
         let fallback = Day(year: 2026, month: 1, day: 1) ?? Day(Date(timeIntervalSince1970: 1_767_225_600), in: .gmt)
         let startsOn = Day(starts) ?? fallback
         let endsOn = ends.flatMap { Day($0) } ?? startsOn
-        return CulturalEvent(id: EventID(id ?? "\(starts)-\(title)"), title: title, category: category, district: district, place: place,
-                             audience: audience, fee: fee ?? (free ? "무료" : "유료"), isFree: free, startsOn: startsOn, endsOn: endsOn,
-                             organization: organization, link: nil, imageURL: nil)
+        return CulturalEvent(
+            id: EventID(id ?? "\(starts)-\(title)"), title: title, category: category, district: district, place: place,
+            audience: audience, fee: fee ?? (free ? "무료" : "유료"), isFree: free, startsOn: startsOn, endsOn: endsOn,
+            organization: organization, link: nil, imageURL: nil)
     }
 }

@@ -24,22 +24,26 @@ public struct AuthDataModule: FeatureModule {
                 OutboxMailSender(folder: home.outboxURL, clock: clock)
             },
             .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
-            SessionManager.provider,  // requires InboxPublisherKey: in the Domain, which may see InboxInterface
+            SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
             .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
-            .singleton(PinServiceKey.self,
-                       requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self, AuthRepositoryKey.self, WallClockKey.self) {
+            .singleton(
+                PinServiceKey.self,
+                requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self, AuthRepositoryKey.self, WallClockKey.self
+            ) {
                 pins, hasher, sessions, events, clock in
                 PinService(pins: pins, hasher: hasher, sessions: sessions, events: events, clock: clock)
             },
             .singleton(SessionUnlockerKey.self, requires: PinServiceKey.self) { $0 },
-            .singleton(RegistrationKey.self,
-                       requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self) {
+            .singleton(
+                RegistrationKey.self,
+                requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self
+            ) {
                 repository, hasher, secrets, mail, clock in
                 Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
             },
             PasswordReset.provider,
-            AccountDeletion.provider,  // requires UnitOfWorkKey (Core) and UserDataOwnersKey (App)
+            AccountDeletion.provider, // requires UnitOfWorkKey (Core) and UserDataOwnersKey (App)
         ]
     }
 }

@@ -5,56 +5,58 @@ import Storage
 ///
 /// Dates use GRDB's storage (`yyyy-MM-dd HH:mm:ss.SSS`, UTC), so SQL comparisons and `ORDER BY` are correct.
 public enum AuthMigrations {
-    public static let all = MigrationSet(feature: "Auth", steps: [
-        .init("v1-create-tables") { db in
-            try db.create(table: "auth_users") { table in
-                table.primaryKey("id", .text)
-                table.column("email", .text).notNull().unique().collate(.nocase)
-                table.column("password_hash", .text).notNull()
-                table.column("created_at", .datetime).notNull()
-                table.column("verified_at", .datetime)
-            }
-            try db.create(table: "auth_verifications") { table in
-                table.primaryKey("user_id", .text).references("auth_users", onDelete: .cascade)
-                table.column("code_digest", .text).notNull()
-                table.column("expires_at", .datetime).notNull()
-                table.column("attempts", .integer).notNull().defaults(to: 0)
-            }
-            try db.create(table: "auth_sessions") { table in
-                table.primaryKey("id", .text)
-                table.column("family_id", .text).notNull().indexed()
-                table.column("user_id", .text).notNull().indexed().references("auth_users", onDelete: .cascade)
-                table.column("access_digest", .text).notNull().unique()
-                table.column("access_expires_at", .datetime).notNull()
-                table.column("refresh_digest", .text).notNull().unique()
-                table.column("refresh_expires_at", .datetime).notNull()
-                table.column("created_at", .datetime).notNull()
-                table.column("rotated_at", .datetime)
-                table.column("revoked_at", .datetime)
-            }
-            try db.create(table: "auth_throttles") { table in
-                table.primaryKey("email", .text) // the lower-cased address
-                table.column("failures", .integer).notNull()
-                table.column("window_start", .datetime)
-                table.column("locked_until", .datetime)
-                table.column("lockouts", .integer).notNull()
-            }
-            try db.create(table: "auth_security_events") { table in
-                table.autoIncrementedPrimaryKey("id")
-                table.column("user_id", .text).indexed()
-                table.column("email", .text).notNull()
-                table.column("kind", .text).notNull()
-                table.column("at", .datetime).notNull()
-            }
-        },
-        // Quick-unlock PINs: the scrypt hash (own salt) and the wrong PINs in a row, one row per user.
-        .init("v2-pins") { db in
-            try db.create(table: "auth_pins") { table in
-                table.primaryKey("user_id", .text).references("auth_users", onDelete: .cascade)
-                table.column("pin_hash", .text).notNull()
-                table.column("failures", .integer).notNull().defaults(to: 0)
-                table.column("updated_at", .datetime).notNull()
-            }
-        },
-    ])
+    public static let all = MigrationSet(
+        feature: "Auth",
+        steps: [
+            .init("v1-create-tables") { db in
+                try db.create(table: "auth_users") { table in
+                    table.primaryKey("id", .text)
+                    table.column("email", .text).notNull().unique().collate(.nocase)
+                    table.column("password_hash", .text).notNull()
+                    table.column("created_at", .datetime).notNull()
+                    table.column("verified_at", .datetime)
+                }
+                try db.create(table: "auth_verifications") { table in
+                    table.primaryKey("user_id", .text).references("auth_users", onDelete: .cascade)
+                    table.column("code_digest", .text).notNull()
+                    table.column("expires_at", .datetime).notNull()
+                    table.column("attempts", .integer).notNull().defaults(to: 0)
+                }
+                try db.create(table: "auth_sessions") { table in
+                    table.primaryKey("id", .text)
+                    table.column("family_id", .text).notNull().indexed()
+                    table.column("user_id", .text).notNull().indexed().references("auth_users", onDelete: .cascade)
+                    table.column("access_digest", .text).notNull().unique()
+                    table.column("access_expires_at", .datetime).notNull()
+                    table.column("refresh_digest", .text).notNull().unique()
+                    table.column("refresh_expires_at", .datetime).notNull()
+                    table.column("created_at", .datetime).notNull()
+                    table.column("rotated_at", .datetime)
+                    table.column("revoked_at", .datetime)
+                }
+                try db.create(table: "auth_throttles") { table in
+                    table.primaryKey("email", .text) // the lower-cased address
+                    table.column("failures", .integer).notNull()
+                    table.column("window_start", .datetime)
+                    table.column("locked_until", .datetime)
+                    table.column("lockouts", .integer).notNull()
+                }
+                try db.create(table: "auth_security_events") { table in
+                    table.autoIncrementedPrimaryKey("id")
+                    table.column("user_id", .text).indexed()
+                    table.column("email", .text).notNull()
+                    table.column("kind", .text).notNull()
+                    table.column("at", .datetime).notNull()
+                }
+            },
+            // Quick-unlock PINs: the scrypt hash (own salt) and the wrong PINs in a row, one row per user.
+            .init("v2-pins") { db in
+                try db.create(table: "auth_pins") { table in
+                    table.primaryKey("user_id", .text).references("auth_users", onDelete: .cascade)
+                    table.column("pin_hash", .text).notNull()
+                    table.column("failures", .integer).notNull().defaults(to: 0)
+                    table.column("updated_at", .datetime).notNull()
+                }
+            },
+        ])
 }

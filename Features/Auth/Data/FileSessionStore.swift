@@ -1,7 +1,7 @@
 import AuthDomain
 import Foundation
-import Storage
 import SharedKit
+import Storage
 
 /// The session file could not be written or removed.
 public struct SessionFileError: UserFacingError, Equatable {

@@ -1,7 +1,7 @@
 import AuthDomain
 import Foundation
-import Storage
 import SharedKit
+import Storage
 
 /// The outbox folder could not be written.
 public struct OutboxError: UserFacingError, Equatable {

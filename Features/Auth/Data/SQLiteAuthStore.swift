@@ -1,9 +1,9 @@
 import AuthDomain
 import AuthInterface
 import Foundation
-import SharedKit
 import GRDB
 import Persistence
+import SharedKit
 import Storage
 
 /// ``AuthRepository`` on the app's SQLite database. Every method is one transaction.
@@ -28,7 +28,8 @@ public struct SQLiteAuthStore: AuthRepository {
                 try Self.upsert(verification, in: db)
             }
         } catch let error as DatabaseError
-            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("auth_users.email") {
+            where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE && (error.message ?? "").contains("auth_users.email")
+        {
             throw AuthError.emailTaken(user.email)
         } catch {
             throw Self.storageError(error)
@@ -80,7 +81,9 @@ public struct SQLiteAuthStore: AuthRepository {
     public func recordWrongCode(for id: UserID) async throws -> Int {
         try write { db in
             try db.execute(sql: "UPDATE auth_verifications SET attempts = attempts + 1 WHERE user_id = ?", arguments: [id.rawValue])
-            if let attempts = try Int.fetchOne(db, sql: "SELECT attempts FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue]) {
+            if let attempts = try Int.fetchOne(
+                db, sql: "SELECT attempts FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
+            {
                 return attempts
             }
             let email = try String.fetchOne(db, sql: "SELECT email FROM auth_users WHERE id = ?", arguments: [id.rawValue])
@@ -125,13 +128,15 @@ public struct SQLiteAuthStore: AuthRepository {
 
     public func revokeFamily(_ familyID: String, at date: Date) async throws {
         try write { db in
-            try db.execute(sql: "UPDATE auth_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [date, familyID])
+            try db.execute(
+                sql: "UPDATE auth_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [date, familyID])
         }
     }
 
     public func revokeAllSessions(of user: UserID, at date: Date) async throws {
         try write { db in
-            try db.execute(sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
+            try db.execute(
+                sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
         }
     }
 
@@ -139,11 +144,13 @@ public struct SQLiteAuthStore: AuthRepository {
 
     public func throttle(for email: String) async throws -> ThrottleState {
         try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()]) else {
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
+            else {
                 return .fresh
             }
-            return ThrottleState(failures: try row.decode(forColumn: "failures"), windowStart: try row.decode(forColumn: "window_start"),
-                                 lockedUntil: try row.decode(forColumn: "locked_until"), lockouts: try row.decode(forColumn: "lockouts"))
+            return ThrottleState(
+                failures: try row.decode(forColumn: "failures"), windowStart: try row.decode(forColumn: "window_start"),
+                lockedUntil: try row.decode(forColumn: "locked_until"), lockouts: try row.decode(forColumn: "lockouts"))
         }
     }
 
@@ -154,11 +161,12 @@ public struct SQLiteAuthStore: AuthRepository {
                 try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
                 return
             }
-            try db.execute(sql: """
-                INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT(email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
-                    locked_until = excluded.locked_until, lockouts = excluded.lockouts
-                """, arguments: [email.lowercased(), state.failures, state.windowStart, state.lockedUntil, state.lockouts])
+            try db.execute(
+                sql: """
+                    INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT(email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
+                        locked_until = excluded.locked_until, lockouts = excluded.lockouts
+                    """, arguments: [email.lowercased(), state.failures, state.windowStart, state.lockedUntil, state.lockouts])
         }
     }
 
@@ -171,8 +179,10 @@ public struct SQLiteAuthStore: AuthRepository {
 
     // MARK: Work shared with other features' transactions
 
-    public func insertSession(_ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
-                              alongside: @Sendable (any Transaction) throws -> Void) async throws {
+    public func insertSession(
+        _ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
+        alongside: @Sendable (any Transaction) throws -> Void
+    ) async throws {
         try write { db in
             try Self.insert(session, in: db)
             try Self.insert(event, in: db)
@@ -190,11 +200,14 @@ public struct SQLiteAuthStore: AuthRepository {
         }
     }
 
-    public func replacePassword(of user: UserID, with hash: String, at date: Date, newSession: SessionRecord?, event: SecurityEvent,
-                                alongside: @Sendable (any Transaction) throws -> Void) async throws {
+    public func replacePassword(
+        of user: UserID, with hash: String, at date: Date, newSession: SessionRecord?, event: SecurityEvent,
+        alongside: @Sendable (any Transaction) throws -> Void
+    ) async throws {
         try write { db in
             try db.execute(sql: "UPDATE auth_users SET password_hash = ? WHERE id = ?", arguments: [hash, user.rawValue])
-            try db.execute(sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
+            try db.execute(
+                sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
             try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [user.rawValue])
             if let newSession { try Self.insert(newSession, in: db) }
             try Self.insert(event, in: db)
@@ -208,7 +221,8 @@ public struct SQLiteAuthStore: AuthRepository {
             try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ?", arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
-            try db.execute(sql: "DELETE FROM auth_security_events WHERE user_id = ? OR email = ? COLLATE NOCASE", arguments: [id.rawValue, email])
+            try db.execute(
+                sql: "DELETE FROM auth_security_events WHERE user_id = ? OR email = ? COLLATE NOCASE", arguments: [id.rawValue, email])
             try db.execute(sql: "DELETE FROM auth_users WHERE id = ?", arguments: [id.rawValue])
         } catch let error as ForeignTransactionError {
             throw error
@@ -234,43 +248,52 @@ public struct SQLiteAuthStore: AuthRepository {
     }
 
     private static func upsert(_ verification: VerificationRecord, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO auth_verifications (user_id, code_digest, expires_at, attempts) VALUES (?, ?, ?, ?)
-            ON CONFLICT(user_id) DO UPDATE SET code_digest = excluded.code_digest, expires_at = excluded.expires_at,
-                attempts = excluded.attempts
-            """, arguments: [verification.userID.rawValue, verification.codeDigest, verification.expiresAt, verification.attempts])
+        try db.execute(
+            sql: """
+                INSERT INTO auth_verifications (user_id, code_digest, expires_at, attempts) VALUES (?, ?, ?, ?)
+                ON CONFLICT(user_id) DO UPDATE SET code_digest = excluded.code_digest, expires_at = excluded.expires_at,
+                    attempts = excluded.attempts
+                """, arguments: [verification.userID.rawValue, verification.codeDigest, verification.expiresAt, verification.attempts])
     }
 
     private static func insert(_ session: SessionRecord, in db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO auth_sessions (id, family_id, user_id, access_digest, access_expires_at, refresh_digest,
-                refresh_expires_at, created_at, rotated_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [session.id, session.familyID, session.userID.rawValue, session.accessDigest, session.accessExpiresAt,
-                             session.refreshDigest, session.refreshExpiresAt, session.createdAt, session.rotatedAt, session.revokedAt])
+        try db.execute(
+            sql: """
+                INSERT INTO auth_sessions (id, family_id, user_id, access_digest, access_expires_at, refresh_digest,
+                    refresh_expires_at, created_at, rotated_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                session.id, session.familyID, session.userID.rawValue, session.accessDigest, session.accessExpiresAt,
+                session.refreshDigest, session.refreshExpiresAt, session.createdAt, session.rotatedAt, session.revokedAt,
+            ])
     }
 
     private static func insert(_ event: SecurityEvent, in db: Database) throws {
-        try db.execute(sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
-                       arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
+        try db.execute(
+            sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
+            arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
     }
 
     private static func user(_ row: Row) throws -> UserRecord {
-        UserRecord(id: UserID(try row.decode(String.self, forColumn: "id")), email: try row.decode(forColumn: "email"),
-                   passwordHash: try row.decode(forColumn: "password_hash"), createdAt: try row.decode(forColumn: "created_at"),
-                   verifiedAt: try row.decode(forColumn: "verified_at"))
+        UserRecord(
+            id: UserID(try row.decode(String.self, forColumn: "id")), email: try row.decode(forColumn: "email"),
+            passwordHash: try row.decode(forColumn: "password_hash"), createdAt: try row.decode(forColumn: "created_at"),
+            verifiedAt: try row.decode(forColumn: "verified_at"))
     }
 
     private static func verification(_ row: Row) throws -> VerificationRecord {
-        VerificationRecord(userID: UserID(try row.decode(String.self, forColumn: "user_id")), codeDigest: try row.decode(forColumn: "code_digest"),
-                           expiresAt: try row.decode(forColumn: "expires_at"), attempts: try row.decode(forColumn: "attempts"))
+        VerificationRecord(
+            userID: UserID(try row.decode(String.self, forColumn: "user_id")), codeDigest: try row.decode(forColumn: "code_digest"),
+            expiresAt: try row.decode(forColumn: "expires_at"), attempts: try row.decode(forColumn: "attempts"))
     }
 
     private static func session(_ row: Row) throws -> SessionRecord {
-        SessionRecord(id: try row.decode(forColumn: "id"), familyID: try row.decode(forColumn: "family_id"),
-                      userID: UserID(try row.decode(String.self, forColumn: "user_id")),
-                      accessDigest: try row.decode(forColumn: "access_digest"), accessExpiresAt: try row.decode(forColumn: "access_expires_at"),
-                      refreshDigest: try row.decode(forColumn: "refresh_digest"), refreshExpiresAt: try row.decode(forColumn: "refresh_expires_at"),
-                      createdAt: try row.decode(forColumn: "created_at"), rotatedAt: try row.decode(forColumn: "rotated_at"),
-                      revokedAt: try row.decode(forColumn: "revoked_at"))
+        SessionRecord(
+            id: try row.decode(forColumn: "id"), familyID: try row.decode(forColumn: "family_id"),
+            userID: UserID(try row.decode(String.self, forColumn: "user_id")),
+            accessDigest: try row.decode(forColumn: "access_digest"), accessExpiresAt: try row.decode(forColumn: "access_expires_at"),
+            refreshDigest: try row.decode(forColumn: "refresh_digest"), refreshExpiresAt: try row.decode(forColumn: "refresh_expires_at"),
+            createdAt: try row.decode(forColumn: "created_at"), rotatedAt: try row.decode(forColumn: "rotated_at"),
+            revokedAt: try row.decode(forColumn: "revoked_at"))
     }
 }

@@ -18,17 +18,19 @@ public struct SQLitePinStore: PinRepository {
             guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue]) else {
                 return nil
             }
-            return PinRecord(userID: UserID(try row.decode(String.self, forColumn: "user_id")), pinHash: try row.decode(forColumn: "pin_hash"),
-                             failures: try row.decode(forColumn: "failures"), updatedAt: try row.decode(forColumn: "updated_at"))
+            return PinRecord(
+                userID: UserID(try row.decode(String.self, forColumn: "user_id")), pinHash: try row.decode(forColumn: "pin_hash"),
+                failures: try row.decode(forColumn: "failures"), updatedAt: try row.decode(forColumn: "updated_at"))
         }
     }
 
     public func savePin(hash: String, for user: UserID, at date: Date) async throws {
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO auth_pins (user_id, pin_hash, failures, updated_at) VALUES (?, ?, 0, ?)
-                ON CONFLICT(user_id) DO UPDATE SET pin_hash = excluded.pin_hash, failures = 0, updated_at = excluded.updated_at
-                """, arguments: [user.rawValue, hash, date])
+            try db.execute(
+                sql: """
+                    INSERT INTO auth_pins (user_id, pin_hash, failures, updated_at) VALUES (?, ?, 0, ?)
+                    ON CONFLICT(user_id) DO UPDATE SET pin_hash = excluded.pin_hash, failures = 0, updated_at = excluded.updated_at
+                    """, arguments: [user.rawValue, hash, date])
         }
     }
 

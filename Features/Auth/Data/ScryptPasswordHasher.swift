@@ -73,7 +73,7 @@ public struct ScryptPasswordHasher: PasswordHasher {
 
     public func verify(_ password: String, against stored: String) -> Bool {
         guard let parsed = Self.parse(stored),
-              let key = try? Self.derive(password, salt: parsed.salt, parameters: parsed.parameters)
+            let key = try? Self.derive(password, salt: parsed.salt, parameters: parsed.parameters)
         else { return false }
         return Self.constantTimeEquals(key, parsed.key)
     }
@@ -93,9 +93,10 @@ public struct ScryptPasswordHasher: PasswordHasher {
 
     static func derive(_ password: String, salt: [UInt8], parameters: ScryptParameters) throws(PasswordHashingError) -> [UInt8] {
         do {
-            let key = try KDF.Scrypt.deriveKey(from: Array(password.utf8), salt: salt, outputByteCount: parameters.keyByteCount,
-                                               rounds: 1 << parameters.logN, blockSize: parameters.blockSize,
-                                               parallelism: parameters.parallelism)
+            let key = try KDF.Scrypt.deriveKey(
+                from: Array(password.utf8), salt: salt, outputByteCount: parameters.keyByteCount,
+                rounds: 1 << parameters.logN, blockSize: parameters.blockSize,
+                parallelism: parameters.parallelism)
             return key.withUnsafeBytes { Array($0) }
         } catch {
             throw PasswordHashingError(parameters: parameters.description, reason: String(describing: error))
@@ -114,10 +115,11 @@ public struct ScryptPasswordHasher: PasswordHasher {
             guard pair.count == 2, let value = Int(pair[1]), values.updateValue(value, forKey: String(pair[0])) == nil else { return nil }
         }
         guard let logN = values["ln"], let blockSize = values["r"], let parallelism = values["p"],
-              let salt = Data(base64Encoded: String(parts[3])), let key = Data(base64Encoded: String(parts[4]))
+            let salt = Data(base64Encoded: String(parts[3])), let key = Data(base64Encoded: String(parts[4]))
         else { return nil }
-        let parameters = ScryptParameters(logN: logN, blockSize: blockSize, parallelism: parallelism,
-                                          saltByteCount: salt.count, keyByteCount: key.count)
+        let parameters = ScryptParameters(
+            logN: logN, blockSize: blockSize, parallelism: parallelism,
+            saltByteCount: salt.count, keyByteCount: key.count)
         guard parameters.isSane else { return nil }
         return (parameters, Array(salt), Array(key))
     }

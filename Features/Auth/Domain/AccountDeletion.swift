@@ -31,8 +31,10 @@ public struct AccountDeletion: Sendable {
     private let unitOfWork: any UnitOfWork
     private let owners: [any UserDataOwner]
 
-    public init(sessions: SessionManager, repository: any AuthRepository, store: any SessionStore,
-                unitOfWork: any UnitOfWork, owners: [any UserDataOwner]) {
+    public init(
+        sessions: SessionManager, repository: any AuthRepository, store: any SessionStore,
+        unitOfWork: any UnitOfWork, owners: [any UserDataOwner]
+    ) {
         self.sessions = sessions
         self.repository = repository
         self.store = store
@@ -52,7 +54,8 @@ public struct AccountDeletion: Sendable {
         let typed = confirmation.trimmingCharacters(in: .whitespacesAndNewlines)
         guard typed.caseInsensitiveCompare(user.email) == .orderedSame else { throw AccountSecurityError.deletionNotConfirmed }
 
-        let owners = owners, repository = repository
+        let owners = owners
+        let repository = repository
         try await unitOfWork.perform { transaction in
             let blockers = try owners.flatMap { owner in
                 try owner.deletionBlockers(for: user.id, in: transaction).map { DeletionBlocker(owner: owner.name, reason: $0) }

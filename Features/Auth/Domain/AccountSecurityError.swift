@@ -39,11 +39,13 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
         case .resetCodeInvalid:
             LocalizedText(en: "The reset code is wrong or has expired.", ko: "재설정 코드가 틀렸거나 만료되었습니다.")
         case .deletionNotConfirmed:
-            LocalizedText(en: "The confirmation does not match your e-mail address, so nothing was deleted.",
-                          ko: "확인 입력이 이메일 주소와 일치하지 않아 아무것도 삭제하지 않았습니다.")
+            LocalizedText(
+                en: "The confirmation does not match your e-mail address, so nothing was deleted.",
+                ko: "확인 입력이 이메일 주소와 일치하지 않아 아무것도 삭제하지 않았습니다.")
         case .deletionBlocked(let blockers):
-            LocalizedText(en: "Your account cannot be deleted yet: \(Self.list(blockers))",
-                          ko: "아직 계정을 삭제할 수 없습니다: \(Self.list(blockers))")
+            LocalizedText(
+                en: "Your account cannot be deleted yet: \(Self.list(blockers))",
+                ko: "아직 계정을 삭제할 수 없습니다: \(Self.list(blockers))")
         }
     }
 

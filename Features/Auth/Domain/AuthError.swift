@@ -53,7 +53,8 @@ public enum AuthError: Error, UserFacingError, Equatable {
         case .invalidEmail, .weakPassword, .passwordsDoNotMatch: .dataError
         case .emailTaken: .refused
         case .wrongCredentials, .notVerified, .wrongCode, .codeExpired, .tooManyCodeAttempts,
-             .sessionFileExposed, .sessionFileUnreadable: .noPermission
+            .sessionFileExposed, .sessionFileUnreadable:
+            .noPermission
         case .noPendingVerification: .unavailable
         case .throttled: .temporaryFailure
         }

@@ -12,8 +12,10 @@ extension SessionManager {
     /// `SessionManagerKey`: log in and out, the current session, password change; security notices
     /// go to `InboxPublisherKey`.
     public static var provider: Provider {
-        .singleton(SessionManagerKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
-                   SessionStoreKey.self, WallClockKey.self, InboxPublisherKey.self) { repository, hasher, secrets, store, clock, inbox in
+        .singleton(
+            SessionManagerKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            SessionStoreKey.self, WallClockKey.self, InboxPublisherKey.self
+        ) { repository, hasher, secrets, store, clock, inbox in
             SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock, inbox: inbox)
         }
     }
@@ -22,8 +24,10 @@ extension SessionManager {
 extension PasswordReset {
     /// `PasswordResetKey`: codes go through `MailSenderKey`, the notice to `InboxPublisherKey`.
     public static var provider: Provider {
-        .singleton(PasswordResetKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
-                   MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self) { repository, hasher, secrets, mail, clock, inbox in
+        .singleton(
+            PasswordResetKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self
+        ) { repository, hasher, secrets, mail, clock, inbox in
             PasswordReset(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, inbox: inbox)
         }
     }
@@ -33,8 +37,10 @@ extension AccountDeletion {
     /// `AccountDeletionKey`: every feature's owner from `UserDataOwnersKey` (the App lists them),
     /// in one `UnitOfWorkKey` transaction.
     public static var provider: Provider {
-        .singleton(AccountDeletionKey.self, requires: SessionManagerKey.self, AuthRepositoryKey.self, SessionStoreKey.self,
-                   UnitOfWorkKey.self, UserDataOwnersKey.self) { sessions, repository, store, unitOfWork, owners in
+        .singleton(
+            AccountDeletionKey.self, requires: SessionManagerKey.self, AuthRepositoryKey.self, SessionStoreKey.self,
+            UnitOfWorkKey.self, UserDataOwnersKey.self
+        ) { sessions, repository, store, unitOfWork, owners in
             AccountDeletion(sessions: sessions, repository: repository, store: store, unitOfWork: unitOfWork, owners: owners)
         }
     }

@@ -5,9 +5,11 @@ enum CommonPasswords {
 
     /// Keyboard rows and digit runs, whatever their length: "123456789012345", "qwertyuiopasdfgh".
     private static func isSimpleSequence(_ text: String) -> Bool {
-        let runs = ["1234567890123456789012345678901234567890", "0987654321098765432109876543210987654321",
-                    "qwertyuiopasdfghjklzxcvbnmqwertyuiopasdfghjklzxcvbnm", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
-                    "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p", "qazwsxedcrfvtgbyhnujmikolp"]
+        let runs = [
+            "1234567890123456789012345678901234567890", "0987654321098765432109876543210987654321",
+            "qwertyuiopasdfghjklzxcvbnmqwertyuiopasdfghjklzxcvbnm", "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz",
+            "1qaz2wsx3edc4rfv5tgb6yhn7ujm8ik9ol0p", "qazwsxedcrfvtgbyhnujmikolp",
+        ]
         return runs.contains { $0.contains(text) }
     }
 

@@ -14,7 +14,9 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         guard !local.isEmpty else { throw .invalidEmail(trimmed, reason: "nothing comes before the “@”") }
         guard local.utf8.count <= 64 else { throw .invalidEmail(trimmed, reason: "the part before “@” is longer than 64 characters") }
         guard trimmed.utf8.count <= 254 else { throw .invalidEmail(trimmed, reason: "it is longer than 254 characters") }
-        guard !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else { throw .invalidEmail(trimmed, reason: "it contains a space") }
+        guard !trimmed.contains(where: { $0.isWhitespace || $0.isNewline }) else {
+            throw .invalidEmail(trimmed, reason: "it contains a space")
+        }
         guard !local.contains("@"), !local.hasPrefix("."), !local.hasSuffix("."), !local.contains("..") else {
             throw .invalidEmail(trimmed, reason: "the part before “@” is not valid")
         }
@@ -22,7 +24,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         guard labels.count >= 2 else { throw .invalidEmail(trimmed, reason: "the domain has no “.”") }
         for label in labels {
             guard !label.isEmpty, label.count <= 63, !label.hasPrefix("-"), !label.hasSuffix("-"),
-                  label.unicodeScalars.allSatisfy({ Self.domainCharacters.contains($0) })
+                label.unicodeScalars.allSatisfy({ Self.domainCharacters.contains($0) })
             else { throw .invalidEmail(trimmed, reason: "the domain “\(domain)” is not valid") }
         }
         value = local + "@" + domain

@@ -24,8 +24,10 @@ public struct PasswordReset: Sendable {
     private let policy: AuthPolicy
     private let inbox: (any InboxPublisher)?
 
-    public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, mail: any MailSender,
-                clock: any WallClock, policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil) {
+    public init(
+        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, mail: any MailSender,
+        clock: any WallClock, policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil
+    ) {
         self.repository = repository
         self.hasher = hasher
         self.secrets = secrets
@@ -45,7 +47,8 @@ public struct PasswordReset: Sendable {
         let expiry = clock.now().addingTimeInterval(policy.codeLifetime)
         guard let user = try await repository.user(email: email.value), user.verifiedAt != nil else { return email.value }
         if let live = try await repository.verification(for: user.id), clock.now() < live.expiresAt,
-           live.expiresAt.addingTimeInterval(policy.resetMailInterval) > expiry {
+            live.expiresAt.addingTimeInterval(policy.resetMailInterval) > expiry
+        {
             return email.value // a code went out less than `resetMailInterval` ago and still works
         }
         try await repository.saveVerification(VerificationRecord(userID: user.id, codeDigest: pending, expiresAt: expiry, attempts: 0))
@@ -74,7 +77,8 @@ public struct PasswordReset: Sendable {
         let user = try await repository.user(email: email.value)
         var accepted = false
         if let user, user.verifiedAt != nil, let pending = try await repository.verification(for: user.id),
-           pending.attempts < policy.codeAttempts, now < pending.expiresAt {
+            pending.attempts < policy.codeAttempts, now < pending.expiresAt
+        {
             accepted = Registration.constantTimeEquals(typed, pending.codeDigest)
             if !accepted { _ = try await repository.recordWrongCode(for: user.id) }
         }
@@ -89,23 +93,26 @@ public struct PasswordReset: Sendable {
         try await repository.replacePassword(
             of: user.id, with: try hasher.hash(normalized), at: now, newSession: nil,
             event: SecurityEvent(userID: user.id, email: user.email, kind: .passwordReset, at: now),
-            alongside: SecurityNotices.publishing(SecurityNotices.passwordChanged(user.id, email: user.email, at: now, byReset: true),
-                                                  through: inbox))
+            alongside: SecurityNotices.publishing(
+                SecurityNotices.passwordChanged(user.id, email: user.email, at: now, byReset: true),
+                through: inbox))
         if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
         return AuthenticatedUser(id: user.id, email: user.email)
     }
 
     static func resetMail(to email: String, code: String, minutes: Int) -> Mail {
-        Mail(to: email, subject: "Your Moa password reset code: \(code)", body: """
-        Someone asked to reset the password of your Moa account.
+        Mail(
+            to: email, subject: "Your Moa password reset code: \(code)",
+            body: """
+                Someone asked to reset the password of your Moa account.
 
-        Your reset code is \(code). It works for \(minutes) minutes:
+                Your reset code is \(code). It works for \(minutes) minutes:
 
-            moa auth password reset --email \(email) --code \(code)
+                    moa auth password reset --email \(email) --code \(code)
 
-        Every session of your account will be logged out. If you did not ask for this, ignore this
-        message: your password stays as it is.
-        """, purpose: .passwordReset)
+                Every session of your account will be logged out. If you did not ask for this, ignore this
+                message: your password stays as it is.
+                """, purpose: .passwordReset)
     }
 }
 

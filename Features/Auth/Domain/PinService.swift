@@ -68,8 +68,10 @@ public struct PinService: SessionUnlocker {
     private let clock: any WallClock
     public let policy: PinPolicy
 
-    public init(pins: any PinRepository, hasher: any PasswordHasher, sessions: SessionManager, events: any AuthRepository,
-                clock: any WallClock, policy: PinPolicy = PinPolicy()) {
+    public init(
+        pins: any PinRepository, hasher: any PasswordHasher, sessions: SessionManager, events: any AuthRepository,
+        clock: any WallClock, policy: PinPolicy = PinPolicy()
+    ) {
         self.pins = pins
         self.hasher = hasher
         self.sessions = sessions

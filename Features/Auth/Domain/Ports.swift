@@ -1,8 +1,8 @@
 import AuthInterface
 import Foundation
 import Persistence
-import SharedKit
 import Registry
+import SharedKit
 
 // What the Auth use cases need from the outside world; AuthData implements each of them.
 
@@ -129,8 +129,10 @@ public struct SessionRecord: Sendable, Equatable {
     public let rotatedAt: Date?
     public let revokedAt: Date?
 
-    public init(id: String, familyID: String, userID: UserID, accessDigest: String, accessExpiresAt: Date,
-                refreshDigest: String, refreshExpiresAt: Date, createdAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil) {
+    public init(
+        id: String, familyID: String, userID: UserID, accessDigest: String, accessExpiresAt: Date,
+        refreshDigest: String, refreshExpiresAt: Date, createdAt: Date, rotatedAt: Date? = nil, revokedAt: Date? = nil
+    ) {
         self.id = id
         self.familyID = familyID
         self.userID = userID
@@ -164,11 +166,17 @@ public struct ThrottleState: Sendable, Equatable {
 /// Something security-relevant that happened to an account.
 public struct SecurityEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
-        case login, logout, loginLockout = "login-lockout", refreshTokenReuse = "refresh-token-reuse"
-        case passwordUpgraded = "password-upgraded", verified
+        case login, logout
+        case loginLockout = "login-lockout"
+        case refreshTokenReuse = "refresh-token-reuse"
+        case passwordUpgraded = "password-upgraded"
+        case verified
         /// The password was changed (`moa auth password change`) or reset with a mailed code.
-        case passwordChanged = "password-changed", passwordReset = "password-reset"
-        case pinSet = "pin-set", pinRemoved = "pin-removed", pinLockout = "pin-lockout"
+        case passwordChanged = "password-changed"
+        case passwordReset = "password-reset"
+        case pinSet = "pin-set"
+        case pinRemoved = "pin-removed"
+        case pinLockout = "pin-lockout"
     }
 
     public let userID: UserID?
@@ -220,14 +228,16 @@ public protocol AuthRepository: Sendable {
 
     /// Inserts a new session with its `event` and runs `alongside`, in one transaction; with
     /// `clearingWrongPins`, also sets the user's wrong-PIN count back to zero.
-    func insertSession(_ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
-                       alongside: @Sendable (any Transaction) throws -> Void) async throws
+    func insertSession(
+        _ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
+        alongside: @Sendable (any Transaction) throws -> Void) async throws
     /// Records `event` and runs `alongside` (e.g. publishing an inbox notice) in the same transaction.
     func record(_ event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void) async throws
     /// In one transaction: replaces the password hash, revokes every session of the user, drops a
     /// pending code, inserts `newSession` (if any), records `event` and runs `alongside`.
-    func replacePassword(of user: UserID, with hash: String, at: Date, newSession: SessionRecord?, event: SecurityEvent,
-                         alongside: @Sendable (any Transaction) throws -> Void) async throws
+    func replacePassword(
+        of user: UserID, with hash: String, at: Date, newSession: SessionRecord?, event: SecurityEvent,
+        alongside: @Sendable (any Transaction) throws -> Void) async throws
     /// Erases everything Auth keeps about the user — sessions, pending code, throttle, security
     /// events, the user row (deleted, so the address can sign up again) — in the caller's transaction.
     func eraseUser(_ id: UserID, email: String, in transaction: any Transaction) throws

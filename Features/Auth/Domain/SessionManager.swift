@@ -20,9 +20,11 @@ public actor SessionManager: SessionProvider {
     /// - Parameter inbox: where security notices go (new login, refresh-token reuse, password
     ///   changed), in the event's transaction. The app always gives one (``provider``); `nil` only
     ///   for tests of other concerns.
-    public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
-                store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
-                inbox: (any InboxPublisher)? = nil) {
+    public init(
+        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
+        store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
+        inbox: (any InboxPublisher)? = nil
+    ) {
         self.repository = repository
         self.hasher = hasher
         self.secrets = secrets
@@ -75,8 +77,9 @@ public actor SessionManager: SessionProvider {
         if let refreshing { return try await refreshing.value }
         guard let stored = try store.load() else { return nil }
         if clock.now() < stored.accessExpiresAt,
-           let record = try await repository.session(accessDigest: secrets.digest(stored.accessToken)),
-           record.revokedAt == nil, record.rotatedAt == nil {
+            let record = try await repository.session(accessDigest: secrets.digest(stored.accessToken)),
+            record.revokedAt == nil, record.rotatedAt == nil
+        {
             return AuthenticatedUser(id: stored.userID, email: stored.email)
         }
         // Another caller may have started the refresh while this one awaited the lookup.
@@ -97,7 +100,7 @@ public actor SessionManager: SessionProvider {
     private func refresh(_ stored: StoredSession, retried: Bool = false) async throws -> AuthenticatedUser? {
         let now = clock.now()
         guard let record = try await repository.session(refreshDigest: secrets.digest(stored.refreshToken)),
-              record.revokedAt == nil
+            record.revokedAt == nil
         else { return try end() }
         if record.rotatedAt != nil {
             // Another moa process may have rotated it a moment ago and saved the next generation.
@@ -107,7 +110,8 @@ public actor SessionManager: SessionProvider {
             try await repository.revokeFamily(record.familyID, at: now)
             try await repository.record(
                 SecurityEvent(userID: record.userID, email: stored.email, kind: .refreshTokenReuse, at: now),
-                alongside: SecurityNotices.publishing(SecurityNotices.refreshTokenReuse(record.userID, email: stored.email, at: now), through: inbox))
+                alongside: SecurityNotices.publishing(
+                    SecurityNotices.refreshTokenReuse(record.userID, email: stored.email, at: now), through: inbox))
             return try end()
         }
         guard now < record.refreshExpiresAt else { return try end() }
@@ -172,7 +176,8 @@ public actor SessionManager: SessionProvider {
         try await repository.replacePassword(
             of: record.id, with: try hasher.hash(normalized), at: now, newSession: session,
             event: SecurityEvent(userID: record.id, email: record.email, kind: .passwordChanged, at: now),
-            alongside: SecurityNotices.publishing(SecurityNotices.passwordChanged(record.id, email: record.email, at: now, byReset: false), through: inbox))
+            alongside: SecurityNotices.publishing(
+                SecurityNotices.passwordChanged(record.id, email: record.email, at: now, byReset: false), through: inbox))
         try store.save(stored)
         return AuthenticatedUser(id: record.id, email: record.email)
     }
@@ -190,14 +195,17 @@ public actor SessionManager: SessionProvider {
     }
 
     private func makeSession(userID: UserID, email: String, family: String, at now: Date) -> (SessionRecord, StoredSession) {
-        let access = secrets.token(), refresh = secrets.token()
+        let access = secrets.token()
+        let refresh = secrets.token()
         let accessExpiry = now.addingTimeInterval(policy.accessTokenLifetime)
         let refreshExpiry = now.addingTimeInterval(policy.refreshTokenLifetime)
-        let record = SessionRecord(id: secrets.identifier(), familyID: family, userID: userID,
-                                   accessDigest: secrets.digest(access), accessExpiresAt: accessExpiry,
-                                   refreshDigest: secrets.digest(refresh), refreshExpiresAt: refreshExpiry, createdAt: now)
-        let session = StoredSession(userID: userID, email: email, accessToken: access, refreshToken: refresh,
-                                    accessExpiresAt: accessExpiry, refreshExpiresAt: refreshExpiry)
+        let record = SessionRecord(
+            id: secrets.identifier(), familyID: family, userID: userID,
+            accessDigest: secrets.digest(access), accessExpiresAt: accessExpiry,
+            refreshDigest: secrets.digest(refresh), refreshExpiresAt: refreshExpiry, createdAt: now)
+        let session = StoredSession(
+            userID: userID, email: email, accessToken: access, refreshToken: refresh,
+            accessExpiresAt: accessExpiry, refreshExpiresAt: refreshExpiry)
         return (record, session)
     }
 

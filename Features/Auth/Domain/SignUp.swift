@@ -17,8 +17,10 @@ public struct Registration: Sendable {
     private let clock: any WallClock
     private let policy: AuthPolicy
 
-    public init(repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
-                mail: any MailSender, clock: any WallClock, policy: AuthPolicy = AuthPolicy()) {
+    public init(
+        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
+        mail: any MailSender, clock: any WallClock, policy: AuthPolicy = AuthPolicy()
+    ) {
         self.repository = repository
         self.hasher = hasher
         self.secrets = secrets
@@ -36,10 +38,13 @@ public struct Registration: Sendable {
         let id = UserID(secrets.identifier())
         let code = secrets.verificationCode()
         let user = UserRecord(id: id, email: email.value, passwordHash: try hasher.hash(normalized), createdAt: now, verifiedAt: nil)
-        let verification = VerificationRecord(userID: id, codeDigest: secrets.digest(code), expiresAt: now.addingTimeInterval(policy.codeLifetime), attempts: 0)
+        let verification = VerificationRecord(
+            userID: id, codeDigest: secrets.digest(code), expiresAt: now.addingTimeInterval(policy.codeLifetime), attempts: 0)
         try await repository.createUser(user, verification: verification)
         do {
-            return CodeSent(email: email.value, location: try await mail.send(Self.codeMail(to: email.value, code: code, minutes: Int(policy.codeLifetime / 60))))
+            return CodeSent(
+                email: email.value,
+                location: try await mail.send(Self.codeMail(to: email.value, code: code, minutes: Int(policy.codeLifetime / 60))))
         } catch {
             try? await repository.deleteUnverifiedUser(id)
             throw error
@@ -50,7 +55,7 @@ public struct Registration: Sendable {
     public func verify(email raw: String, code: String) async throws {
         let email = try EmailAddress(raw)
         guard let user = try await repository.user(email: email.value), user.verifiedAt == nil,
-              let verification = try await repository.verification(for: user.id)
+            let verification = try await repository.verification(for: user.id)
         else { throw AuthError.noPendingVerification(email.value) }
         let now = clock.now()
         guard verification.attempts < policy.codeAttempts else { throw AuthError.tooManyCodeAttempts }
@@ -73,25 +78,32 @@ public struct Registration: Sendable {
             throw AuthError.noPendingVerification(email.value)
         }
         let code = secrets.verificationCode()
-        try await repository.saveVerification(VerificationRecord(
-            userID: user.id, codeDigest: secrets.digest(code), expiresAt: clock.now().addingTimeInterval(policy.codeLifetime), attempts: 0))
-        return CodeSent(email: user.email, location: try await mail.send(Self.codeMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60))))
+        try await repository.saveVerification(
+            VerificationRecord(
+                userID: user.id, codeDigest: secrets.digest(code), expiresAt: clock.now().addingTimeInterval(policy.codeLifetime),
+                attempts: 0))
+        return CodeSent(
+            email: user.email,
+            location: try await mail.send(Self.codeMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60))))
     }
 
     static func codeMail(to email: String, code: String, minutes: Int) -> Mail {
-        Mail(to: email, subject: "Your Moa verification code: \(code)", body: """
-        Welcome to Moa.
+        Mail(
+            to: email, subject: "Your Moa verification code: \(code)",
+            body: """
+                Welcome to Moa.
 
-        Your verification code is \(code). It works for \(minutes) minutes:
+                Your verification code is \(code). It works for \(minutes) minutes:
 
-            moa auth verify --email \(email) --code \(code)
+                    moa auth verify --email \(email) --code \(code)
 
-        If you did not sign up, ignore this message.
-        """, purpose: .verification)
+                If you did not sign up, ignore this message.
+                """, purpose: .verification)
     }
 
     static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

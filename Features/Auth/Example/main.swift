@@ -61,16 +61,21 @@ func walkThrough() async throws {
         ModuleOf("Other features", [.instance(InboxPublisherKey.self, inbox), .instance(UserDataOwnersKey.self, [])]),
         AuthDataModule(),
         AuthFeatureModule(),
-        ModuleOf("Example", [
-            .singleton(AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthRepositoryKey.self, SecretGeneratorKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) {
-                AuthExampleRoot.Service(registration: $0, sessions: $1, repository: $2, secrets: $3, reset: $4, deletion: $5)
-            },
-        ]),
+        ModuleOf(
+            "Example",
+            [
+                .singleton(
+                    AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthRepositoryKey.self,
+                    SecretGeneratorKey.self,
+                    PasswordResetKey.self, AccountDeletionKey.self
+                ) {
+                    AuthExampleRoot.Service(registration: $0, sessions: $1, repository: $2, secrets: $3, reset: $4, deletion: $5)
+                }
+            ]),
     ]).validate(root: AuthExampleRoot.self)
         .overriding { overrides in
-            overrides.replace(.instance(MailSenderKey.self, mail))     // no files: mail stays in memory
-            overrides.replace(.instance(SessionStoreKey.self, store))  // no session file either
+            overrides.replace(.instance(MailSenderKey.self, mail)) // no files: mail stays in memory
+            overrides.replace(.instance(SessionStoreKey.self, store)) // no session file either
         }
     let app = registry.resolve()
     let viewModel = AuthViewModel(registration: app.registration, sessions: app.sessions)
@@ -85,7 +90,8 @@ func walkThrough() async throws {
         }
     }
 
-    let email = "ada@example.com", password = "a long passphrase nobody guesses"
+    let email = "ada@example.com"
+    let password = "a long passphrase nobody guesses"
     await step("Sign up \(email)", .signUp(email: email, password: password, repeated: password))
     let code = mail.mails.withLock { $0.last?.subject.split(separator: " ").last.map(String.init) } ?? ""
     print("  inbox: “\(mail.mails.withLock { $0.last?.subject ?? "" })”")
@@ -100,8 +106,9 @@ func walkThrough() async throws {
         print(theme.paint("▸ Someone replays the first refresh token", .heading))
         let thief = InMemorySessionStore()
         try thief.save(stolen)
-        let thiefs = SessionManager(repository: app.repository, hasher: FakeFreeHasher(), secrets: app.secrets, store: thief, clock: clock,
-                                    inbox: inbox)
+        let thiefs = SessionManager(
+            repository: app.repository, hasher: FakeFreeHasher(), secrets: app.secrets, store: thief, clock: clock,
+            inbox: inbox)
         clock.advance(by: 16 * 60)
         print("  thief gets: \(String(describing: try await thiefs.currentUser())) — the whole session family is revoked")
     }
@@ -120,17 +127,22 @@ func walkThrough() async throws {
         }
     }
 
-    let changed = "another passphrase, just as long", reset = "a third passphrase after the reset"
+    let changed = "another passphrase, just as long"
+    let reset = "a third passphrase after the reset"
     await step("Log in", .logIn(email: email, password: password))
-    await secure("Change the password with a wrong current one", .changePassword(current: "not my passphrase at all", new: changed, repeated: changed))
+    await secure(
+        "Change the password with a wrong current one",
+        .changePassword(current: "not my passphrase at all", new: changed, repeated: changed))
     await secure("Change the password", .changePassword(current: password, new: changed, repeated: changed))
-    await secure("Forgot it: ask for a reset code for an address without an account (the same answer)",
-                 .requestReset(email: "nobody@example.com"))
+    await secure(
+        "Forgot it: ask for a reset code for an address without an account (the same answer)",
+        .requestReset(email: "nobody@example.com"))
     await secure("Ask for a reset code for \(email)", .requestReset(email: email))
     let resetCode = mail.mails.withLock { $0.last?.subject.split(separator: " ").last.map(String.init) } ?? ""
     print("  inbox: “\(mail.mails.withLock { $0.last?.subject ?? "" })”")
     await secure("Reset with a wrong code", .resetPassword(email: email, code: "000000", new: reset, repeated: reset))
-    await secure("Reset with the mailed code (every session ends)", .resetPassword(email: email, code: resetCode, new: reset, repeated: reset))
+    await secure(
+        "Reset with the mailed code (every session ends)", .resetPassword(email: email, code: resetCode, new: reset, repeated: reset))
     await step("Who am I? (logged out by the reset)", .whoAmI)
     await step("Log in with the new password", .logIn(email: email, password: reset))
     print(theme.paint("▸ Security notices Auth put in the inbox", .heading))

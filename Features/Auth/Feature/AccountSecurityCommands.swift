@@ -23,13 +23,13 @@ extension AuthCommand {
             commandName: "change",
             abstract: "Change your password; every other session is logged out.",
             discussion: """
-            On a terminal you are asked for the current password, then the new one twice, without echo. \
-            With --password-stdin, standard input holds two lines: the current password, then the new one. \
-            The new password follows the sign-up rules (15 to 128 characters, not a common one, not containing \
-            your e-mail's name) and must differ from the current one. A wrong current password counts as a \
-            failed login. On success every session of your account ends; this terminal's session continues \
-            with new tokens (copies of the old session file stop working).
-            """
+                On a terminal you are asked for the current password, then the new one twice, without echo. \
+                With --password-stdin, standard input holds two lines: the current password, then the new one. \
+                The new password follows the sign-up rules (15 to 128 characters, not a common one, not containing \
+                your e-mail's name) and must differ from the current one. A wrong current password counts as a \
+                failed login. On success every session of your account ends; this terminal's session continues \
+                with new tokens (copies of the old session file stop working).
+                """
         )
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Read two lines from standard input: the current password, then the new one.") var passwordStdin = false
@@ -55,12 +55,12 @@ extension AuthCommand {
             commandName: "reset",
             abstract: "Reset a forgotten password: first mail a code, then set a new password with it.",
             discussion: """
-            Step 1: `moa auth password reset --email E` mails a code (to $MOA_HOME/outbox/) if E has a verified \
-            account; the answer is the same whether or not it has one. Step 2: `moa auth password reset --email E \
-            --code CODE` asks for the new password twice without echo (or reads one line with --password-stdin). \
-            The code works for 10 minutes and 5 tries; a new request replaces it. Afterwards every session of the \
-            account is logged out: log in with the new password.
-            """
+                Step 1: `moa auth password reset --email E` mails a code (to $MOA_HOME/outbox/) if E has a verified \
+                account; the answer is the same whether or not it has one. Step 2: `moa auth password reset --email E \
+                --code CODE` asks for the new password twice without echo (or reads one line with --password-stdin). \
+                The code works for 10 minutes and 5 tries; a new request replaces it. Afterwards every session of the \
+                account is logged out: log in with the new password.
+                """
         )
         @OptionGroup var global: GlobalOptions
         @Option(help: "The e-mail address of the account.") var email: String
@@ -81,7 +81,8 @@ extension AuthCommand {
             let source = SecretInput.source(passwordStdin: passwordStdin)
             let new = try SecretInput.read("New password: ", from: source, context: context)
             let repeated = source == .prompt ? try SecretInput.read("Repeat the new password: ", from: source, context: context) : nil
-            try await AccountSecurityScreen.show(.resetPassword(email: email, code: code, new: new, repeated: repeated), environment, context)
+            try await AccountSecurityScreen.show(
+                .resetPassword(email: email, code: code, new: new, repeated: repeated), environment, context)
         }
     }
 
@@ -91,11 +92,11 @@ extension AuthCommand {
             commandName: "delete",
             abstract: "Delete your account and everything Moa keeps about it.",
             discussion: """
-            You confirm by typing the e-mail address you are logged in with (or pass it with --confirm for \
-            scripts); anything else changes nothing. If a feature still holds something that must not vanish \
-            (for example an account with money in it) nothing is deleted and every reason is listed. \
-            Afterwards the address can sign up again.
-            """
+                You confirm by typing the e-mail address you are logged in with (or pass it with --confirm for \
+                scripts); anything else changes nothing. If a feature still holds something that must not vanish \
+                (for example an account with money in it) nothing is deleted and every reason is listed. \
+                Afterwards the address can sign up again.
+                """
         )
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your e-mail address, to confirm without a prompt.") var confirm: String?
@@ -109,9 +110,12 @@ extension AuthCommand {
                 guard context.isInteractive else {
                     throw CommandError.usage("There is no terminal to confirm on: pass your e-mail address with --confirm EMAIL.")
                 }
-                context.err.write(context.text(LocalizedText(
-                    en: "This deletes the account \(user.email) and all its data; it cannot be undone.\nType your e-mail address to confirm: ",
-                    ko: "\(user.email) 계정과 모든 데이터를 삭제합니다. 되돌릴 수 없습니다.\n확인하려면 이메일 주소를 입력하세요: ")))
+                context.err.write(
+                    context.text(
+                        LocalizedText(
+                            en:
+                                "This deletes the account \(user.email) and all its data; it cannot be undone.\nType your e-mail address to confirm: ",
+                            ko: "\(user.email) 계정과 모든 데이터를 삭제합니다. 되돌릴 수 없습니다.\n확인하려면 이메일 주소를 입력하세요: ")))
                 confirmation = Swift.readLine(strippingNewline: true) ?? ""
             }
             try await AccountSecurityScreen.show(.deleteAccount(confirmation: confirmation), environment, context)

@@ -34,7 +34,8 @@ public struct AuthCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "signup",
             abstract: "Create an account; a verification code is mailed to you.",
-            discussion: "On a terminal the password is asked twice, without echo. Passwords: 15 to 128 characters, not a common one, not containing your e-mail's name."
+            discussion:
+                "On a terminal the password is asked twice, without echo. Passwords: 15 to 128 characters, not a common one, not containing your e-mail's name."
         )
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your e-mail address.") var email: String
@@ -72,7 +73,8 @@ public struct AuthCommand: AsyncParsableCommand {
     }
 
     struct LogIn: ServiceCommand {
-        static let configuration = CommandConfiguration(commandName: "login", abstract: "Log in; the session lasts 14 days unless you log out.")
+        static let configuration = CommandConfiguration(
+            commandName: "login", abstract: "Log in; the session lasts 14 days unless you log out.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your e-mail address.") var email: String
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
@@ -84,7 +86,8 @@ public struct AuthCommand: AsyncParsableCommand {
     }
 
     struct LogOut: ServiceCommand {
-        static let configuration = CommandConfiguration(commandName: "logout", abstract: "Log out of this session, or of every session with --all.")
+        static let configuration = CommandConfiguration(
+            commandName: "logout", abstract: "Log out of this session, or of every session with --all.")
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Revoke every session of your account, on every device.") var all = false
 
@@ -121,14 +124,17 @@ struct AuthOutput: Encodable {
         case .loggedIn(let user):
             self.init(status: "logged-in", email: user.email, userId: user.id.rawValue)
         case .loggedOut(let user, let everywhere):
-            self.init(status: user == nil ? "not-logged-in" : "logged-out", email: user?.email, userId: user?.id.rawValue, everywhere: everywhere)
+            self.init(
+                status: user == nil ? "not-logged-in" : "logged-out", email: user?.email, userId: user?.id.rawValue, everywhere: everywhere)
         case .session(let user, let validUntil):
             self.init(status: "logged-in", email: user.email, userId: user.id.rawValue, sessionUntil: validUntil)
         }
     }
 
-    private init(status: String, email: String? = nil, userId: String? = nil, verificationMail: String? = nil,
-                 sessionUntil: Date? = nil, everywhere: Bool? = nil) {
+    private init(
+        status: String, email: String? = nil, userId: String? = nil, verificationMail: String? = nil,
+        sessionUntil: Date? = nil, everywhere: Bool? = nil
+    ) {
         self.status = status
         self.email = email
         self.userId = userId

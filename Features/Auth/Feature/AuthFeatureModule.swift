@@ -14,17 +14,26 @@ public struct AuthFeatureModule: FeatureModule {
 
     public var providers: [Provider] {
         [
-            .singleton(AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) { registration, sessions, pins, reset, deletion in
-                FeatureCommands(AuthCommand.self, environment: AuthEnvironment(registration: registration, sessions: sessions, pins: pins,
-                                                                               passwordReset: reset, deletion: deletion))
+            .singleton(
+                AuthCommandsKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
+                PasswordResetKey.self, AccountDeletionKey.self
+            ) { registration, sessions, pins, reset, deletion in
+                FeatureCommands(
+                    AuthCommand.self,
+                    environment: AuthEnvironment(
+                        registration: registration, sessions: sessions, pins: pins,
+                        passwordReset: reset, deletion: deletion))
             },
-            .singleton(AuthSignInEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) {
+            .singleton(
+                AuthSignInEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
+                PasswordResetKey.self, AccountDeletionKey.self
+            ) {
                 AuthHome.signIn(AuthEnvironment(registration: $0, sessions: $1, pins: $2, passwordReset: $3, deletion: $4))
             },
-            .singleton(AuthSignOutEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
-                       PasswordResetKey.self, AccountDeletionKey.self) {
+            .singleton(
+                AuthSignOutEntryKey.self, requires: RegistrationKey.self, SessionManagerKey.self, PinServiceKey.self,
+                PasswordResetKey.self, AccountDeletionKey.self
+            ) {
                 AuthHome.signOut(AuthEnvironment(registration: $0, sessions: $1, pins: $2, passwordReset: $3, deletion: $4))
             },
         ]

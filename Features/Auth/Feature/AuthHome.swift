@@ -11,10 +11,12 @@ public enum AuthSignOutEntryKey: ServiceKey { public typealias Service = HomeEnt
 enum AuthHome {
     static func signIn(_ environment: AuthEnvironment) -> HomeEntry {
         HomeEntry(title: LocalizedText(en: "Log in or sign up", ko: "로그인 또는 회원가입"), audience: .signedOut) { screen in
-            let choice = screen.choose(screen.context.text(LocalizedText(en: "Welcome to Moa", ko: "모아에 오신 것을 환영합니다")), [
-                screen.context.text(LocalizedText(en: "Log in", ko: "로그인")),
-                screen.context.text(LocalizedText(en: "Sign up", ko: "회원가입")),
-            ])
+            let choice = screen.choose(
+                screen.context.text(LocalizedText(en: "Welcome to Moa", ko: "모아에 오신 것을 환영합니다")),
+                [
+                    screen.context.text(LocalizedText(en: "Log in", ko: "로그인")),
+                    screen.context.text(LocalizedText(en: "Sign up", ko: "회원가입")),
+                ])
             switch choice {
             case 0?: await logIn(screen, environment)
             case 1?: await signUp(screen, environment)
@@ -31,19 +33,22 @@ enum AuthHome {
 
     static func logIn(_ screen: Screen, _ environment: AuthEnvironment) async {
         guard let email = screen.ask(screen.context.text(LocalizedText(en: "E-mail:", ko: "이메일:"))),
-              let password = screen.askSecret(screen.context.text(LocalizedText(en: "Password:", ko: "비밀번호:")))
+            let password = screen.askSecret(screen.context.text(LocalizedText(en: "Password:", ko: "비밀번호:")))
         else { return }
         await run(.logIn(email: email, password: password), screen, environment)
     }
 
     static func signUp(_ screen: Screen, _ environment: AuthEnvironment) async {
         guard let email = screen.ask(screen.context.text(LocalizedText(en: "E-mail:", ko: "이메일:"))),
-              let password = screen.askSecret(screen.context.text(LocalizedText(en: "Password (15 characters or more):", ko: "비밀번호(15자 이상):"))),
-              let repeated = screen.askSecret(screen.context.text(LocalizedText(en: "Repeat the password:", ko: "비밀번호 확인:")))
+            let password = screen.askSecret(
+                screen.context.text(LocalizedText(en: "Password (15 characters or more):", ko: "비밀번호(15자 이상):"))),
+            let repeated = screen.askSecret(screen.context.text(LocalizedText(en: "Repeat the password:", ko: "비밀번호 확인:")))
         else { return }
         guard await run(.signUp(email: email, password: password, repeated: repeated), screen, environment) else { return }
-        while let code = screen.ask(screen.context.text(LocalizedText(en: "Code from the e-mail (empty to stop):", ko: "이메일의 인증 코드(비우면 중단):"))),
-              !code.isEmpty {
+        while let code = screen.ask(
+            screen.context.text(LocalizedText(en: "Code from the e-mail (empty to stop):", ko: "이메일의 인증 코드(비우면 중단):"))),
+            !code.isEmpty
+        {
             if await run(.verify(email: email, code: code), screen, environment) {
                 await run(.logIn(email: email, password: password), screen, environment)
                 return

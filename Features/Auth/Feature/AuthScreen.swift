@@ -29,11 +29,14 @@ enum AuthScreen {
             guard let user else { return "Nobody was logged in." }
             return everywhere ? "Logged out \(user.email) everywhere: every session is revoked." : "Logged out \(user.email)."
         case .session(let user, let validUntil):
-            return Card(title: "Logged in", lines: KeyValueRows([
-                "E-mail": user.email,
-                "User ID": user.id.rawValue,
-                "Session until": ISO8601DateFormatter().string(from: validUntil),
-            ]).render(theme: theme).components(separatedBy: "\n")).render(theme: theme)
+            return Card(
+                title: "Logged in",
+                lines: KeyValueRows([
+                    "E-mail": user.email,
+                    "User ID": user.id.rawValue,
+                    "Session until": ISO8601DateFormatter().string(from: validUntil),
+                ]).render(theme: theme).components(separatedBy: "\n")
+            ).render(theme: theme)
         }
     }
 }

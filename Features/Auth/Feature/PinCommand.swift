@@ -13,9 +13,9 @@ extension AuthCommand {
             commandName: "pin",
             abstract: "Set or remove the PIN that unlocks the interactive mode.",
             discussion: """
-            With a PIN, `moa` (the interactive mode) asks for it instead of nothing when your session is \
-            still valid. Five wrong PINs in a row end the session: then you log in with your password.
-            """,
+                With a PIN, `moa` (the interactive mode) asks for it instead of nothing when your session is \
+                still valid. Five wrong PINs in a row end the session: then you log in with your password.
+                """,
             subcommands: [SetPin.self, RemovePin.self, PinStatusCommand.self]
         )
     }
@@ -25,10 +25,10 @@ extension AuthCommand {
             commandName: "set",
             abstract: "Set (or change) your PIN; you must be logged in.",
             discussion: """
-            On a terminal the PIN is asked twice, without echo. A PIN is exactly 6 digits; refused are one \
-            digit repeated (000000, 111111, …) and runs of consecutive digits up or down, where 9 wraps \
-            round to 0 (123456, 987654, 890123, 109876, …).
-            """
+                On a terminal the PIN is asked twice, without echo. A PIN is exactly 6 digits; refused are one \
+                digit repeated (000000, 111111, …) and runs of consecutive digits up or down, where 9 wraps \
+                round to 0 (123456, 987654, 890123, 109876, …).
+                """
         )
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Read the PIN from standard input: two lines, the PIN and the PIN again.") var pinStdin = false
@@ -66,8 +66,10 @@ enum PinEntry {
     static func readTwice(fromStandardInput: Bool, context: CommandContext) throws(CommandError) -> (String, String) {
         if fromStandardInput {
             do {
-                return (try SecretInput.read("", from: .standardInput, context: context),
-                        try SecretInput.read("", from: .standardInput, context: context))
+                return (
+                    try SecretInput.read("", from: .standardInput, context: context),
+                    try SecretInput.read("", from: .standardInput, context: context)
+                )
             } catch {
                 throw .usage("--pin-stdin reads two lines from standard input: the PIN, then the PIN again.")
             }
@@ -76,8 +78,10 @@ enum PinEntry {
             throw .usage("There is no terminal to ask for the PIN: pipe it into --pin-stdin, twice (one line each).")
         }
         do {
-            return (try SecretInput.read("New PIN (6 digits): ", from: .prompt, context: context),
-                    try SecretInput.read("Repeat the PIN: ", from: .prompt, context: context))
+            return (
+                try SecretInput.read("New PIN (6 digits): ", from: .prompt, context: context),
+                try SecretInput.read("Repeat the PIN: ", from: .prompt, context: context)
+            )
         } catch {
             throw .usage("No PIN was entered.")
         }
@@ -100,8 +104,9 @@ struct PinOutput: Encodable {
         case .pinRemoved(let user, let hadPin):
             self.init(status: hadPin ? "pin-removed" : "no-pin", user: user, pinSet: false)
         case .status(let status):
-            self.init(status: status.isSet ? "pin-set" : "no-pin", user: status.user, pinSet: status.isSet,
-                      wrongAttempts: status.wrongAttempts, triesLeft: status.triesLeft)
+            self.init(
+                status: status.isSet ? "pin-set" : "no-pin", user: status.user, pinSet: status.isSet,
+                wrongAttempts: status.wrongAttempts, triesLeft: status.triesLeft)
         }
     }
 

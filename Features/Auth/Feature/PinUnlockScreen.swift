@@ -26,13 +26,15 @@ public enum PinUnlockScreen {
                 return false
             case .needsPin(let user, _):
                 if !greeted {
-                    screen.say(screen.context.text(LocalizedText(
-                        en: "Welcome back, \(user.email). Enter your PIN to continue (an empty line quits).",
-                        ko: "\(user.email)님, 다시 오셨네요. 계속하려면 PIN을 입력하세요(비우면 끝냅니다).")))
+                    screen.say(
+                        screen.context.text(
+                            LocalizedText(
+                                en: "Welcome back, \(user.email). Enter your PIN to continue (an empty line quits).",
+                                ko: "\(user.email)님, 다시 오셨네요. 계속하려면 PIN을 입력하세요(비우면 끝냅니다).")))
                     greeted = true
                 }
                 guard let pin = screen.askSecret(screen.context.text(LocalizedText(en: "Enter your PIN:", ko: "PIN 입력:"))),
-                      !pin.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+                    !pin.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
                 else { return false }
                 await viewModel.send(.enter(pin: pin))
             }

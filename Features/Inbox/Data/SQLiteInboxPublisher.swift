@@ -12,8 +12,10 @@ import Storage
 struct SQLiteInboxPublisher: InboxPublisher {
     func publish(_ notice: InboxNotice, in transaction: any Transaction) throws {
         let db = try SQLiteTransaction.open(transaction)
-        try db.cachedStatement(sql: """
-            INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at) VALUES (?, ?, ?, ?, ?)
-            """).execute(arguments: [notice.recipient.rawValue, notice.kind.rawValue, notice.title, notice.body, notice.createdAt])
+        try db.cachedStatement(
+            sql: """
+                INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at) VALUES (?, ?, ?, ?, ?)
+                """
+        ).execute(arguments: [notice.recipient.rawValue, notice.kind.rawValue, notice.title, notice.body, notice.createdAt])
     }
 }

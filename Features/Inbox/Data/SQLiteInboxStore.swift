@@ -15,11 +15,12 @@ struct SQLiteInboxStore: InboxStore {
 
     func notices(for recipient: UserID, unreadOnly: Bool, before: Int64?, limit: Int) async throws -> [InboxItem] {
         try database.readSingleStatement { db in
-            let statement = try db.cachedStatement(sql: """
-                SELECT \(Self.columns) FROM inbox_notices
-                WHERE recipient_id = ? AND id < ? AND (? = 0 OR read_at IS NULL)
-                ORDER BY id DESC LIMIT ?
-                """)
+            let statement = try db.cachedStatement(
+                sql: """
+                    SELECT \(Self.columns) FROM inbox_notices
+                    WHERE recipient_id = ? AND id < ? AND (? = 0 OR read_at IS NULL)
+                    ORDER BY id DESC LIMIT ?
+                    """)
             return try Row.fetchAll(statement, arguments: [recipient.rawValue, before ?? Int64.max, unreadOnly, limit])
                 .compactMap(Self.item)
         }
@@ -27,26 +28,30 @@ struct SQLiteInboxStore: InboxStore {
 
     func unreadCount(for recipient: UserID) async throws -> Int {
         try database.readSingleStatement { db in
-            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM inbox_notices WHERE recipient_id = ? AND read_at IS NULL",
-                             arguments: [recipient.rawValue]) ?? 0
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM inbox_notices WHERE recipient_id = ? AND read_at IS NULL",
+                arguments: [recipient.rawValue]) ?? 0
         }
     }
 
     func markRead(_ id: Int64, for recipient: UserID, at: Date) async throws -> InboxReadResult? {
         try database.write { db in
-            try db.execute(sql: "UPDATE inbox_notices SET read_at = ? WHERE id = ? AND recipient_id = ? AND read_at IS NULL",
-                           arguments: [at, id, recipient.rawValue])
+            try db.execute(
+                sql: "UPDATE inbox_notices SET read_at = ? WHERE id = ? AND recipient_id = ? AND read_at IS NULL",
+                arguments: [at, id, recipient.rawValue])
             let changed = db.changesCount == 1
-            let row = try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM inbox_notices WHERE id = ? AND recipient_id = ?",
-                                       arguments: [id, recipient.rawValue])
+            let row = try Row.fetchOne(
+                db, sql: "SELECT \(Self.columns) FROM inbox_notices WHERE id = ? AND recipient_id = ?",
+                arguments: [id, recipient.rawValue])
             return row.flatMap(Self.item).map { InboxReadResult(notice: $0, wasUnread: changed) }
         }
     }
 
     func markAllRead(for recipient: UserID, at: Date) async throws -> Int {
         try database.write { db in
-            try db.execute(sql: "UPDATE inbox_notices SET read_at = ? WHERE recipient_id = ? AND read_at IS NULL",
-                           arguments: [at, recipient.rawValue])
+            try db.execute(
+                sql: "UPDATE inbox_notices SET read_at = ? WHERE recipient_id = ? AND read_at IS NULL",
+                arguments: [at, recipient.rawValue])
             return db.changesCount
         }
     }
@@ -59,6 +64,7 @@ struct SQLiteInboxStore: InboxStore {
     /// A row as an item; `nil` for a kind this build does not know (written by a newer moa).
     private static func item(_ row: Row) -> InboxItem? {
         guard let kind = InboxNoticeKind(rawValue: row["kind"]) else { return nil }
-        return InboxItem(id: row["id"], kind: kind, title: row["title"], body: row["body"], createdAt: row["created_at"], readAt: row["read_at"])
+        return InboxItem(
+            id: row["id"], kind: kind, title: row["title"], body: row["body"], createdAt: row["created_at"], readAt: row["read_at"])
     }
 }

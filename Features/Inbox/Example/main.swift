@@ -18,39 +18,48 @@ import Registry
 import SharedKit
 import Storage
 
-exit(await CommandRunner.run(InboxCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
-    let database = try AppDatabase.inMemory(migrations: [InboxMigrations.all])
-    let session = FakeSessionProvider(user: FakeSessionProvider.ada)
-    let registry = try RegistryBuilder(modules: [
-        ModuleOf.core(database: database, clock: SystemWallClock()),
-        ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
-        InboxDataModule(),
-        InboxFeatureModule(),
-        ModuleOf("Example", [
-            .singleton(ExampleRoot.self, requires: InboxCommandsKey.self, InboxPublisherKey.self) { ExampleRoot.Service(commands: $0, publisher: $1) },
-        ]),
-    ]).validate(root: ExampleRoot.self)
-    let root = registry.resolve()
-    let ada = FakeSessionProvider.ada.id
-    let now = Date()
-    let notices = [
-        InboxNotice(recipient: ada, kind: .newLogin, title: "New sign-in", body: "Your password was used to sign in to moa.",
-                    createdAt: now.addingTimeInterval(-3 * 3600)),
-        InboxNotice(recipient: ada, kind: .moneyReceived, title: "Received 50,000 KRW", body: "From 220-8765-4321-0 into 110-1234-5678-9: rent",
-                    createdAt: now.addingTimeInterval(-2 * 3600)),
-        InboxNotice(recipient: ada, kind: .largeTransferSent, title: "Sent 3,000,000 KRW",
-                    body: "From 110-1234-5678-9 to 330-1111-2222-3, at or above your large-transfer threshold.",
-                    createdAt: now.addingTimeInterval(-3600)),
-        // Someone else's: Ada never sees it.
-        InboxNotice(recipient: "user-bo", kind: .passwordChanged, title: "Password changed", body: "Your password was changed.", createdAt: now),
-    ]
-    // Published as producers do: inside their transaction, so a notice exists exactly when its cause committed.
-    try await database.perform { transaction in
-        for notice in notices { try root.publisher.publish(notice, in: transaction) }
-    }
-    FileHandle.standardError.write(Data("(example data: three notices for Ada, in memory)\n".utf8))
-    return [root.commands]
-})
+exit(
+    await CommandRunner.run(InboxCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { _, _ in
+        let database = try AppDatabase.inMemory(migrations: [InboxMigrations.all])
+        let session = FakeSessionProvider(user: FakeSessionProvider.ada)
+        let registry = try RegistryBuilder(modules: [
+            ModuleOf.core(database: database, clock: SystemWallClock()),
+            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
+            InboxDataModule(),
+            InboxFeatureModule(),
+            ModuleOf(
+                "Example",
+                [
+                    .singleton(ExampleRoot.self, requires: InboxCommandsKey.self, InboxPublisherKey.self) {
+                        ExampleRoot.Service(commands: $0, publisher: $1)
+                    }
+                ]),
+        ]).validate(root: ExampleRoot.self)
+        let root = registry.resolve()
+        let ada = FakeSessionProvider.ada.id
+        let now = Date()
+        let notices = [
+            InboxNotice(
+                recipient: ada, kind: .newLogin, title: "New sign-in", body: "Your password was used to sign in to moa.",
+                createdAt: now.addingTimeInterval(-3 * 3600)),
+            InboxNotice(
+                recipient: ada, kind: .moneyReceived, title: "Received 50,000 KRW", body: "From 220-8765-4321-0 into 110-1234-5678-9: rent",
+                createdAt: now.addingTimeInterval(-2 * 3600)),
+            InboxNotice(
+                recipient: ada, kind: .largeTransferSent, title: "Sent 3,000,000 KRW",
+                body: "From 110-1234-5678-9 to 330-1111-2222-3, at or above your large-transfer threshold.",
+                createdAt: now.addingTimeInterval(-3600)),
+            // Someone else's: Ada never sees it.
+            InboxNotice(
+                recipient: "user-bo", kind: .passwordChanged, title: "Password changed", body: "Your password was changed.", createdAt: now),
+        ]
+        // Published as producers do: inside their transaction, so a notice exists exactly when its cause committed.
+        try await database.perform { transaction in
+            for notice in notices { try root.publisher.publish(notice, in: transaction) }
+        }
+        FileHandle.standardError.write(Data("(example data: three notices for Ada, in memory)\n".utf8))
+        return [root.commands]
+    })
 
 enum ExampleRoot: ServiceKey {
     struct Service: Sendable {

@@ -38,10 +38,10 @@ public struct InboxCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List your notices, newest first (the default of `moa inbox`).",
             discussion: """
-            Unread notices are marked with ●. Mark them read with `moa inbox read ID` or `moa inbox read --all`. \
-            With --json: {"notices": [{"id", "kind", "title", "body", "created_at", "read", "read_at"}], \
-            "unread_count", "next_before"}; pass next_before to --before for the next page.
-            """)
+                Unread notices are marked with ●. Mark them read with `moa inbox read ID` or `moa inbox read --all`. \
+                With --json: {"notices": [{"id", "kind", "title", "body", "created_at", "read", "read_at"}], \
+                "unread_count", "next_before"}; pass next_before to --before for the next page.
+                """)
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Only the notices not read yet.") var unread = false
         @Option(help: "Notices per page (1–\(InboxService.maximumLimit)).") var limit = InboxService.defaultLimit
@@ -117,7 +117,10 @@ enum InboxJSON {
         }
     }
 
-    struct Read: Encodable { let notice: Notice; let wasUnread: Bool }
+    struct Read: Encodable {
+        let notice: Notice
+        let wasUnread: Bool
+    }
     struct ReadAll: Encodable { let marked: Int }
 
     static func make(_ outcome: InboxViewModel.Outcome) -> any Encodable {

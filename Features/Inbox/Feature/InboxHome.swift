@@ -20,7 +20,8 @@ enum InboxHome {
         var before: String?
         while true {
             guard let page = await load(.list(unreadOnly: false, limit: InboxService.defaultLimit, before: before), screen, service),
-                  case .notices(let notices, _) = page else { return }
+                case .notices(let notices, _) = page
+            else { return }
             screen.show(InboxScreen.renderPage(notices, unreadOnly: false, theme: screen.theme, commandHints: false))
             var options: [(title: String, choice: Choice)] = []
             if notices.unreadCount > 0 { options.append(("Mark all as read", .markAllRead)) }

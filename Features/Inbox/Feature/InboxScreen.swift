@@ -26,7 +26,8 @@ enum InboxScreen {
             return renderPage(page, unreadOnly: unreadOnly, theme: theme)
         case .read(let result):
             let title = "“\(result.notice.title)”"
-            let status = result.wasUnread
+            let status =
+                result.wasUnread
                 ? theme.paint("Marked notice \(result.notice.id) as read: \(title).", .success)
                 : "Notice \(result.notice.id) (\(title)) was already read."
             // The list cuts long details to fit; reading one shows them whole.
@@ -43,15 +44,21 @@ enum InboxScreen {
     /// `commandHints`: end with the commands for more and for marking read (not in the interactive mode,
     /// which offers them as choices).
     static func renderPage(_ page: InboxPage, unreadOnly: Bool, theme: Theme, commandHints: Bool = true) -> String {
-        let empty = unreadOnly
+        let empty =
+            unreadOnly
             ? "No unread notices: you are all caught up."
             : "Your inbox is empty: notices about money you receive, large transfers you send and sign-ins to your account will appear here."
-        var table = Table(columns: [.init(""), .init("ID", alignment: .right), .init("Date"), .init("Notice", maxWidth: 40),
-                                    .init("Details", maxWidth: 60)],
-                          emptyMessage: empty)
+        var table = Table(
+            columns: [
+                .init(""), .init("ID", alignment: .right), .init("Date"), .init("Notice", maxWidth: 40),
+                .init("Details", maxWidth: 60),
+            ],
+            emptyMessage: empty)
         for notice in page.notices {
-            table.append([notice.isRead ? "" : theme.paint(unreadMark, .accent), String(notice.id), DateText.minute(notice.createdAt),
-                          notice.title, notice.body])
+            table.append([
+                notice.isRead ? "" : theme.paint(unreadMark, .accent), String(notice.id), DateText.minute(notice.createdAt),
+                notice.title, notice.body,
+            ])
         }
         var lines = [theme.paint("Inbox", .heading) + " · " + unreadSummary(page.unreadCount), table.render(theme: theme)]
         if commandHints, let next = page.nextBefore {

@@ -32,8 +32,9 @@ enum GitHubAPI {
         if let sort = request.sort {
             query += [URLQueryItem(name: "sort", value: sort.rawValue), URLQueryItem(name: "order", value: "desc")]
         }
-        return Endpoint(.get, pathSegments: ["search", "users"], query: query,
-                        headers: headers(access: access, userAgent: userAgent), timeout: timeout)
+        return Endpoint(
+            .get, pathSegments: ["search", "users"], query: query,
+            headers: headers(access: access, userAgent: userAgent), timeout: timeout)
     }
 
     /// `GET /users/{login}`
@@ -99,11 +100,12 @@ enum GitHubAPI {
         }
 
         var profile: UserProfile {
-            UserProfile(login: login, id: id, type: type ?? "User", name: nonEmpty(name), company: nonEmpty(company),
-                        blog: nonEmpty(blog), location: nonEmpty(location), email: nonEmpty(email), bio: nonEmpty(bio),
-                        publicRepos: publicRepos, followers: followers, following: following,
-                        createdAt: createdAt.flatMap(GitHubAPI.date), htmlURL: htmlUrl.flatMap(URL.init(string:)),
-                        avatarURL: avatarUrl.flatMap(URL.init(string:)))
+            UserProfile(
+                login: login, id: id, type: type ?? "User", name: nonEmpty(name), company: nonEmpty(company),
+                blog: nonEmpty(blog), location: nonEmpty(location), email: nonEmpty(email), bio: nonEmpty(bio),
+                publicRepos: publicRepos, followers: followers, following: following,
+                createdAt: createdAt.flatMap(GitHubAPI.date), htmlURL: htmlUrl.flatMap(URL.init(string:)),
+                avatarURL: avatarUrl.flatMap(URL.init(string:)))
         }
     }
 
@@ -149,11 +151,13 @@ enum GitHubAPI {
         }
         let links = response.links(relativeTo: baseURL)
         let users = body.items.map { item in
-            UserHit(login: item.login, id: item.id, type: item.type ?? "User", score: item.score,
-                    htmlURL: item.htmlUrl.flatMap(URL.init(string:)), avatarURL: item.avatarUrl.flatMap(URL.init(string:)))
+            UserHit(
+                login: item.login, id: item.id, type: item.type ?? "User", score: item.score,
+                htmlURL: item.htmlUrl.flatMap(URL.init(string:)), avatarURL: item.avatarUrl.flatMap(URL.init(string:)))
         }
-        return UserSearchPage(request: request, totalCount: max(0, body.totalCount), incompleteResults: body.incompleteResults ?? false,
-                              users: users, nextPage: links["next"].flatMap(page(of:)), lastPage: links["last"].flatMap(page(of:)))
+        return UserSearchPage(
+            request: request, totalCount: max(0, body.totalCount), incompleteResults: body.incompleteResults ?? false,
+            users: users, nextPage: links["next"].flatMap(page(of:)), lastPage: links["last"].flatMap(page(of:)))
     }
 
     /// The `page` query item of a `Link` target.

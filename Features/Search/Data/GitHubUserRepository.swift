@@ -45,8 +45,10 @@ public struct GitHubUserRepository: UserSearchRepository {
     private let clock: any WallClock
     private let configuration: SearchAPIConfiguration
 
-    public init(clients: SearchHTTPClients, store: (any UserCacheStore)?, clock: any WallClock,
-                configuration: SearchAPIConfiguration = SearchAPIConfiguration()) {
+    public init(
+        clients: SearchHTTPClients, store: (any UserCacheStore)?, clock: any WallClock,
+        configuration: SearchAPIConfiguration = SearchAPIConfiguration()
+    ) {
         self.clients = clients
         self.memory = LRUCache(capacity: configuration.cacheCapacity)
         self.store = store
@@ -71,7 +73,8 @@ public struct GitHubUserRepository: UserSearchRepository {
             return FetchedUser(profile: cached.profile, source: .memory)
         }
         if cached == nil, let stored = try? store?.load(key),
-           let profile = try? GitHubAPI.decodeUser(HTTPResponse(status: 200, body: stored.body)) {
+            let profile = try? GitHubAPI.decodeUser(HTTPResponse(status: 200, body: stored.body))
+        {
             cached = CachedUser(profile: profile, etag: stored.etag, freshUntil: .distantPast)
         }
 

@@ -18,8 +18,10 @@ public struct EventSearchInput: Sendable, Hashable {
     public var on: String?
     public var page: Int
 
-    public init(text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil,
-                free: Bool = false, paid: Bool = false, from: String? = nil, to: String? = nil, on: String? = nil, page: Int = 1) {
+    public init(
+        text: String? = nil, region: String? = nil, category: String? = nil, audience: String? = nil,
+        free: Bool = false, paid: Bool = false, from: String? = nil, to: String? = nil, on: String? = nil, page: Int = 1
+    ) {
         self.text = text
         self.region = region
         self.category = category
@@ -69,9 +71,10 @@ public struct EventSearchService: Sendable {
         let to = try day(input.to, option: "--to")
         if let from, let to, from > to { throw .invertedDates(from: from, to: to) }
         let on = try day(input.on, option: "--on")
-        return EventQuery(text: blankIsNil(input.text), district: blankIsNil(input.region), category: blankIsNil(input.category),
-                          audience: blankIsNil(input.audience), free: input.free ? true : (input.paid ? false : nil),
-                          from: from, to: to, on: on, page: input.page)
+        return EventQuery(
+            text: blankIsNil(input.text), district: blankIsNil(input.region), category: blankIsNil(input.category),
+            audience: blankIsNil(input.audience), free: input.free ? true : (input.paid ? false : nil),
+            from: from, to: to, on: on, page: input.page)
     }
 
     private static func day(_ text: String?, option: String) throws(SearchError) -> Day? {

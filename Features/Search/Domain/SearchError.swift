@@ -53,66 +53,82 @@ public enum SearchError: Error, Equatable, LocalizedUserFacingError {
     public var localizedMessage: LocalizedText {
         switch self {
         case .emptyQuery:
-            LocalizedText(en: "The search query is empty: give at least one word, e.g. `moa search users swift`.",
-                          ko: "검색어가 비어 있습니다. 예: `moa search users swift`.")
+            LocalizedText(
+                en: "The search query is empty: give at least one word, e.g. `moa search users swift`.",
+                ko: "검색어가 비어 있습니다. 예: `moa search users swift`.")
         case .invalidPage(let page):
             LocalizedText(en: "The page must be 1 or more, not \(page).", ko: "페이지는 1 이상이어야 합니다(\(page)).")
         case .invalidPerPage(let size):
             LocalizedText(en: "--per-page must be from 1 to 100, not \(size).", ko: "--per-page는 1부터 100까지입니다(\(size)).")
         case .beyondResultCap(let page, let perPage):
             LocalizedText(
-                en: "\(Self.capSentence.en) (page \(page) at \(perPage) per page starts at result \(Self.grouped((page - 1) * perPage + 1))).",
+                en:
+                    "\(Self.capSentence.en) (page \(page) at \(perPage) per page starts at result \(Self.grouped((page - 1) * perPage + 1))).",
                 ko: "\(Self.capSentence.ko) (\(perPage)개씩 \(page)쪽은 \(Self.grouped((page - 1) * perPage + 1))번째 결과부터입니다).")
         case .invalidLogin(let text):
-            LocalizedText(en: "“\(text)” is not a user login: use letters, digits and hyphens (e.g. octocat).",
-                          ko: "“\(text)”은(는) 사용자 로그인이 아닙니다. 영문자, 숫자, 하이픈을 쓰세요(예: octocat).")
+            LocalizedText(
+                en: "“\(text)” is not a user login: use letters, digits and hyphens (e.g. octocat).",
+                ko: "“\(text)”은(는) 사용자 로그인이 아닙니다. 영문자, 숫자, 하이픈을 쓰세요(예: octocat).")
         case .freeAndPaid:
-            LocalizedText(en: "--free and --paid exclude each other: give one of them, or neither for both.",
-                          ko: "--free와 --paid는 함께 쓸 수 없습니다. 하나만 쓰거나, 둘 다 보려면 모두 빼세요.")
+            LocalizedText(
+                en: "--free and --paid exclude each other: give one of them, or neither for both.",
+                ko: "--free와 --paid는 함께 쓸 수 없습니다. 하나만 쓰거나, 둘 다 보려면 모두 빼세요.")
         case .invalidDate(let option, let value):
-            LocalizedText(en: "\(option) “\(value)” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.",
-                          ko: "\(option) “\(value)”은(는) 날짜가 아닙니다. YYYY-MM-DD로 쓰세요(예: 2025-05-01).")
+            LocalizedText(
+                en: "\(option) “\(value)” is not a date: write it as YYYY-MM-DD, e.g. 2025-05-01.",
+                ko: "\(option) “\(value)”은(는) 날짜가 아닙니다. YYYY-MM-DD로 쓰세요(예: 2025-05-01).")
         case .invertedDates(let from, let to):
-            LocalizedText(en: "--from \(from) is after --to \(to): no day is in that range.",
-                          ko: "--from \(from)이(가) --to \(to)보다 늦습니다.")
+            LocalizedText(
+                en: "--from \(from) is after --to \(to): no day is in that range.",
+                ko: "--from \(from)이(가) --to \(to)보다 늦습니다.")
         case .badToken(let tokenSet):
             tokenSet
-                ? LocalizedText(en: "The search API refused the access token (HTTP 401): it is wrong, expired or revoked.",
-                                ko: "검색 API가 액세스 토큰을 거부했습니다(HTTP 401). 틀렸거나 만료되었거나 폐기된 토큰입니다.")
-                : LocalizedText(en: "The search API requires an access token (HTTP 401), and none is set.",
-                                ko: "검색 API에 액세스 토큰이 필요한데(HTTP 401) 설정되어 있지 않습니다.")
+                ? LocalizedText(
+                    en: "The search API refused the access token (HTTP 401): it is wrong, expired or revoked.",
+                    ko: "검색 API가 액세스 토큰을 거부했습니다(HTTP 401). 틀렸거나 만료되었거나 폐기된 토큰입니다.")
+                : LocalizedText(
+                    en: "The search API requires an access token (HTTP 401), and none is set.",
+                    ko: "검색 API에 액세스 토큰이 필요한데(HTTP 401) 설정되어 있지 않습니다.")
         case .forbidden(let detail):
-            LocalizedText(en: "The search API refused the request (HTTP 403)\(Self.suffix(detail)).",
-                          ko: "검색 API가 요청을 거부했습니다(HTTP 403)\(Self.suffix(detail)).")
+            LocalizedText(
+                en: "The search API refused the request (HTTP 403)\(Self.suffix(detail)).",
+                ko: "검색 API가 요청을 거부했습니다(HTTP 403)\(Self.suffix(detail)).")
         case .rateLimited(let reset):
             Self.rateLimitMessage(reset)
         case .unknownUser(let login):
             LocalizedText(en: "There is no user “\(login)”.", ko: "사용자 “\(login)”이(가) 없습니다.")
         case .notFound(let path, let baseURL):
-            LocalizedText(en: "The search API at \(baseURL) has no \(path) (HTTP 404).",
-                          ko: "\(baseURL)의 검색 API에 \(path)가 없습니다(HTTP 404).")
+            LocalizedText(
+                en: "The search API at \(baseURL) has no \(path) (HTTP 404).",
+                ko: "\(baseURL)의 검색 API에 \(path)가 없습니다(HTTP 404).")
         case .invalidQuery(let detail):
-            LocalizedText(en: "The search API refused the query (HTTP 422)\(Self.suffix(detail)).",
-                          ko: "검색 API가 검색어를 거부했습니다(HTTP 422)\(Self.suffix(detail)).")
+            LocalizedText(
+                en: "The search API refused the query (HTTP 422)\(Self.suffix(detail)).",
+                ko: "검색 API가 검색어를 거부했습니다(HTTP 422)\(Self.suffix(detail)).")
         case .malformedResponse(let detail):
-            LocalizedText(en: "The search API sent a response that could not be read: \(Self.trimmed(detail)).",
-                          ko: "검색 API의 응답을 읽을 수 없습니다: \(Self.trimmed(detail)).")
+            LocalizedText(
+                en: "The search API sent a response that could not be read: \(Self.trimmed(detail)).",
+                ko: "검색 API의 응답을 읽을 수 없습니다: \(Self.trimmed(detail)).")
         case .serverFailure(let status):
             LocalizedText(en: "The search API failed on its side (HTTP \(status)).", ko: "검색 API 서버 쪽에서 실패했습니다(HTTP \(status)).")
         case .unexpectedStatus(let status):
-            LocalizedText(en: "The search API answered with an unexpected HTTP status \(status).",
-                          ko: "검색 API가 예상하지 못한 HTTP 상태 \(status)로 응답했습니다.")
+            LocalizedText(
+                en: "The search API answered with an unexpected HTTP status \(status).",
+                ko: "검색 API가 예상하지 못한 HTTP 상태 \(status)로 응답했습니다.")
         case .timedOut(let seconds):
-            LocalizedText(en: "The search API did not answer within \(Self.seconds(seconds)).",
-                          ko: "검색 API가 \(Self.number(seconds))초 안에 응답하지 않았습니다.")
+            LocalizedText(
+                en: "The search API did not answer within \(Self.seconds(seconds)).",
+                ko: "검색 API가 \(Self.number(seconds))초 안에 응답하지 않았습니다.")
         case .offline(let baseURL):
             LocalizedText(en: "Could not connect to the search API at \(baseURL).", ko: "\(baseURL)의 검색 API에 연결할 수 없습니다.")
         case .invalidBaseURL(let url):
-            LocalizedText(en: "The search API address “\(url)” is not an http or https URL.",
-                          ko: "검색 API 주소 “\(url)”은(는) http 또는 https URL이 아닙니다.")
+            LocalizedText(
+                en: "The search API address “\(url)” is not an http or https URL.",
+                ko: "검색 API 주소 “\(url)”은(는) http 또는 https URL이 아닙니다.")
         case .transport(let detail):
-            LocalizedText(en: "The request to the search API failed: \(Self.trimmed(detail)).",
-                          ko: "검색 API 요청이 실패했습니다: \(Self.trimmed(detail)).")
+            LocalizedText(
+                en: "The request to the search API failed: \(Self.trimmed(detail)).",
+                ko: "검색 API 요청이 실패했습니다: \(Self.trimmed(detail)).")
         case .cancelled:
             LocalizedText(en: "The search was cancelled.", ko: "검색이 취소되었습니다.")
         }
@@ -193,15 +209,18 @@ public enum SearchError: Error, Equatable, LocalizedUserFacingError {
     private static func rateLimitMessage(_ reset: RateLimitReset) -> LocalizedText {
         if let seconds = reset.retryAfterSeconds {
             let wait = seconds == 1 ? "1 second" : "\(grouped(seconds)) seconds"
-            return LocalizedText(en: "The search API's rate limit is exhausted: try again in \(wait).",
-                                 ko: "검색 API 호출 한도를 다 썼습니다. \(grouped(seconds))초 뒤에 다시 시도하세요.")
+            return LocalizedText(
+                en: "The search API's rate limit is exhausted: try again in \(wait).",
+                ko: "검색 API 호출 한도를 다 썼습니다. \(grouped(seconds))초 뒤에 다시 시도하세요.")
         }
         if let date = reset.resetAt {
-            return LocalizedText(en: "The search API's rate limit is exhausted until \(localTime(date)).",
-                                 ko: "검색 API 호출 한도를 다 썼습니다. \(localTime(date).replacingOccurrences(of: " local time", with: ""))에 다시 열립니다.")
+            return LocalizedText(
+                en: "The search API's rate limit is exhausted until \(localTime(date)).",
+                ko: "검색 API 호출 한도를 다 썼습니다. \(localTime(date).replacingOccurrences(of: " local time", with: ""))에 다시 열립니다.")
         }
-        return LocalizedText(en: "The search API's rate limit is exhausted: try again later.",
-                             ko: "검색 API 호출 한도를 다 썼습니다. 나중에 다시 시도하세요.")
+        return LocalizedText(
+            en: "The search API's rate limit is exhausted: try again later.",
+            ko: "검색 API 호출 한도를 다 썼습니다. 나중에 다시 시도하세요.")
     }
 
     private static func suffix(_ detail: String?) -> String {

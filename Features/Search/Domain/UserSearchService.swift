@@ -48,8 +48,8 @@ public struct UserSearchService: UserProfileLookup {
         var login = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
         if login.hasPrefix("@") { login = login.dropFirst() }
         guard (1...100).contains(login.count),
-              login.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }),
-              login != ".", login != ".."
+            login.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }),
+            login != ".", login != ".."
         else { throw .invalidLogin(text) }
         return String(login)
     }

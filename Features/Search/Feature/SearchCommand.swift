@@ -33,9 +33,9 @@ public struct SearchCommand: AsyncParsableCommand {
         commandName: "search",
         abstract: "Search users of a GitHub-compatible API, and the cultural-event catalogue.",
         discussion: """
-        Users come from search.api-base-url (default https://api.github.com), with search.api-token \
-        as a bearer token when set: `moa settings set search.api-token …`.
-        """,
+            Users come from search.api-base-url (default https://api.github.com), with search.api-token \
+            as a bearer token when set: `moa settings set search.api-token …`.
+            """,
         subcommands: [Users.self, User.self, Events.self]
     )
 
@@ -51,8 +51,9 @@ public struct SearchCommand: AsyncParsableCommand {
         @Option(help: "followers, repositories or joined (default: best match).") var sort: UserSearchSort?
 
         func run(in environment: SearchEnvironment, context: CommandContext) async throws {
-            try await SearchScreen.show(.users(query: query.joined(separator: " "), page: page, perPage: perPage, sort: sort),
-                                        environment, context)
+            try await SearchScreen.show(
+                .users(query: query.joined(separator: " "), page: page, perPage: perPage, sort: sort),
+                environment, context)
         }
     }
 
@@ -83,8 +84,9 @@ public struct SearchCommand: AsyncParsableCommand {
         @Option(help: "The page (1-based).") var page = 1
 
         func run(in environment: SearchEnvironment, context: CommandContext) async throws {
-            let input = EventSearchInput(text: text, region: region, category: category, audience: audience, free: free, paid: paid,
-                                         from: from, to: to, on: on, page: page)
+            let input = EventSearchInput(
+                text: text, region: region, category: category, audience: audience, free: free, paid: paid,
+                from: from, to: to, on: on, page: page)
             try await SearchScreen.show(.events(input), environment, context)
         }
     }
@@ -108,7 +110,9 @@ enum SearchJSON {
         let users: [User]
         init(_ p: UserSearchPage) {
             (query, page, perPage, sort) = (p.request.query, p.request.page, p.request.perPage, p.request.sort?.rawValue)
-            (totalCount, incompleteResults, pageCount, nextPage, lastPage) = (p.totalCount, p.incompleteResults, p.pageCount, p.nextPage, p.lastPage)
+            (totalCount, incompleteResults, pageCount, nextPage, lastPage) = (
+                p.totalCount, p.incompleteResults, p.pageCount, p.nextPage, p.lastPage
+            )
             capped = p.isCapped
             users = p.users.map(User.init)
         }
@@ -132,7 +136,9 @@ enum SearchJSON {
         init(_ fetched: FetchedUser) {
             let u = fetched.profile
             (login, id, type, name, company, blog, location) = (u.login, u.id, u.type, u.name, u.company, u.blog, u.location)
-            (email, bio, publicRepos, followers, following, createdAt) = (u.email, u.bio, u.publicRepos, u.followers, u.following, u.createdAt)
+            (email, bio, publicRepos, followers, following, createdAt) = (
+                u.email, u.bio, u.publicRepos, u.followers, u.following, u.createdAt
+            )
             (htmlUrl, avatarUrl, source) = (u.htmlURL?.absoluteString, u.avatarURL?.absoluteString, fetched.source.rawValue)
         }
     }

@@ -59,8 +59,12 @@ final class SearchCoordinator: Coordinator {
     }
 
     private func menu() -> Navigation<Route> {
-        let choice = screen.choose(text("Search", "검색"), [text("Users (GitHub-compatible API)", "사용자 (GitHub 호환 API)"),
-                                                             text("Cultural events", "문화 행사")])
+        let choice = screen.choose(
+            text("Search", "검색"),
+            [
+                text("Users (GitHub-compatible API)", "사용자 (GitHub 호환 API)"),
+                text("Cultural events", "문화 행사"),
+            ])
         switch choice {
         case 0?: return .push(.userQuery)
         case 1?: return .push(.eventFilters)
@@ -101,9 +105,13 @@ final class SearchCoordinator: Coordinator {
                 listPosition?.opened = number - 1
                 return .push(.user(login: list.users[number - 1].login))
             }
-            screen.say(theme.paint(list.users.isEmpty ? text("Type 0 to go back.", "0을 누르면 돌아갑니다.")
-                : text("Type a number from 1 to \(list.users.count)\(list.nextPage == nil ? "" : ", n for more"), or 0 to go back.",
-                       "1부터 \(list.users.count)까지의 번호\(list.nextPage == nil ? "" : ", 더 보려면 n"), 돌아가려면 0을 입력하세요."), .warning))
+            screen.say(
+                theme.paint(
+                    list.users.isEmpty
+                        ? text("Type 0 to go back.", "0을 누르면 돌아갑니다.")
+                        : text(
+                            "Type a number from 1 to \(list.users.count)\(list.nextPage == nil ? "" : ", n for more"), or 0 to go back.",
+                            "1부터 \(list.users.count)까지의 번호\(list.nextPage == nil ? "" : ", 더 보려면 n"), 돌아가려면 0을 입력하세요."), .warning))
         }
         return .pop
     }
@@ -114,8 +122,11 @@ final class SearchCoordinator: Coordinator {
         await viewModel.send(.moreUsers)
         if let error = viewModel.state.error {
             screen.showError(error)
-            screen.say(screen.theme.paint(text("The \(before) users loaded so far are kept; type n to try again.",
-                                               "지금까지 불러온 사용자 \(before)명은 그대로입니다. 다시 시도하려면 n을 입력하세요."), .muted))
+            screen.say(
+                screen.theme.paint(
+                    text(
+                        "The \(before) users loaded so far are kept; type n to try again.",
+                        "지금까지 불러온 사용자 \(before)명은 그대로입니다. 다시 시도하려면 n을 입력하세요."), .muted))
             return
         }
         switch viewModel.state.outcome {
@@ -135,8 +146,11 @@ final class SearchCoordinator: Coordinator {
         let theme = screen.theme
         var lines = [SearchScreen.userRows(list, rows: rows, theme: theme)]
         if dropped > 0 {
-            lines.append(theme.paint(text("\(dropped) \(dropped == 1 ? "user was" : "users were") already listed and \(dropped == 1 ? "is" : "are") not repeated.",
-                                          "이미 목록에 있는 사용자 \(dropped)명은 다시 표시하지 않았습니다."), .muted))
+            lines.append(
+                theme.paint(
+                    text(
+                        "\(dropped) \(dropped == 1 ? "user was" : "users were") already listed and \(dropped == 1 ? "is" : "are") not repeated.",
+                        "이미 목록에 있는 사용자 \(dropped)명은 다시 표시하지 않았습니다."), .muted))
         }
         if list.incompleteResults {
             lines.append(theme.paint("The results may be incomplete: the search timed out on the server.", .warning))
@@ -167,7 +181,9 @@ final class SearchCoordinator: Coordinator {
             return .pop
         }
         let hasNext = page.page < page.pageCount
-        let options = page.events.map { "\(SearchScreen.dates($0)) · \(SearchScreen.clean($0.title))" } + (hasNext ? [text("Next page", "다음 페이지")] : [])
+        let options =
+            page.events.map { "\(SearchScreen.dates($0)) · \(SearchScreen.clean($0.title))" }
+            + (hasNext ? [text("Next page", "다음 페이지")] : [])
         guard let choice = screen.choose(text("Show an event", "행사 보기"), options) else { return .pop }
         if choice < page.events.count { return .push(.event(page.events[choice])) }
         var next = input
@@ -182,8 +198,11 @@ final class SearchCoordinator: Coordinator {
         let memo = screen.ask(text("Memo (optional):", "메모(선택):")).flatMap { $0.isEmpty ? nil : $0 }
         do {
             let ticket = try await archiving.archive(event.id, rating: rating, memo: memo, attendedOn: nil)
-            screen.say(screen.theme.paint(text("Archived “\(SearchScreen.clean(ticket.title))” (attended \(ticket.attendedOn)).",
-                                               "“\(SearchScreen.clean(ticket.title))”을(를) 보관했습니다(관람일 \(ticket.attendedOn))."), .success))
+            screen.say(
+                screen.theme.paint(
+                    text(
+                        "Archived “\(SearchScreen.clean(ticket.title))” (attended \(ticket.attendedOn)).",
+                        "“\(SearchScreen.clean(ticket.title))”을(를) 보관했습니다(관람일 \(ticket.attendedOn))."), .success))
         } catch {
             screen.showError(SearchViewModel.userFacing(error))
         }

@@ -30,17 +30,21 @@ enum SearchScreen {
     /// `“swift” · 40 users loaded of 3,450 · page 2`.
     static func listHeading(_ list: UserResultList) -> String {
         let loaded = "\(SearchError.grouped(list.users.count)) \(list.users.count == 1 ? "user" : "users") loaded"
-        return "“\(clean(list.query))” · \(loaded) of \(SearchError.grouped(list.totalCount)) · \(list.pagesLoaded) \(list.pagesLoaded == 1 ? "page" : "pages")"
+        return
+            "“\(clean(list.query))” · \(loaded) of \(SearchError.grouped(list.totalCount)) · \(list.pagesLoaded) \(list.pagesLoaded == 1 ? "page" : "pages")"
     }
 
     /// Rows `rows` of the list, numbered from 1 over the whole list; `marked` (the user opened last) gets a "›".
     static func userRows(_ list: UserResultList, rows: Range<Int>, marked: Int? = nil, theme: Theme) -> String {
-        var table = Table(columns: [.init("#", alignment: .right), .init("Login"), .init("Type"), .init("Profile")],
-                          emptyMessage: "No users match “\(clean(list.query))”.")
+        var table = Table(
+            columns: [.init("#", alignment: .right), .init("Login"), .init("Type"), .init("Profile")],
+            emptyMessage: "No users match “\(clean(list.query))”.")
         for index in rows where list.users.indices.contains(index) {
             let user = list.users[index]
-            table.append([(index == marked ? "› " : "") + String(index + 1), clean(user.login), clean(user.type),
-                          user.htmlURL.map { clean($0.absoluteString) } ?? ""])
+            table.append([
+                (index == marked ? "› " : "") + String(index + 1), clean(user.login), clean(user.type),
+                user.htmlURL.map { clean($0.absoluteString) } ?? "",
+            ])
         }
         return theme.paint(listHeading(list), .heading) + "\n" + table.render(theme: theme)
     }
@@ -49,7 +53,8 @@ enum SearchScreen {
     static func endNotice(_ list: UserResultList) -> String? {
         switch list.end {
         case nil: nil
-        case .lastPage?: "That was the last page: all \(SearchError.grouped(list.users.count)) \(list.users.count == 1 ? "user is" : "users are") loaded."
+        case .lastPage?:
+            "That was the last page: all \(SearchError.grouped(list.users.count)) \(list.users.count == 1 ? "user is" : "users are") loaded."
         case .resultCap?: "\(SearchError.capSentence.en) (\(SearchError.grouped(list.users.count)) users loaded)."
         }
     }
@@ -66,12 +71,17 @@ enum SearchScreen {
 
     static func users(_ page: UserSearchPage, theme: Theme) -> String {
         let request = page.request
-        var table = Table(columns: [.init("Login"), .init("ID", alignment: .right), .init("Type"), .init("Score", alignment: .right),
-                                    .init("URL")],
-                          emptyMessage: "No users match “\(clean(request.query))” on this page.")
+        var table = Table(
+            columns: [
+                .init("Login"), .init("ID", alignment: .right), .init("Type"), .init("Score", alignment: .right),
+                .init("URL"),
+            ],
+            emptyMessage: "No users match “\(clean(request.query))” on this page.")
         for user in page.users {
-            table.append([clean(user.login), String(user.id), clean(user.type), user.score.map(score) ?? "",
-                          user.htmlURL.map { clean($0.absoluteString) } ?? ""])
+            table.append([
+                clean(user.login), String(user.id), clean(user.type), user.score.map(score) ?? "",
+                user.htmlURL.map { clean($0.absoluteString) } ?? "",
+            ])
         }
         var lines = [table.render(theme: theme), "", theme.paint(footer(page), .muted)]
         if page.isCapped { lines.append(theme.paint(SearchError.capSentence.en + ".", .warning)) }
@@ -113,11 +123,12 @@ enum SearchScreen {
             ("Profile", user.htmlURL?.absoluteString),
         ]
         rows += optional.compactMap { key, value in value.map { KeyValueRows.Row(key, clean($0)) } }
-        let source = switch fetched.source {
-        case .network: "fetched now"
-        case .revalidated: "cached copy, confirmed current by the server (304 Not Modified)"
-        case .memory: "from this session's cache, no request sent"
-        }
+        let source =
+            switch fetched.source {
+            case .network: "fetched now"
+            case .revalidated: "cached copy, confirmed current by the server (304 Not Modified)"
+            case .memory: "from this session's cache, no request sent"
+            }
         let lines = KeyValueRows(rows).render(theme: theme).components(separatedBy: "\n") + ["", theme.paint(source, .muted)]
         let title = user.name.map { "\(clean($0)) (\(clean(user.login)))" } ?? clean(user.login)
         return Card(title: title, lines: lines).render(theme: theme)
@@ -126,20 +137,31 @@ enum SearchScreen {
     // MARK: Events
 
     /// How to fill an empty catalogue.
-    static let importHint = "The event catalogue is empty: import one with `moa archive import FILE.json` (Seoul Open Data culturalEventInfo JSON)."
+    static let importHint =
+        "The event catalogue is empty: import one with `moa archive import FILE.json` (Seoul Open Data culturalEventInfo JSON)."
 
     static func events(_ result: EventSearchResult, theme: Theme) -> String {
         guard case .page(let page, let query) = result else { return theme.paint(importHint, .warning) }
-        var table = Table(columns: [.init("Dates"), .init("Title", maxWidth: 40), .init("District"), .init("Category"),
-                                    .init("Audience", maxWidth: 16), .init("Fee", maxWidth: 20)],
-                          emptyMessage: "No events match these filters.")
+        var table = Table(
+            columns: [
+                .init("Dates"), .init("Title", maxWidth: 40), .init("District"), .init("Category"),
+                .init("Audience", maxWidth: 16), .init("Fee", maxWidth: 20),
+            ],
+            emptyMessage: "No events match these filters.")
         for event in page.events {
-            table.append([dates(event), clean(event.title), clean(event.district), clean(event.category), clean(event.audience),
-                          event.isFree ? "free" : clean(event.fee)])
+            table.append([
+                dates(event), clean(event.title), clean(event.district), clean(event.category), clean(event.audience),
+                event.isFree ? "free" : clean(event.fee),
+            ])
         }
         var lines = [table.render(theme: theme)]
         if page.total > 0 {
-            lines += ["", theme.paint("page \(page.page) of \(page.pageCount) · \(SearchError.grouped(page.total)) \(page.total == 1 ? "event" : "events")", .muted)]
+            lines += [
+                "",
+                theme.paint(
+                    "page \(page.page) of \(page.pageCount) · \(SearchError.grouped(page.total)) \(page.total == 1 ? "event" : "events")",
+                    .muted),
+            ]
             if page.events.isEmpty {
                 lines.append(theme.paint("Page \(page.page) is past the last page (\(page.pageCount)).", .warning))
             } else if page.page < page.pageCount {
@@ -155,9 +177,11 @@ enum SearchScreen {
             ("Audience", event.audience), ("Fee", event.isFree ? "free" : event.fee), ("Organiser", event.organization),
             ("Link", event.link?.absoluteString),
         ]
-        let lines = KeyValueRows(rows.compactMap { key, value in
-            value.flatMap { $0.isEmpty ? nil : KeyValueRows.Row(key, clean($0)) }
-        }).render(theme: theme).components(separatedBy: "\n")
+        let lines = KeyValueRows(
+            rows.compactMap { key, value in
+                value.flatMap { $0.isEmpty ? nil : KeyValueRows.Row(key, clean($0)) }
+            }
+        ).render(theme: theme).components(separatedBy: "\n")
         return Card(title: clean(event.title), lines: lines).render(theme: theme)
     }
 
@@ -168,9 +192,11 @@ enum SearchScreen {
     /// The command that shows page `number` of the same event search.
     static func nextEventsCommand(_ query: EventQuery, page number: Int) -> String {
         var words = ["moa", "search", "events"]
-        let options: [(String, String?)] = [("--text", query.text), ("--region", query.district), ("--category", query.category),
-                                            ("--audience", query.audience), ("--from", query.from?.description), ("--to", query.to?.description),
-                                            ("--on", query.on?.description)]
+        let options: [(String, String?)] = [
+            ("--text", query.text), ("--region", query.district), ("--category", query.category),
+            ("--audience", query.audience), ("--from", query.from?.description), ("--to", query.to?.description),
+            ("--on", query.on?.description),
+        ]
         for (option, value) in options { if let value { words += [option, shellQuoted(value)] } }
         if let free = query.free { words.append(free ? "--free" : "--paid") }
         return (words + ["--page", String(number)]).joined(separator: " ")
@@ -181,9 +207,11 @@ enum SearchScreen {
     /// Text from the server, made safe for a terminal: control characters (escape sequences,
     /// newlines) become spaces.
     static func clean(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
-            scalar.properties.generalCategory == .control ? " " : scalar
-        }))
+        String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.map { scalar in
+                    scalar.properties.generalCategory == .control ? " " : scalar
+                }))
     }
 
     static func score(_ value: Double) -> String {

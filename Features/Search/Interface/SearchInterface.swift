@@ -24,9 +24,11 @@ public struct UserProfile: Sendable, Hashable, Codable {
     public let htmlURL: URL?
     public let avatarURL: URL?
 
-    public init(login: String, id: Int64, type: String, name: String? = nil, company: String? = nil, blog: String? = nil,
-                location: String? = nil, email: String? = nil, bio: String? = nil, publicRepos: Int? = nil,
-                followers: Int? = nil, following: Int? = nil, createdAt: Date? = nil, htmlURL: URL? = nil, avatarURL: URL? = nil) {
+    public init(
+        login: String, id: Int64, type: String, name: String? = nil, company: String? = nil, blog: String? = nil,
+        location: String? = nil, email: String? = nil, bio: String? = nil, publicRepos: Int? = nil,
+        followers: Int? = nil, following: Int? = nil, createdAt: Date? = nil, htmlURL: URL? = nil, avatarURL: URL? = nil
+    ) {
         self.login = login
         self.id = id
         self.type = type

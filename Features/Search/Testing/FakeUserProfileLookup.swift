@@ -22,9 +22,10 @@ public final class FakeUserProfileLookup: UserProfileLookup {
     }
 
     /// GitHub's mascot, as `/users/octocat` describes it.
-    public static let octocat = UserProfile(login: "octocat", id: 583_231, type: "User", name: "The Octocat", company: "@github",
-                                            blog: "https://github.blog", location: "San Francisco", publicRepos: 8, followers: 9_999,
-                                            following: 9)
+    public static let octocat = UserProfile(
+        login: "octocat", id: 583_231, type: "User", name: "The Octocat", company: "@github",
+        blog: "https://github.blog", location: "San Francisco", publicRepos: 8, followers: 9_999,
+        following: 9)
 
     public func add(_ profile: UserProfile) {
         state.withLock { $0.profiles[profile.login.lowercased()] = profile }

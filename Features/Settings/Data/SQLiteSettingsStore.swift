@@ -32,9 +32,9 @@ public struct SQLiteSettingsStore: SettingsStore {
             for (key, value) in after.own where before.own[key] != value {
                 try db.execute(
                     sql: """
-                    INSERT INTO settings_value (scope, key, value, updated_at) VALUES (?, ?, ?, ?)
-                    ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
-                    """,
+                        INSERT INTO settings_value (scope, key, value, updated_at) VALUES (?, ?, ?, ?)
+                        ON CONFLICT(scope, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at
+                        """,
                     arguments: [scope.storageKey, key, value, now])
             }
             return result
@@ -46,7 +46,8 @@ public struct SQLiteSettingsStore: SettingsStore {
             let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM settings_value WHERE scope = ?", arguments: [scope])
             var values: [String: String] = [:]
             for row in rows {
-                let key: String = row["key"], value: String = row["value"]
+                let key: String = row["key"]
+                let value: String = row["value"]
                 values[key] = value
             }
             return values

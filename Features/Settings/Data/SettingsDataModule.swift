@@ -21,9 +21,11 @@ public struct SettingsDataModule: FeatureModule {
     ///   - overrides: this run's command-line values, provided as `SettingsOverridesKey`; `nil` when
     ///     the composition root provides that key itself (from the global options).
     ///   - environment: where `MOA_<KEY>` variables are read; the process environment by default.
-    public init(scope: (any SettingsScopeSource)? = nil,
-                overrides: SettingsOverrides? = SettingsOverrides(),
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        scope: (any SettingsScopeSource)? = nil,
+        overrides: SettingsOverrides? = SettingsOverrides(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.scope = scope
         self.overrides = overrides
         self.environment = environment
@@ -42,7 +44,7 @@ public struct SettingsDataModule: FeatureModule {
             },
             .singleton(SettingsReaderKey.self, requires: SettingsManagerKey.self) { $0 },
             .singleton(SettingsEraserKey.self) { SQLiteSettingsEraser() },
-            SettingsUserDataOwner.provider,  // SettingsUserDataKey, for the App's UserDataOwnersKey
+            SettingsUserDataOwner.provider, // SettingsUserDataKey, for the App's UserDataOwnersKey
         ]
         if let overrides { providers.append(.instance(SettingsOverridesKey.self, overrides)) }
         return providers

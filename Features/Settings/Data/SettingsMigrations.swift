@@ -10,15 +10,17 @@ import Storage
 /// validated storage text (money as minor units). The API token is kept here as given: the
 /// database is owner-only (`umask 077`), and the token never leaves it in output or logs.
 public enum SettingsMigrations {
-    public static let all = MigrationSet(feature: "Settings", steps: [
-        .init("v1-create-settings-value") { db in
-            try db.create(table: "settings_value") { table in
-                table.column("scope", .text).notNull()
-                table.column("key", .text).notNull()
-                table.column("value", .text).notNull()
-                table.column("updated_at", .datetime).notNull()
-                table.primaryKey(["scope", "key"])
+    public static let all = MigrationSet(
+        feature: "Settings",
+        steps: [
+            .init("v1-create-settings-value") { db in
+                try db.create(table: "settings_value") { table in
+                    table.column("scope", .text).notNull()
+                    table.column("key", .text).notNull()
+                    table.column("value", .text).notNull()
+                    table.column("updated_at", .datetime).notNull()
+                    table.primaryKey(["scope", "key"])
+                }
             }
-        },
-    ])
+        ])
 }

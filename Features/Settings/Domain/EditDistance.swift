@@ -3,7 +3,8 @@
 /// `langauge` is one edit from `language`.
 enum EditDistance {
     static func between(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         // Three rows: two back (for swaps), previous, current.

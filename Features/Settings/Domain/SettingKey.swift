@@ -96,14 +96,14 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             return .color(color)
         case .displayPageSize:
             guard !trimmed.isEmpty, trimmed.count <= 6, trimmed.allSatisfy(\.isASCIIDigit),
-                  let size = Int(trimmed), Self.pageSizeRange.contains(size)
+                let size = Int(trimmed), Self.pageSizeRange.contains(size)
             else { throw SettingValueRejected() }
             return .integer(size)
         case .accountDefault:
             guard Self.accountNumberLength.contains(trimmed.count),
-                  trimmed.allSatisfy({ $0.isASCIIDigit || $0 == "-" }),
-                  trimmed.first?.isASCIIDigit == true, trimmed.last?.isASCIIDigit == true,
-                  !trimmed.contains("--")
+                trimmed.allSatisfy({ $0.isASCIIDigit || $0 == "-" }),
+                trimmed.first?.isASCIIDigit == true, trimmed.last?.isASCIIDigit == true,
+                !trimmed.contains("--")
             else { throw SettingValueRejected() }
             return .accountNumber(trimmed)
         case .transferPerTransferLimit, .transferDailyLimit, .notificationsLargeTransfer:
@@ -121,7 +121,7 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     /// A secret of `length` characters, none of them blank or a control character.
     private static func parseSecret(_ text: String, length: ClosedRange<Int>) throws(SettingValueRejected) -> String {
         guard length.contains(text.count),
-              !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
+            !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.properties.generalCategory == .control })
         else { throw SettingValueRejected() }
         return text
     }
@@ -130,12 +130,12 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         var text = text
         while text.hasSuffix("/") { text.removeLast() }
         guard !text.contains(where: \.isWhitespace),
-              let components = URLComponents(string: text),
-              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = components.host, !host.isEmpty,
-              components.user == nil, components.password == nil,  // credentials belong in search.api-token
-              components.query == nil, components.fragment == nil,
-              let url = URL(string: text)
+            let components = URLComponents(string: text),
+            let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = components.host, !host.isEmpty,
+            components.user == nil, components.password == nil, // credentials belong in search.api-token
+            components.query == nil, components.fragment == nil,
+            let url = URL(string: text)
         else { throw SettingValueRejected() }
         return url
     }
@@ -164,8 +164,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .searchAPIToken:
             LocalizedText(en: "Token for the search API (secret).", ko: "검색 API 토큰 (비밀값).")
         case .archiveAPIKey:
-            LocalizedText(en: "Seoul Open Data API key for `moa archive import --api` (secret).",
-                          ko: "`moa archive import --api`에 쓰는 서울 열린데이터광장 인증키 (비밀값).")
+            LocalizedText(
+                en: "Seoul Open Data API key for `moa archive import --api` (secret).",
+                ko: "`moa archive import --api`에 쓰는 서울 열린데이터광장 인증키 (비밀값).")
         }
     }
 
@@ -177,23 +178,29 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .displayColor:
             LocalizedText(en: "one of auto, always, never", ko: "auto, always, never 중 하나")
         case .displayPageSize:
-            LocalizedText(en: "a whole number from \(Self.pageSizeRange.lowerBound) to \(Self.pageSizeRange.upperBound)",
-                          ko: "\(Self.pageSizeRange.lowerBound)부터 \(Self.pageSizeRange.upperBound)까지의 정수")
+            LocalizedText(
+                en: "a whole number from \(Self.pageSizeRange.lowerBound) to \(Self.pageSizeRange.upperBound)",
+                ko: "\(Self.pageSizeRange.lowerBound)부터 \(Self.pageSizeRange.upperBound)까지의 정수")
         case .accountDefault:
-            LocalizedText(en: "an account number of 8 to 20 digits and dashes, starting and ending with a digit",
-                          ko: "숫자와 대시로 된 8~20자의 계좌번호(숫자로 시작하고 끝남)")
+            LocalizedText(
+                en: "an account number of 8 to 20 digits and dashes, starting and ending with a digit",
+                ko: "숫자와 대시로 된 8~20자의 계좌번호(숫자로 시작하고 끝남)")
         case .transferPerTransferLimit:
-            LocalizedText(en: "an amount of KRW above zero, like 5,000,000 or 5,000,000 KRW",
-                          ko: "0보다 큰 원화 금액(예: 5,000,000 또는 5,000,000 KRW)")
+            LocalizedText(
+                en: "an amount of KRW above zero, like 5,000,000 or 5,000,000 KRW",
+                ko: "0보다 큰 원화 금액(예: 5,000,000 또는 5,000,000 KRW)")
         case .transferDailyLimit:
-            LocalizedText(en: "an amount of KRW above zero and at least the per-transfer limit, like 10,000,000",
-                          ko: "0보다 크고 1회 이체 한도 이상인 원화 금액(예: 10,000,000)")
+            LocalizedText(
+                en: "an amount of KRW above zero and at least the per-transfer limit, like 10,000,000",
+                ko: "0보다 크고 1회 이체 한도 이상인 원화 금액(예: 10,000,000)")
         case .notificationsLargeTransfer:
-            LocalizedText(en: "an amount of KRW above zero, like 1,000,000 or 1,000,000 KRW",
-                          ko: "0보다 큰 원화 금액(예: 1,000,000 또는 1,000,000 KRW)")
+            LocalizedText(
+                en: "an amount of KRW above zero, like 1,000,000 or 1,000,000 KRW",
+                ko: "0보다 큰 원화 금액(예: 1,000,000 또는 1,000,000 KRW)")
         case .searchAPIBaseURL:
-            LocalizedText(en: "an http:// or https:// URL with a host and no credentials, like https://api.github.com",
-                          ko: "호스트가 있고 계정 정보가 없는 http:// 또는 https:// URL(예: https://api.github.com)")
+            LocalizedText(
+                en: "an http:// or https:// URL with a host and no credentials, like https://api.github.com",
+                ko: "호스트가 있고 계정 정보가 없는 http:// 또는 https:// URL(예: https://api.github.com)")
         case .searchAPIToken:
             LocalizedText(en: "1 to 512 characters without spaces", ko: "공백 없는 1~512자")
         case .archiveAPIKey:

@@ -28,8 +28,9 @@ public enum SettingsError: Error, LocalizedUserFacingError, Equatable {
         switch self {
         case .unknownKey(let text, let suggestion):
             if let suggestion {
-                return LocalizedText(en: "Unknown setting “\(text)”. Did you mean \(suggestion.name)?",
-                                     ko: "알 수 없는 설정입니다: “\(text)”. 혹시 \(suggestion.name) 말인가요?")
+                return LocalizedText(
+                    en: "Unknown setting “\(text)”. Did you mean \(suggestion.name)?",
+                    ko: "알 수 없는 설정입니다: “\(text)”. 혹시 \(suggestion.name) 말인가요?")
             }
             return LocalizedText(en: "Unknown setting “\(text)”.", ko: "알 수 없는 설정입니다: “\(text)”.")
 
@@ -59,7 +60,8 @@ public enum SettingsError: Error, LocalizedUserFacingError, Equatable {
                 ko: "\(key.name) 값을 주세요(\(key.allowed.ko)).")
 
         case .limitsInverted(let changed, let perTransfer, let daily, let byReset):
-            let per = perTransfer.formatted(), day = daily.formatted()
+            let per = perTransfer.formatted()
+            let day = daily.formatted()
             switch (changed, byReset) {
             case (.transferPerTransferLimit, false):
                 return LocalizedText(

@@ -24,8 +24,10 @@ public final class SettingsManager: SettingsReader {
     /// - Parameters:
     ///   - overrides: this run's command-line values (highest precedence).
     ///   - environment: the process environment; only `MOA_<KEY>` variables are read.
-    public init(store: any SettingsStore, scopes: any SettingsScopeSource,
-                overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String] = [:]) {
+    public init(
+        store: any SettingsStore, scopes: any SettingsScopeSource,
+        overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String] = [:]
+    ) {
         self.store = store
         self.scopes = scopes
         self.overrides = overrides

@@ -76,8 +76,10 @@ struct SettingsResolver: Sendable {
 
     /// One key. Invalid stored values are skipped (and reported in `warnings`): a database edited
     /// by hand must not lock anyone out of `moa settings reset`.
-    func resolve(_ key: SettingKey, stored: StoredSettings, scope: SettingsScope,
-                 warnings: inout [LocalizedText]) throws(SettingsError) -> SettingEntry {
+    func resolve(
+        _ key: SettingKey, stored: StoredSettings, scope: SettingsScope,
+        warnings: inout [LocalizedText]
+    ) throws(SettingsError) -> SettingEntry {
         if let text = flags[key.name] {
             do { return SettingEntry(key: key, value: try key.parse(text), source: .flag) } catch {
                 throw .invalidValue(key, value: text, origin: .flag)
@@ -93,11 +95,13 @@ struct SettingsResolver: Sendable {
             (stored.own[key.name], scope.isDevice ? .device : .user),
             (scope.isDevice ? nil : stored.fallback[key.name], .device),
         ]
-        for case let (text?, source) in layers {
+        for case (let text?, let source) in layers {
             if let value = try? key.parse(text) { return SettingEntry(key: key, value: value, source: source) }
-            warnings.append(LocalizedText(
-                en: "The value stored for \(key.name) (\(source.code)) is not valid and is ignored; `moa settings reset \(key.name)` removes it.",
-                ko: "\(key.name)에 저장된 값(\(source.code))이 올바르지 않아 무시합니다. `moa settings reset \(key.name)`으로 지우세요."))
+            warnings.append(
+                LocalizedText(
+                    en:
+                        "The value stored for \(key.name) (\(source.code)) is not valid and is ignored; `moa settings reset \(key.name)` removes it.",
+                    ko: "\(key.name)에 저장된 값(\(source.code))이 올바르지 않아 무시합니다. `moa settings reset \(key.name)`으로 지우세요."))
         }
         return SettingEntry(key: key, value: key.defaultValue, source: .default)
     }
@@ -118,9 +122,12 @@ struct SettingsResolver: Sendable {
     /// under a user's), the per-transfer limit is held to the daily one — the stricter reading.
     static func snapshot(of entries: [SettingEntry], warnings: inout [LocalizedText]) -> SettingsSnapshot {
         var snapshot = SettingsSnapshot.defaults
-        var perTransfer = snapshot.transferLimits.perTransfer, daily = snapshot.transferLimits.daily
-        var baseURL = snapshot.searchAPI.baseURL, token = snapshot.searchAPI.token
-        var perSource = SettingSource.default, dailySource = SettingSource.default
+        var perTransfer = snapshot.transferLimits.perTransfer
+        var daily = snapshot.transferLimits.daily
+        var baseURL = snapshot.searchAPI.baseURL
+        var token = snapshot.searchAPI.token
+        var perSource = SettingSource.default
+        var dailySource = SettingSource.default
         for entry in entries {
             switch (entry.key, entry.value) {
             case (.displayLanguage, .language(let language)?): snapshot.language = language
@@ -140,9 +147,13 @@ struct SettingsResolver: Sendable {
             }
         }
         if daily.minorUnits < perTransfer.minorUnits {
-            warnings.append(LocalizedText(
-                en: "transfer.per-transfer-limit (\(perTransfer.formatted()), \(perSource.code)) is above transfer.daily-limit (\(daily.formatted()), \(dailySource.code)): each transfer is held to \(daily.formatted()).",
-                ko: "transfer.per-transfer-limit(\(perTransfer.formatted()), \(perSource.code))가 transfer.daily-limit(\(daily.formatted()), \(dailySource.code))보다 커서 1회 이체도 \(daily.formatted())까지만 허용합니다."))
+            warnings.append(
+                LocalizedText(
+                    en:
+                        "transfer.per-transfer-limit (\(perTransfer.formatted()), \(perSource.code)) is above transfer.daily-limit (\(daily.formatted()), \(dailySource.code)): each transfer is held to \(daily.formatted()).",
+                    ko:
+                        "transfer.per-transfer-limit(\(perTransfer.formatted()), \(perSource.code))가 transfer.daily-limit(\(daily.formatted()), \(dailySource.code))보다 커서 1회 이체도 \(daily.formatted())까지만 허용합니다."
+                ))
             perTransfer = daily
         }
         snapshot.transferLimits = TransferLimits(perTransfer: perTransfer, daily: daily)

@@ -17,13 +17,14 @@ import SettingsInterface
 import SharedKit
 import Storage
 
-exit(await CommandRunner.run(SettingsCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { command, _ in
-    let database = try AppDatabase.inMemory(migrations: [SettingsMigrations.all])
-    let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
-    let registry = try RegistryBuilder(modules: [
-        ModuleOf.core(database: database, clock: SystemWallClock()),
-        SettingsDataModule(scope: SessionSettingsScope(session: FakeSessionProvider()), overrides: SettingsOverrides(global: global)),
-        SettingsFeatureModule(),
-    ]).validate(root: SettingsCommandsKey.self)
-    return [registry.resolve()]
-})
+exit(
+    await CommandRunner.run(SettingsCommand.self, arguments: Array(CommandLine.arguments.dropFirst())) { command, _ in
+        let database = try AppDatabase.inMemory(migrations: [SettingsMigrations.all])
+        let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
+        let registry = try RegistryBuilder(modules: [
+            ModuleOf.core(database: database, clock: SystemWallClock()),
+            SettingsDataModule(scope: SessionSettingsScope(session: FakeSessionProvider()), overrides: SettingsOverrides(global: global)),
+            SettingsFeatureModule(),
+        ]).validate(root: SettingsCommandsKey.self)
+        return [registry.resolve()]
+    })

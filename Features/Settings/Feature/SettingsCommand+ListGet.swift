@@ -13,7 +13,9 @@ extension SettingsCommand {
     struct List: ServiceCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show every setting: value, default, where the value comes from, description.",
-            discussion: "Secrets are masked. --json prints an array of {key, value, default, source, description}; a secret's value is {\"set\": true|false}, never the secret.")
+            discussion:
+                "Secrets are masked. --json prints an array of {key, value, default, source, description}; a secret's value is {\"set\": true|false}, never the secret."
+        )
         @OptionGroup var global: GlobalOptions
 
         func run(in environment: SettingsEnvironment, context: CommandContext) async throws {

@@ -15,17 +15,17 @@ extension SettingsCommand {
             commandName: "set",
             abstract: "Validate and store a setting.",
             usage: """
-            moa settings set KEY VALUE
-            moa settings set SECRET-KEY --value-stdin < file     (\(SettingsHelp.secretNames))
-            moa settings set SECRET-KEY                           (on a terminal: typed without echo)
-            """,
+                moa settings set KEY VALUE
+                moa settings set SECRET-KEY --value-stdin < file     (\(SettingsHelp.secretNames))
+                moa settings set SECRET-KEY                           (on a terminal: typed without echo)
+                """,
             discussion: """
-            A secret (\(SettingsHelp.secretNames)) should not be given as VALUE: other users see the \
-            command line in `ps`, and your shell keeps it in its history. Pipe it with --value-stdin, or \
-            leave VALUE out on a terminal to type it without echo (a VALUE still works, with a warning).
+                A secret (\(SettingsHelp.secretNames)) should not be given as VALUE: other users see the \
+                command line in `ps`, and your shell keeps it in its history. Pipe it with --value-stdin, or \
+                leave VALUE out on a terminal to type it without echo (a VALUE still works, with a warning).
 
-            \(SettingsHelp.keyTable)
-            """)
+                \(SettingsHelp.keyTable)
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The setting, e.g. display.page-size.") var key: String
         @Argument(help: "The new value. For a secret, use --value-stdin or leave it out to type it without echo.")

@@ -34,14 +34,14 @@ public struct SettingsCommand: AsyncParsableCommand {
         commandName: "settings",
         abstract: "List, get, set and reset your settings.",
         discussion: """
-        Each setting's value comes from, highest first: a command-line flag of this run (--no-color \
-        sets display.color), an environment variable (MOA_ + the key in capitals, with . and - as _, \
-        e.g. MOA_DISPLAY_PAGE_SIZE), the value stored for you, the value stored for this device, \
-        the default. Logged in, `set` and `reset` change your values; before login, the device's \
-        (which a user's unset keys then fall back to).
+            Each setting's value comes from, highest first: a command-line flag of this run (--no-color \
+            sets display.color), an environment variable (MOA_ + the key in capitals, with . and - as _, \
+            e.g. MOA_DISPLAY_PAGE_SIZE), the value stored for you, the value stored for this device, \
+            the default. Logged in, `set` and `reset` change your values; before login, the device's \
+            (which a user's unset keys then fall back to).
 
-        \(SettingsHelp.keyTable)
-        """,
+            \(SettingsHelp.keyTable)
+            """,
         subcommands: [List.self, Get.self, SetValue.self, Reset.self]
     )
 

@@ -25,12 +25,16 @@ public struct SettingsFeatureModule: FeatureModule {
     }
 
     public var providers: [Provider] {
-        let confirmation = confirmation, secretInput = secretInput
+        let confirmation = confirmation
+        let secretInput = secretInput
         return [
             .singleton(SettingsCommandsKey.self, requires: SettingsManagerKey.self) { manager in
-                FeatureCommands(SettingsCommand.self, environment: SettingsEnvironment(manager: manager, confirmation: confirmation,
-                                                                                       secretInput: secretInput))
-            },
+                FeatureCommands(
+                    SettingsCommand.self,
+                    environment: SettingsEnvironment(
+                        manager: manager, confirmation: confirmation,
+                        secretInput: secretInput))
+            }
         ]
     }
 }

@@ -42,31 +42,46 @@ enum SettingsScreen {
         case .shown(let setting):
             context.print(card(setting, context))
         case .changed(let setting):
-            let saved = setting.scope.owner.map { LocalizedText(en: "saved for \($0)", ko: "\($0)에 저장함") }
+            let saved =
+                setting.scope.owner.map { LocalizedText(en: "saved for \($0)", ko: "\($0)에 저장함") }
                 ?? LocalizedText(en: "saved for this device", ko: "이 기기에 저장함")
-            context.print(theme.paint("\(setting.entry.key.name) = \(shown(setting.entry.value, context))", .success)
-                + " " + theme.paint("(\(context.text(saved)))", .muted))
+            context.print(
+                theme.paint("\(setting.entry.key.name) = \(shown(setting.entry.value, context))", .success)
+                    + " " + theme.paint("(\(context.text(saved)))", .muted))
             if let note = overriddenNote(setting.entry, context) { context.print(theme.paint(note, .warning)) }
         case .reset(let setting, let removed):
-            let key = setting.entry.key.name, now = shown(setting.entry.value, context), source = setting.entry.source.code
+            let key = setting.entry.key.name
+            let now = shown(setting.entry.value, context)
+            let source = setting.entry.source.code
             if removed {
-                context.print(theme.paint(context.text(LocalizedText(
-                    en: "Reset \(key): it is now \(now) (\(source)).", ko: "\(key) 초기화: 이제 \(now) (\(source))")), .success))
+                context.print(
+                    theme.paint(
+                        context.text(
+                            LocalizedText(
+                                en: "Reset \(key): it is now \(now) (\(source)).", ko: "\(key) 초기화: 이제 \(now) (\(source))")), .success))
             } else {
                 let whose = setting.scope.owner ?? context.text(LocalizedText(en: "this device", ko: "이 기기"))
-                context.print(context.text(LocalizedText(
-                    en: "\(key) was not stored for \(whose); it is \(now) (\(source)).",
-                    ko: "\(key)는 \(whose)에 저장되어 있지 않습니다. 현재 값: \(now) (\(source))")))
+                context.print(
+                    context.text(
+                        LocalizedText(
+                            en: "\(key) was not stored for \(whose); it is \(now) (\(source)).",
+                            ko: "\(key)는 \(whose)에 저장되어 있지 않습니다. 현재 값: \(now) (\(source))")))
             }
             if let note = overriddenNote(setting.entry, context) { context.print(theme.paint(note, .warning)) }
         case .stored(let scope, let count), .resetAll(let scope, let count):
             let whose = scope.owner ?? context.text(LocalizedText(en: "this device", ko: "이 기기"))
             if count == 0 {
-                context.print(context.text(LocalizedText(
-                    en: "Nothing to reset: no setting is stored for \(whose).", ko: "초기화할 것이 없습니다: \(whose)에 저장된 설정이 없습니다.")))
+                context.print(
+                    context.text(
+                        LocalizedText(
+                            en: "Nothing to reset: no setting is stored for \(whose).", ko: "초기화할 것이 없습니다: \(whose)에 저장된 설정이 없습니다.")))
             } else {
-                context.print(theme.paint(context.text(LocalizedText(
-                    en: "Reset \(count) \(count == 1 ? "setting" : "settings") for \(whose).", ko: "\(whose)의 설정 \(count)개를 초기화했습니다.")), .success))
+                context.print(
+                    theme.paint(
+                        context.text(
+                            LocalizedText(
+                                en: "Reset \(count) \(count == 1 ? "setting" : "settings") for \(whose).",
+                                ko: "\(whose)의 설정 \(count)개를 초기화했습니다.")), .success))
             }
         }
     }
@@ -77,8 +92,9 @@ enum SettingsScreen {
         guard let owner = scope.owner else {
             return LocalizedText(en: "Settings of this device (nobody is logged in).", ko: "이 기기의 설정 (로그인 전).")
         }
-        return LocalizedText(en: "Settings of \(owner); what you have not set follows this device, then the defaults.",
-                             ko: "\(owner)의 설정. 직접 정하지 않은 값은 이 기기의 값, 그다음 기본값을 따릅니다.")
+        return LocalizedText(
+            en: "Settings of \(owner); what you have not set follows this device, then the defaults.",
+            ko: "\(owner)의 설정. 직접 정하지 않은 값은 이 기기의 값, 그다음 기본값을 따릅니다.")
     }
 
     static func shown(_ value: SettingValue?, _ context: CommandContext) -> String {
@@ -132,13 +148,15 @@ enum SettingsScreen {
         let now = shown(entry.value, context)
         switch entry.source {
         case .environment(let variable):
-            return context.text(LocalizedText(
-                en: "Note: \(variable) is set, so it still decides: \(now).",
-                ko: "참고: \(variable) 환경 변수가 있어 그 값이 계속 쓰입니다: \(now)"))
+            return context.text(
+                LocalizedText(
+                    en: "Note: \(variable) is set, so it still decides: \(now).",
+                    ko: "참고: \(variable) 환경 변수가 있어 그 값이 계속 쓰입니다: \(now)"))
         case .flag:
-            return context.text(LocalizedText(
-                en: "Note: a command-line flag decides it for this run: \(now).",
-                ko: "참고: 이번 실행에서는 명령줄 플래그가 정합니다: \(now)"))
+            return context.text(
+                LocalizedText(
+                    en: "Note: a command-line flag decides it for this run: \(now).",
+                    ko: "참고: 이번 실행에서는 명령줄 플래그가 정합니다: \(now)"))
         case .user, .device, .default:
             return nil
         }
@@ -146,11 +164,12 @@ enum SettingsScreen {
 
     /// The one line said on standard error when a secret is given as a command-line argument.
     static func warnVisibleSecret(_ key: SettingKey, _ context: CommandContext) {
-        let text = context.text(LocalizedText(
-            en: "warning: a value on the command line is visible to other users in `ps` and kept in your shell history; "
-                + "use `moa settings set \(key.name) --value-stdin` instead.",
-            ko: "경고: 명령줄의 값은 다른 사용자가 `ps`로 볼 수 있고 셸 기록에도 남습니다. "
-                + "`moa settings set \(key.name) --value-stdin`을 쓰세요."))
+        let text = context.text(
+            LocalizedText(
+                en: "warning: a value on the command line is visible to other users in `ps` and kept in your shell history; "
+                    + "use `moa settings set \(key.name) --value-stdin` instead.",
+                ko: "경고: 명령줄의 값은 다른 사용자가 `ps`로 볼 수 있고 셸 기록에도 남습니다. "
+                    + "`moa settings set \(key.name) --value-stdin`을 쓰세요."))
         context.err.write(context.errorTheme.paint(text, .warning) + "\n")
     }
 

@@ -13,17 +13,23 @@ struct SQLiteRecipientStore: RecipientStore {
 
     func favourites(of user: UserID) async throws -> [FavouriteRecipient] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = ? ORDER BY alias_key
-                """, arguments: [user.rawValue]).map(Self.favourite)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = ? ORDER BY alias_key
+                    """, arguments: [user.rawValue]
+            ).map(Self.favourite)
         }
     }
 
     func favourite(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
         try database.read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = ? AND alias_key = ?
-                """, arguments: [user.rawValue, alias.key]).map(Self.favourite)
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = ? AND alias_key = ?
+                    """, arguments: [user.rawValue, alias.key]
+            ).map(Self.favourite)
         }
     }
 
@@ -31,39 +37,52 @@ struct SQLiteRecipientStore: RecipientStore {
         let key = favourite.alias.lowercased()
         try database.write { db in
             // Checked here, in the write transaction, for a clear error; the table's keys are the last word.
-            if let taken = try Row.fetchOne(db, sql: "SELECT alias, account_number FROM transfer_favourites WHERE user_id = ? AND alias_key = ?",
-                                            arguments: [user.rawValue, key]) {
+            if let taken = try Row.fetchOne(
+                db, sql: "SELECT alias, account_number FROM transfer_favourites WHERE user_id = ? AND alias_key = ?",
+                arguments: [user.rawValue, key])
+            {
                 throw TransferError.aliasTaken(alias: taken["alias"], accountNumber: taken["account_number"])
             }
-            if let saved = try String.fetchOne(db, sql: "SELECT alias FROM transfer_favourites WHERE user_id = ? AND account_number = ?",
-                                               arguments: [user.rawValue, favourite.accountNumber]) {
+            if let saved = try String.fetchOne(
+                db, sql: "SELECT alias FROM transfer_favourites WHERE user_id = ? AND account_number = ?",
+                arguments: [user.rawValue, favourite.accountNumber])
+            {
                 throw TransferError.alreadyAFavourite(accountNumber: favourite.accountNumber, alias: saved)
             }
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transfer_favourites WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            let count =
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM transfer_favourites WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
             guard count < TransferError.maximumFavourites else { throw TransferError.tooManyFavourites(count) }
-            try db.execute(sql: """
-                INSERT INTO transfer_favourites (user_id, alias, alias_key, account_number, added_at) VALUES (?, ?, ?, ?, ?)
-                """, arguments: [user.rawValue, favourite.alias, key, favourite.accountNumber, favourite.addedAt])
+            try db.execute(
+                sql: """
+                    INSERT INTO transfer_favourites (user_id, alias, alias_key, account_number, added_at) VALUES (?, ?, ?, ?, ?)
+                    """, arguments: [user.rawValue, favourite.alias, key, favourite.accountNumber, favourite.addedAt])
         }
     }
 
     func remove(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
         try database.write { db in
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = ? AND alias_key = ?
-                """, arguments: [user.rawValue, alias.key])
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = ? AND alias_key = ?
+                        """, arguments: [user.rawValue, alias.key])
             else { return nil }
-            try db.execute(sql: "DELETE FROM transfer_favourites WHERE user_id = ? AND alias_key = ?", arguments: [user.rawValue, alias.key])
+            try db.execute(
+                sql: "DELETE FROM transfer_favourites WHERE user_id = ? AND alias_key = ?", arguments: [user.rawValue, alias.key])
             return Self.favourite(row)
         }
     }
 
     func recentRecipients(of user: UserID, limit: Int) async throws -> [RecentRecipient] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT account_number, last_sent_at FROM transfer_recent_recipients
-                WHERE user_id = ? ORDER BY last_position DESC LIMIT ?
-                """, arguments: [user.rawValue, max(0, limit)]).map { row in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT account_number, last_sent_at FROM transfer_recent_recipients
+                    WHERE user_id = ? ORDER BY last_position DESC LIMIT ?
+                    """, arguments: [user.rawValue, max(0, limit)]
+            ).map { row in
                 RecentRecipient(accountNumber: row["account_number"], lastSentAt: row["last_sent_at"])
             }
         }

@@ -19,23 +19,28 @@ struct SQLiteTransferStore: TransferStore {
 
     func transfer(initiatedBy user: UserID, idempotencyKey: String, in transaction: any Transaction) throws -> TransferSummary? {
         let db = try SQLiteTransaction.open(transaction)
-        let statement = try db.cachedStatement(sql: "SELECT \(Self.columns) FROM transfer_transfers WHERE initiated_by = ? AND idempotency_key = ?")
+        let statement = try db.cachedStatement(
+            sql: "SELECT \(Self.columns) FROM transfer_transfers WHERE initiated_by = ? AND idempotency_key = ?")
         return try Row.fetchOne(statement, arguments: [user.rawValue, idempotencyKey]).map { try Self.decode($0).transfer }
     }
 
     /// Whole quarters of an hour inside the window come from `transfer_totals`; the uneven edges, if
     /// any (a window not starting or ending on a quarter), from the transfers themselves.
-    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date,
-                   in transaction: any Transaction) throws -> Money {
+    func sentTotal(
+        initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date,
+        in transaction: any Transaction
+    ) throws -> Money {
         let db = try SQLiteTransaction.open(transaction)
         let first = Self.quarter(containing: start, roundingUp: true)
         let last = Self.quarter(containing: end, roundingUp: false)
         var total: Int64 = 0
         if first < last {
-            total += try sum(db, sql: """
-                SELECT COALESCE(SUM(total), 0) FROM transfer_totals
-                WHERE initiated_by = ? AND currency = ? AND quarter >= ? AND quarter < ?
-                """, [user.rawValue, currency.code, first, last])
+            total += try sum(
+                db,
+                sql: """
+                    SELECT COALESCE(SUM(total), 0) FROM transfer_totals
+                    WHERE initiated_by = ? AND currency = ? AND quarter >= ? AND quarter < ?
+                    """, [user.rawValue, currency.code, first, last])
             total += try exactSum(db, user, currency, from: start, until: Self.date(ofQuarter: first))
             total += try exactSum(db, user, currency, from: Self.date(ofQuarter: last), until: end)
         } else {
@@ -46,10 +51,12 @@ struct SQLiteTransferStore: TransferStore {
 
     private func exactSum(_ db: Database, _ user: UserID, _ currency: Currency, from start: Date, until end: Date) throws -> Int64 {
         guard start < end else { return 0 }
-        return try sum(db, sql: """
-            SELECT COALESCE(SUM(amount), 0) FROM transfer_transfers
-            WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
-            """, [user.rawValue, currency.code, start, end])
+        return try sum(
+            db,
+            sql: """
+                SELECT COALESCE(SUM(amount), 0) FROM transfer_transfers
+                WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
+                """, [user.rawValue, currency.code, start, end])
     }
 
     private func sum(_ db: Database, sql: String, _ arguments: StatementArguments) throws -> Int64 {
@@ -73,25 +80,32 @@ struct SQLiteTransferStore: TransferStore {
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {
         let db = try SQLiteTransaction.open(transaction)
         do {
-            let statement = try db.cachedStatement(sql: """
-                INSERT INTO transfer_transfers
-                    (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            try statement.execute(arguments: [transfer.id.rawValue, transfer.initiatedBy.rawValue, transfer.idempotencyKey, transfer.from, transfer.to,
-                                 transfer.amount.minorUnits, transfer.amount.currency.code, transfer.memo,
-                                 transfer.fromBalanceAfter.minorUnits, transfer.createdAt])
+            let statement = try db.cachedStatement(
+                sql: """
+                    INSERT INTO transfer_transfers
+                        (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+            try statement.execute(arguments: [
+                transfer.id.rawValue, transfer.initiatedBy.rawValue, transfer.idempotencyKey, transfer.from, transfer.to,
+                transfer.amount.minorUnits, transfer.amount.currency.code, transfer.memo,
+                transfer.fromBalanceAfter.minorUnits, transfer.createdAt,
+            ])
             let position = db.lastInsertedRowID
-            let totals = try db.cachedStatement(sql: """
-                INSERT INTO transfer_totals (initiated_by, currency, quarter, total) VALUES (?, ?, ?, ?)
-                ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = total + excluded.total
-                """)
-            try totals.execute(arguments: [transfer.initiatedBy.rawValue, transfer.amount.currency.code,
-                                           Self.quarter(containing: transfer.createdAt, roundingUp: false), transfer.amount.minorUnits])
-            let recents = try db.cachedStatement(sql: """
-                INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (user_id, account_number) DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at
-                """)
+            let totals = try db.cachedStatement(
+                sql: """
+                    INSERT INTO transfer_totals (initiated_by, currency, quarter, total) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = total + excluded.total
+                    """)
+            try totals.execute(arguments: [
+                transfer.initiatedBy.rawValue, transfer.amount.currency.code,
+                Self.quarter(containing: transfer.createdAt, roundingUp: false), transfer.amount.minorUnits,
+            ])
+            let recents = try db.cachedStatement(
+                sql: """
+                    INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (user_id, account_number) DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at
+                    """)
             try recents.execute(arguments: [transfer.initiatedBy.rawValue, transfer.to, position, transfer.createdAt])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // Not reachable through SendMoney (it looks the key up first, in the same IMMEDIATE
@@ -102,18 +116,23 @@ struct SQLiteTransferStore: TransferStore {
 
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer] {
         try database.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT \(Self.columns) FROM transfer_transfers
-                WHERE initiated_by = ? AND position < ?
-                ORDER BY position DESC LIMIT ?
-                """, arguments: [user.rawValue, position ?? Int64.max, limit]).map(Self.decode)
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.columns) FROM transfer_transfers
+                    WHERE initiated_by = ? AND position < ?
+                    ORDER BY position DESC LIMIT ?
+                    """, arguments: [user.rawValue, position ?? Int64.max, limit]
+            ).map(Self.decode)
         }
     }
 
     func transfer(id: TransferID, initiatedBy user: UserID) async throws -> TransferSummary? {
         try database.read { db in
-            try Row.fetchOne(db, sql: "SELECT \(Self.columns) FROM transfer_transfers WHERE id = ? AND initiated_by = ?",
-                             arguments: [id.rawValue, user.rawValue]).map { try Self.decode($0).transfer }
+            try Row.fetchOne(
+                db, sql: "SELECT \(Self.columns) FROM transfer_transfers WHERE id = ? AND initiated_by = ?",
+                arguments: [id.rawValue, user.rawValue]
+            ).map { try Self.decode($0).transfer }
         }
     }
 
@@ -128,6 +147,6 @@ struct SQLiteTransferStore: TransferStore {
     }
 }
 
-private extension Double {
-    func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+extension Double {
+    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

@@ -17,7 +17,7 @@ public struct RecipientAlias: Sendable, Hashable, CustomStringConvertible {
         let trimmed = SendMoney.trimmed(text)
         let name = trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed
         guard (1...TransferError.maximumAliasLength).contains(name.count),
-              name.unicodeScalars.allSatisfy({ $0.isASCII && (Self.allowed.contains($0)) })
+            name.unicodeScalars.allSatisfy({ $0.isASCII && (Self.allowed.contains($0)) })
         else { throw .invalidAlias(text) }
         self.name = name
     }
@@ -72,8 +72,9 @@ public struct RecipientBook: RecipientsReading {
 
     public func recipients() async throws -> Recipients {
         let user = try await session.requireUser()
-        return Recipients(favourites: try await store.favourites(of: user.id),
-                          recents: try await store.recentRecipients(of: user.id, limit: Recipients.recentLimit))
+        return Recipients(
+            favourites: try await store.favourites(of: user.id),
+            recents: try await store.recentRecipients(of: user.id, limit: Recipients.recentLimit))
     }
 
     /// Saves `number` (checked like a transfer's destination: format, check digit, then that it

@@ -33,10 +33,12 @@ public struct SendMoney: TransferStarter {
     /// - Parameters:
     ///   - calendar: whose days the daily limit counts (its time zone is the user's).
     ///   - makeID: new transfer ids (injected for tests).
-    public init(session: any SessionProvider, directory: any AccountDirectory, posting: any AccountPosting,
-                settings: any SettingsReader, unitOfWork: any UnitOfWork, store: any TransferStore, recipients: RecipientBook,
-                inbox: any InboxPublisher, clock: any WallClock,
-                calendar: Calendar = SendMoney.localCalendar, makeID: @escaping @Sendable () -> TransferID = { .random() }) {
+    public init(
+        session: any SessionProvider, directory: any AccountDirectory, posting: any AccountPosting,
+        settings: any SettingsReader, unitOfWork: any UnitOfWork, store: any TransferStore, recipients: RecipientBook,
+        inbox: any InboxPublisher, clock: any WallClock,
+        calendar: Calendar = SendMoney.localCalendar, makeID: @escaping @Sendable () -> TransferID = { .random() }
+    ) {
         self.session = session
         self.directory = directory
         self.posting = posting
@@ -89,10 +91,11 @@ public struct SendMoney: TransferStarter {
         }
         let memo = try Self.memo(draft.memo)
         let givenKey = try Self.idempotencyKey(draft.idempotencyKey)
-        let destination = switch typed {
-        case .number(let number): number
-        case .alias(let alias): try await recipients.resolve(alias, of: user.id)
-        }
+        let destination =
+            switch typed {
+            case .number(let number): number
+            case .alias(let alias): try await recipients.resolve(alias, of: user.id)
+            }
         let source = try await sourceAccount(draft.from, of: user.id, cache: sources)
         let amount: Money
         do {
@@ -106,8 +109,9 @@ public struct SendMoney: TransferStarter {
         let day = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
         let id = makeID()
         let key = givenKey ?? id.rawValue
-        let request = PostingRequest(from: source.number, to: destination, amount: amount, memo: memo, reference: id.rawValue,
-                                     initiatedBy: user.id, at: now)
+        let request = PostingRequest(
+            from: source.number, to: destination, amount: amount, memo: memo, reference: id.rawValue,
+            initiatedBy: user.id, at: now)
         let limits = context.limits
         let threshold = context.largeTransferThreshold
         let store = self.store
@@ -116,7 +120,7 @@ public struct SendMoney: TransferStarter {
         return try await unitOfWork.perform { transaction in
             if let original = try store.transfer(initiatedBy: user.id, idempotencyKey: key, in: transaction) {
                 guard original.from == request.from.description, original.to == request.to.description,
-                      original.amount == request.amount, original.memo == request.memo
+                    original.amount == request.amount, original.memo == request.memo
                 else { throw TransferError.idempotencyKeyReused(key) }
                 return TransferReceipt(transfer: original, replayed: true)
             }
@@ -124,9 +128,10 @@ public struct SendMoney: TransferStarter {
                 try store.sentTotal(initiatedBy: user.id, currency: $0, from: day.start, until: day.end, in: transaction)
             }
             let posted = try posting.post(request, in: transaction)
-            let transfer = TransferSummary(id: id, from: request.from.description, to: request.to.description, amount: amount, memo: memo,
-                                           idempotencyKey: key, createdAt: now, initiatedBy: user.id,
-                                           fromBalanceAfter: posted.from.balance)
+            let transfer = TransferSummary(
+                id: id, from: request.from.description, to: request.to.description, amount: amount, memo: memo,
+                idempotencyKey: key, createdAt: now, initiatedBy: user.id,
+                fromBalanceAfter: posted.from.balance)
             try store.insert(transfer, in: transaction)
             for notice in Self.notices(for: transfer, receiver: posted.to.ownerID, largeTransferThreshold: threshold) {
                 try inbox.publish(notice, in: transaction)
@@ -149,7 +154,8 @@ public struct SendMoney: TransferStarter {
         let (total, overflow) = sent.minorUnits.addingReportingOverflow(amount.minorUnits)
         if overflow || total > daily.minorUnits {
             let left = max(0, daily.minorUnits - min(sent.minorUnits, daily.minorUnits))
-            throw TransferError.dailyLimitExceeded(amount: amount, limit: daily, remaining: Money(minorUnits: left, currency: daily.currency))
+            throw TransferError.dailyLimitExceeded(
+                amount: amount, limit: daily, remaining: Money(minorUnits: left, currency: daily.currency))
         }
     }
 
@@ -160,15 +166,18 @@ public struct SendMoney: TransferStarter {
         var notices: [InboxNotice] = []
         let memo = transfer.memo.map { ": \($0)" } ?? ""
         if receiver != transfer.initiatedBy {
-            notices.append(InboxNotice(
-                recipient: receiver, kind: .moneyReceived, title: "Received \(transfer.amount.formatted())",
-                body: "From \(transfer.from) into \(transfer.to)\(memo)", createdAt: transfer.createdAt))
+            notices.append(
+                InboxNotice(
+                    recipient: receiver, kind: .moneyReceived, title: "Received \(transfer.amount.formatted())",
+                    body: "From \(transfer.from) into \(transfer.to)\(memo)", createdAt: transfer.createdAt))
         }
         if transfer.amount.currency == threshold.currency, transfer.amount.minorUnits >= threshold.minorUnits {
-            notices.append(InboxNotice(
-                recipient: transfer.initiatedBy, kind: .largeTransferSent, title: "Large transfer sent: \(transfer.amount.formatted())",
-                body: "From \(transfer.from) to \(transfer.to)\(memo) (at or above your notifications.large-transfer of \(threshold.formatted()))",
-                createdAt: transfer.createdAt))
+            notices.append(
+                InboxNotice(
+                    recipient: transfer.initiatedBy, kind: .largeTransferSent, title: "Large transfer sent: \(transfer.amount.formatted())",
+                    body:
+                        "From \(transfer.from) to \(transfer.to)\(memo) (at or above your notifications.large-transfer of \(threshold.formatted()))",
+                    createdAt: transfer.createdAt))
         }
         return notices
     }
@@ -254,16 +263,21 @@ extension SendMoney {
     /// Domain and Feature may see other features' Interfaces; TransferFeatureModule lists it.
     public static var providers: [Provider] {
         [
-            .singleton(SendMoneyKey.self,
-                       requires: SessionProviderKey.self, AccountDirectoryKey.self, AccountPostingKey.self, SettingsReaderKey.self,
-                       UnitOfWorkKey.self, TransferStoreKey.self, RecipientBookKey.self, InboxPublisherKey.self, WallClockKey.self) {
+            .singleton(
+                SendMoneyKey.self,
+                requires: SessionProviderKey.self, AccountDirectoryKey.self, AccountPostingKey.self, SettingsReaderKey.self,
+                UnitOfWorkKey.self, TransferStoreKey.self, RecipientBookKey.self, InboxPublisherKey.self, WallClockKey.self
+            ) {
                 session, directory, posting, settings, unitOfWork, store, recipients, inbox, clock in
-                SendMoney(session: session, directory: directory, posting: posting, settings: settings, unitOfWork: unitOfWork,
-                          store: store, recipients: recipients, inbox: inbox, clock: clock)
+                SendMoney(
+                    session: session, directory: directory, posting: posting, settings: settings, unitOfWork: unitOfWork,
+                    store: store, recipients: recipients, inbox: inbox, clock: clock)
             },
             .singleton(TransferStarterKey.self, requires: SendMoneyKey.self) { $0 },
-            .singleton(RecipientBookKey.self, requires: SessionProviderKey.self, RecipientStoreKey.self, AccountDirectoryKey.self,
-                       WallClockKey.self) {
+            .singleton(
+                RecipientBookKey.self, requires: SessionProviderKey.self, RecipientStoreKey.self, AccountDirectoryKey.self,
+                WallClockKey.self
+            ) {
                 RecipientBook(session: $0, store: $1, directory: $2, clock: $3)
             },
             .singleton(RecipientsReadingKey.self, requires: RecipientBookKey.self) { $0 },

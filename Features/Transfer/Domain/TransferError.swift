@@ -81,7 +81,8 @@ public enum TransferError: Error, UserFacingError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .amountNotPositive, .overPerTransferLimit, .dailyLimitExceeded, .idempotencyKeyReused, .unknownSourceAccount,
-             .unknownAlias, .aliasTaken, .alreadyAFavourite, .tooManyFavourites: .refused
+            .unknownAlias, .aliasTaken, .alreadyAFavourite, .tooManyFavourites:
+            .refused
         case .invalidAmount, .invalidIdempotencyKey, .invalidMemo, .invalidCursor, .invalidPageSize, .invalidAlias: .dataError
         case .notFound, .favouriteNotFound: .unavailable
         }

@@ -44,7 +44,7 @@ enum TransferCursor {
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
         guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8), text.hasPrefix("t1:"),
-              let position = Int64(text.dropFirst(3)), position > 0
+            let position = Int64(text.dropFirst(3)), position > 0
         else { throw .invalidCursor }
         return position
     }

@@ -14,8 +14,10 @@ public protocol TransferStore: Sendable {
     /// The user's transfer recorded under `idempotencyKey`, if any.
     func transfer(initiatedBy user: UserID, idempotencyKey: String, in transaction: any Transaction) throws -> TransferSummary?
     /// The sum of the user's transfers in `currency` created in `start..<end`.
-    func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date,
-                   in transaction: any Transaction) throws -> Money
+    func sentTotal(
+        initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date,
+        in transaction: any Transaction
+    ) throws -> Money
     /// Records a transfer; the store refuses a second record with the same user and key.
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws
 

@@ -28,8 +28,9 @@ import TransferFeature
 /// Ada's and Bob's accounts, the way FakeAccounts keeps them.
 func seededAccounts() throws -> FakeAccounts {
     let accounts = FakeAccounts()
-    try accounts.add(owner: FakeSessionProvider.ada.id, number: "110-0000-0001-5", balance: Money(minorUnits: 20_000_000, currency: .krw),
-                     name: "생활비")
+    try accounts.add(
+        owner: FakeSessionProvider.ada.id, number: "110-0000-0001-5", balance: Money(minorUnits: 20_000_000, currency: .krw),
+        name: "생활비")
     try accounts.add(owner: FakeSessionProvider.ada.id, number: "220-0000-0002-0", balance: .zero(.krw), name: "Savings", kind: .savings)
     try accounts.add(owner: "user-bob", number: "110-0000-0003-1", balance: .zero(.krw), name: "Bob")
     return accounts
@@ -45,14 +46,16 @@ func composeTransfer() throws -> FeatureCommands {
     let database = try AppDatabase.inMemory(migrations: [TransferMigrations.all])
     let accounts = try seededAccounts()
     return try RegistryBuilder(modules: [
-        ModuleOf.core(database: database),   // FakeAccounts ignores the unit of work's token; the store writes in it
-        ModuleOf("Fakes", [
-            .instance(SessionProviderKey.self, FakeSessionProvider()),
-            .instance(AccountDirectoryKey.self, accounts),
-            .instance(AccountPostingKey.self, accounts),
-            .instance(SettingsReaderKey.self, FakeSettingsReader()),
-            .instance(InboxPublisherKey.self, ExampleInbox.publisher),
-        ]),
+        ModuleOf.core(database: database), // FakeAccounts ignores the unit of work's token; the store writes in it
+        ModuleOf(
+            "Fakes",
+            [
+                .instance(SessionProviderKey.self, FakeSessionProvider()),
+                .instance(AccountDirectoryKey.self, accounts),
+                .instance(AccountPostingKey.self, accounts),
+                .instance(SettingsReaderKey.self, FakeSettingsReader()),
+                .instance(InboxPublisherKey.self, ExampleInbox.publisher),
+            ]),
         TransferDataModule(),
         TransferFeatureModule(),
     ]).validate(root: TransferCommandsKey.self).resolve()
@@ -89,16 +92,28 @@ do {
 }
 
 let steps: [(String, [String])] = [
-    ("Send 50,000 KRW to Bob", ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "50,000", "--memo", "dinner", "--idempotency-key", "dinner-1"]),
-    ("Retry with the same key: the original receipt, nothing sent twice", ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "50,000", "--memo", "dinner", "--idempotency-key", "dinner-1"]),
-    ("The same key for another amount: refused", ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "60,000", "--idempotency-key", "dinner-1"]),
+    (
+        "Send 50,000 KRW to Bob",
+        ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "50,000", "--memo", "dinner", "--idempotency-key", "dinner-1"]
+    ),
+    (
+        "Retry with the same key: the original receipt, nothing sent twice",
+        ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "50,000", "--memo", "dinner", "--idempotency-key", "dinner-1"]
+    ),
+    (
+        "The same key for another amount: refused",
+        ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "60,000", "--idempotency-key", "dinner-1"]
+    ),
     ("Above the per-transfer limit (5,000,000 KRW)", ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-1", "6,000,000"]),
     ("A mistyped destination: refused before any lookup", ["send", "--from", "110-0000-0001-5", "--to", "110-0000-0003-2", "1,000"]),
     ("A batch of four rows", ["batch", batchFile.path]),
     ("The same batch again: done rows are skipped", ["batch", batchFile.path]),
     ("Ada's transfers, two per page", ["list", "--limit", "2"]),
     ("Save Bob's account as a favourite", ["recipients", "add", "110-0000-0003-1", "--alias", "bob"]),
-    ("Send to him by alias: at or above 1,000,000 KRW, a large-transfer notice too", ["send", "--from", "110-0000-0001-5", "--to", "@Bob", "1,000,000"]),
+    (
+        "Send to him by alias: at or above 1,000,000 KRW, a large-transfer notice too",
+        ["send", "--from", "110-0000-0001-5", "--to", "@Bob", "1,000,000"]
+    ),
     ("An alias Ada never saved: refused, nothing sent", ["send", "--from", "110-0000-0001-5", "--to", "@carol", "1,000"]),
     ("Favourites and recent recipients", ["recipients"]),
 ]

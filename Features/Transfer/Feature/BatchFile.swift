@@ -43,12 +43,17 @@ public struct BatchFile: Sendable, Equatable {
         var rows: [BatchRow] = []
         for record in records.dropFirst() {
             guard record.fields.count == header.fields.count else {
-                throw .malformed(file: file, line: record.line,
-                                 reason: "it has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s") but the header has \(header.fields.count)")
+                throw .malformed(
+                    file: file, line: record.line,
+                    reason:
+                        "it has \(record.fields.count) field\(record.fields.count == 1 ? "" : "s") but the header has \(header.fields.count)"
+                )
             }
             func field(_ name: String) -> String? { columns[name].map { record.fields[$0] } }
-            rows.append(BatchRow(line: record.line, from: field("from") ?? "", to: field("to") ?? "", amount: field("amount") ?? "",
-                                 memo: field("memo"), idempotencyKey: field("idempotency_key")))
+            rows.append(
+                BatchRow(
+                    line: record.line, from: field("from") ?? "", to: field("to") ?? "", amount: field("amount") ?? "",
+                    memo: field("memo"), idempotencyKey: field("idempotency_key")))
         }
         return BatchFile(rows: rows)
     }
@@ -75,8 +80,9 @@ public struct BatchFile: Sendable, Equatable {
         } catch let error as CSVParseError {
             switch error {
             case .quotation:
-                throw .malformed(file: file, line: collector.nextLine,
-                                 reason: "a quotation mark is misplaced (quote the whole field, and double a quote inside it)")
+                throw .malformed(
+                    file: file, line: collector.nextLine,
+                    reason: "a quotation mark is misplaced (quote the whole field, and double a quote inside it)")
             case .generic:
                 throw .malformed(file: file, line: collector.nextLine, reason: "it is not valid CSV")
             }
@@ -101,8 +107,9 @@ public struct BatchFile: Sendable, Equatable {
         }
         let missing = requiredColumns.filter { columns[$0] == nil }
         guard missing.isEmpty else {
-            throw .malformed(file: file, line: line,
-                             reason: "the header row lacks \(missing.joined(separator: ", ")): expected \(expectedHeader)")
+            throw .malformed(
+                file: file, line: line,
+                reason: "the header row lacks \(missing.joined(separator: ", ")): expected \(expectedHeader)")
         }
         return columns
     }

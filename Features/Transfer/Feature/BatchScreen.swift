@@ -20,8 +20,9 @@ enum BatchScreen {
         let viewModel = BatchViewModel(batch: environment.batch, shouldStop: { signals.isStopRequested }) { done, total in
             guard onTerminal else { return }
             if done == 0 {
-                progress.reporter = ProgressReporter(total: total, output: context.err, theme: context.errorTheme, isInteractive: true,
-                                                     label: "Transfers")
+                progress.reporter = ProgressReporter(
+                    total: total, output: context.err, theme: context.errorTheme, isInteractive: true,
+                    label: "Transfers")
             }
             progress.reporter?.update(done: done)
         }
@@ -42,8 +43,10 @@ enum BatchScreen {
 
     /// The refused rows (every row with `--verbose`), then the summary line, last.
     static func render(_ state: BatchViewModel.State, verbose: Bool, theme: Theme) -> String {
-        var table = Table(columns: [.init("Line", alignment: .right), .init("Status"), .init("From"), .init("To"),
-                                    .init("Amount", alignment: .right), .init("Transfer ID / reason")])
+        var table = Table(columns: [
+            .init("Line", alignment: .right), .init("Status"), .init("From"), .init("To"),
+            .init("Amount", alignment: .right), .init("Transfer ID / reason"),
+        ])
         for (row, outcome) in zip(state.rows, state.outcomes) {
             switch outcome {
             case .refused(let reason):
@@ -59,7 +62,10 @@ enum BatchScreen {
         var lines: [String] = []
         if !table.rows.isEmpty { lines += [table.render(theme: theme), ""] }
         if state.interrupted, state.outcomes.count < state.rows.count {
-            lines.append(theme.paint("Stopped by a signal before line \(state.rows[state.outcomes.count].line): run the same file again for the rest.", .warning))
+            lines.append(
+                theme.paint(
+                    "Stopped by a signal before line \(state.rows[state.outcomes.count].line): run the same file again for the rest.",
+                    .warning))
         }
         lines.append(state.summary.line)
         return lines.joined(separator: "\n")

@@ -11,7 +11,10 @@ public final class BatchViewModel: ReportingViewModel {
     public static let unexpectedErrorSentence = TransferViewModel.unexpectedErrorSentence
 
     public enum Input: Sendable { case run(path: String) }
-    public enum Action: Sendable { case load(path: String), execute }
+    public enum Action: Sendable {
+        case load(path: String)
+        case execute
+    }
 
     public struct State: Sendable {
         public var file: String?
@@ -35,8 +38,10 @@ public final class BatchViewModel: ReportingViewModel {
     /// - Parameters:
     ///   - shouldStop: asked before each row; `true` ends the batch there.
     ///   - onProgress: told after the file is loaded and after each row.
-    public nonisolated init(batch: TransferBatch, shouldStop: @escaping @Sendable () -> Bool = { false },
-                            onProgress: @escaping @MainActor (_ done: Int, _ total: Int) -> Void = { _, _ in }) {
+    public nonisolated init(
+        batch: TransferBatch, shouldStop: @escaping @Sendable () -> Bool = { false },
+        onProgress: @escaping @MainActor (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    ) {
         self.batch = batch
         self.shouldStop = shouldStop
         self.onProgress = onProgress

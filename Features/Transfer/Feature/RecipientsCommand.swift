@@ -30,9 +30,9 @@ struct RecipientsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save an account number as a favourite under an alias.",
             discussion: """
-            The alias is 1 to 20 letters, digits, “-” or “_”, unique among your favourites whatever the \
-            case (Mom and mom are the same alias). The number is checked like a transfer's destination.
-            """)
+                The alias is 1 to 20 letters, digits, “-” or “_”, unique among your favourites whatever the \
+                case (Mom and mom are the same alias). The number is checked like a transfer's destination.
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The account number, e.g. 110-1234-5678-9.") var number: String
         @Option(help: "The name to send to it by, e.g. mom (then: moa transfer send --to @mom …).") var alias: String
@@ -90,8 +90,9 @@ enum RecipientsJSON {
         init(_ recipients: Recipients) {
             favourites = recipients.favourites.map(Favourite.init)
             recents = recipients.recents.map { recent in
-                Recent(accountNumber: recent.accountNumber, lastSentAt: recent.lastSentAt,
-                       alias: recipients.favourites.first { $0.accountNumber == recent.accountNumber }?.alias)
+                Recent(
+                    accountNumber: recent.accountNumber, lastSentAt: recent.lastSentAt,
+                    alias: recipients.favourites.first { $0.accountNumber == recent.accountNumber }?.alias)
             }
         }
     }

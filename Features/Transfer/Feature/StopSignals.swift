@@ -1,11 +1,12 @@
 import Dispatch
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns SIGTERM and SIGINT into a request to stop between two batch rows, so a terminated batch
@@ -14,9 +15,9 @@ import Darwin
 /// only while a batch runs; the previous handlers come back afterwards.
 final class StopSignals: Sendable {
     #if canImport(Darwin)
-    private typealias Handler = sig_t
+        private typealias Handler = sig_t
     #else
-    private typealias Handler = sighandler_t
+        private typealias Handler = sighandler_t
     #endif
 
     private struct Installed {

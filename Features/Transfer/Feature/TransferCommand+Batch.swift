@@ -13,15 +13,15 @@ extension TransferCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send every transfer of a CSV file, each on its own.",
             discussion: """
-            The file starts with a header row: from,to,amount,memo,idempotency_key (memo and \
-            idempotency_key may be left out); `to` is an account number or @alias. Each row is checked and sent in its own transaction; a \
-            refused row does not stop the others. A row without a key gets one derived from its content \
-            and line number, so running the same file again — after an interruption, say — sends only \
-            the rows not done yet and skips the others (the same row on the same line of another file \
-            counts as done too: give keys to payments you repeat). The last line printed is the summary. \
-            Exit status: 0 when every row is done or skipped, 1 when a row was refused, 65 for a malformed \
-            file (nothing sent), 66 when it is missing, 75 when stopped by a signal (run it again).
-            """)
+                The file starts with a header row: from,to,amount,memo,idempotency_key (memo and \
+                idempotency_key may be left out); `to` is an account number or @alias. Each row is checked and sent in its own transaction; a \
+                refused row does not stop the others. A row without a key gets one derived from its content \
+                and line number, so running the same file again — after an interruption, say — sends only \
+                the rows not done yet and skips the others (the same row on the same line of another file \
+                counts as done too: give keys to payments you repeat). The last line printed is the summary. \
+                Exit status: 0 when every row is done or skipped, 1 when a row was refused, 65 for a malformed \
+                file (nothing sent), 66 when it is missing, 75 when stopped by a signal (run it again).
+                """)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The CSV file.") var file: String
 
@@ -64,9 +64,12 @@ extension TransferJSON {
                 let outcome = index < state.outcomes.count ? state.outcomes[index] : nil
                 switch outcome {
                 case .done(let receipt)?:
-                    return BatchRowJSON(line: row.line, status: "done", idempotencyKey: row.effectiveKey, reason: nil, transfer: Transfer(receipt.transfer))
+                    return BatchRowJSON(
+                        line: row.line, status: "done", idempotencyKey: row.effectiveKey, reason: nil, transfer: Transfer(receipt.transfer))
                 case .skipped(let receipt)?:
-                    return BatchRowJSON(line: row.line, status: "skipped", idempotencyKey: row.effectiveKey, reason: nil, transfer: Transfer(receipt.transfer))
+                    return BatchRowJSON(
+                        line: row.line, status: "skipped", idempotencyKey: row.effectiveKey, reason: nil,
+                        transfer: Transfer(receipt.transfer))
                 case .refused(let reason)?:
                     return BatchRowJSON(line: row.line, status: "refused", idempotencyKey: row.effectiveKey, reason: reason, transfer: nil)
                 case nil:

@@ -13,11 +13,11 @@ extension TransferCommand {
         static let configuration = CommandConfiguration(
             abstract: "Send money from one of your accounts to any account number.",
             discussion: """
-            Limits come from your settings (transfer.per-transfer-limit, transfer.daily-limit; the day is \
-            this machine's calendar day). --to takes an account number or @alias, one of your favourites \
-            (see `moa transfer recipients`). Retrying with the same --idempotency-key never sends twice: the \
-            first transfer's receipt comes back instead.
-            """)
+                Limits come from your settings (transfer.per-transfer-limit, transfer.daily-limit; the day is \
+                this machine's calendar day). --to takes an account number or @alias, one of your favourites \
+                (see `moa transfer recipients`). Retrying with the same --idempotency-key never sends twice: the \
+                first transfer's receipt comes back instead.
+                """)
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your account to send from: its number (e.g. 110-1234-5678-9) or id.") var from: String
         @Option(help: "The account number to send to, or @alias for one of your favourites.") var to: String
@@ -26,8 +26,9 @@ extension TransferCommand {
         @Option(help: "Any text unique to this transfer, so that a retry cannot send it twice.") var idempotencyKey: String?
 
         func run(in environment: TransferEnvironment, context: CommandContext) async throws {
-            try await TransferScreen.show(.send(TransferDraft(from: from, to: to, amount: amount, memo: memo, idempotencyKey: idempotencyKey)),
-                                          environment, context)
+            try await TransferScreen.show(
+                .send(TransferDraft(from: from, to: to, amount: amount, memo: memo, idempotencyKey: idempotencyKey)),
+                environment, context)
         }
     }
 }

@@ -17,13 +17,17 @@ public struct TransferFeatureModule: FeatureModule {
 
     public var providers: [Provider] {
         SendMoney.providers + [
-            .singleton(TransferCommandsKey.self, requires: TransferStarterKey.self, TransferReadingKey.self, SendMoneyKey.self,
-                       RecipientBookKey.self) {
+            .singleton(
+                TransferCommandsKey.self, requires: TransferStarterKey.self, TransferReadingKey.self, SendMoneyKey.self,
+                RecipientBookKey.self
+            ) {
                 starter, reading, sendMoney, recipients in
-                FeatureCommands(TransferCommand.self,
-                                environment: TransferEnvironment(starter: starter, reading: reading, batch: TransferBatch(sendMoney: sendMoney),
-                                                                 recipients: recipients))
-            },
+                FeatureCommands(
+                    TransferCommand.self,
+                    environment: TransferEnvironment(
+                        starter: starter, reading: reading, batch: TransferBatch(sendMoney: sendMoney),
+                        recipients: recipients))
+            }
         ]
     }
 }

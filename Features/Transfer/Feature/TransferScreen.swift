@@ -14,13 +14,16 @@ enum TransferScreen {
         let viewModel = TransferViewModel(starter: environment.starter, reading: environment.reading)
         await viewModel.send(input)
         let state = await viewModel.state
-        try context.present(state.outcome, error: state.error, json: { outcome -> any Encodable in
-            switch outcome {
-            case .sent(let receipt): TransferJSON.Transfer(receipt.transfer, replayed: receipt.replayed)
-            case .transfer(let transfer): TransferJSON.Transfer(transfer)
-            case .page(let page): TransferJSON.Page(page)
+        try context.present(
+            state.outcome, error: state.error,
+            json: { outcome -> any Encodable in
+                switch outcome {
+                case .sent(let receipt): TransferJSON.Transfer(receipt.transfer, replayed: receipt.replayed)
+                case .transfer(let transfer): TransferJSON.Transfer(transfer)
+                case .page(let page): TransferJSON.Page(page)
+                }
             }
-        }) { render($0, theme: context.theme) }
+        ) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: TransferViewModel.Outcome, theme: Theme) -> String {
@@ -31,12 +34,18 @@ enum TransferScreen {
         case .transfer(let transfer):
             return receiptCard(transfer, title: "Transfer", balanceLabel: "Balance after", theme: theme)
         case .page(let page):
-            var table = Table(columns: [.init("Date"), .init("From"), .init("To"), .init("Amount", alignment: .right), .init("Memo", maxWidth: 24),
-                                        .init("Transfer ID")],
-                              emptyMessage: "No transfers yet: send one with `moa transfer send --from ACCOUNT --to ACCOUNT_NUMBER AMOUNT`.")
+            var table = Table(
+                columns: [
+                    .init("Date"), .init("From"), .init("To"), .init("Amount", alignment: .right), .init("Memo", maxWidth: 24),
+                    .init("Transfer ID"),
+                ],
+                emptyMessage: "No transfers yet: send one with `moa transfer send --from ACCOUNT --to ACCOUNT_NUMBER AMOUNT`.")
             for transfer in page.transfers {
-                table.append([DateText.second(transfer.createdAt), transfer.from, transfer.to, AmountText(transfer.amount, kind: .balance).render(theme: theme),
-                              transfer.memo ?? "", transfer.id.rawValue])
+                table.append([
+                    DateText.second(transfer.createdAt), transfer.from, transfer.to,
+                    AmountText(transfer.amount, kind: .balance).render(theme: theme),
+                    transfer.memo ?? "", transfer.id.rawValue,
+                ])
             }
             var text = table.render(theme: theme)
             if let next = page.nextCursor {

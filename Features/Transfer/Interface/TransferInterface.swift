@@ -55,8 +55,10 @@ public struct TransferSummary: Sendable, Hashable, Codable {
     /// The source's balance right after the transfer.
     public let fromBalanceAfter: Money
 
-    public init(id: TransferID, from: String, to: String, amount: Money, memo: String?, idempotencyKey: String, createdAt: Date,
-                initiatedBy: UserID, fromBalanceAfter: Money) {
+    public init(
+        id: TransferID, from: String, to: String, amount: Money, memo: String?, idempotencyKey: String, createdAt: Date,
+        initiatedBy: UserID, fromBalanceAfter: Money
+    ) {
         self.id = id
         self.from = from
         self.to = to

@@ -20,8 +20,10 @@ public final class FakeTransferStarter: TransferStarter {
     private let sentAt: Date
     private let sender: UserID
 
-    public init(currency: Currency = .krw, balanceAfter: Money = Money(minorUnits: 0, currency: .krw),
-                sentAt: Date = Date(timeIntervalSince1970: 1_767_225_600), sender: UserID = "user-ada") {
+    public init(
+        currency: Currency = .krw, balanceAfter: Money = Money(minorUnits: 0, currency: .krw),
+        sentAt: Date = Date(timeIntervalSince1970: 1_767_225_600), sender: UserID = "user-ada"
+    ) {
         self.state = Mutex(State(balanceAfter: balanceAfter))
         self.currency = currency
         self.sentAt = sentAt

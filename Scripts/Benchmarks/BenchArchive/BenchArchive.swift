@@ -68,8 +68,10 @@ struct SplitMix64 {
 }
 
 enum Catalogue {
-    static let categories = ["교육/체험", "국악", "기타", "독주/독창회", "무용", "뮤지컬/오페라", "연극", "영화", "전시/미술", "축제-기타",
-                             "축제-문화/예술", "축제-시민화합", "축제-자연/경관", "축제-전통/역사", "콘서트", "클래식"]
+    static let categories = [
+        "교육/체험", "국악", "기타", "독주/독창회", "무용", "뮤지컬/오페라", "연극", "영화", "전시/미술", "축제-기타",
+        "축제-문화/예술", "축제-시민화합", "축제-자연/경관", "축제-전통/역사", "콘서트", "클래식",
+    ]
     static let audiences = ["누구나", "8세 이상", "초등학생 이상", "14세 이상", "19세 이상", "7세~12세 어린이 및 보호자", "어르신", "가족"]
     static let words = ["서울", "한강", "남산", "봄", "여름", "가을", "겨울", "빛", "소리", "거리", "시민", "청춘", "전통", "미래", "정원", "야간"]
     static let venues = ["문화회관", "아트센터", "미술관", "공원", "광장", "도서관", "극장", "구민회관"]
@@ -78,7 +80,8 @@ enum Catalogue {
     static func json(count: Int, seed: UInt64) -> Data {
         var random = SplitMix64(state: seed)
         let origin = Day(year: 2024, month: 1, day: 1) ?? Day(Date(timeIntervalSince1970: 1_704_067_200), in: .gmt)
-        var text = "{\"culturalEventInfo\": {\"list_total_count\": \(count), \"RESULT\": {\"CODE\": \"INFO-000\", \"MESSAGE\": \"정상 처리되었습니다\"}, \"row\": [\n"
+        var text =
+            "{\"culturalEventInfo\": {\"list_total_count\": \(count), \"RESULT\": {\"CODE\": \"INFO-000\", \"MESSAGE\": \"정상 처리되었습니다\"}, \"row\": [\n"
         text.reserveCapacity(count * 480)
         for index in 0..<count {
             let category = random.pick(categories)
@@ -159,14 +162,18 @@ struct BenchArchive {
         defer { if !options.keep { try? FileManager.default.removeItem(at: folder) } }
         let clock = ContinuousClock()
         let version = (try? shellVersion(options.sqlite3)) ?? "?"
-        print("BenchArchive — \(formatted(options.events)) generated events (seed \(options.seed)), \(options.samples) samples per measure, sqlite3 \(version)")
+        print(
+            "BenchArchive — \(formatted(options.events)) generated events (seed \(options.seed)), \(options.samples) samples per measure, sqlite3 \(version)"
+        )
 
         // 1. Generate.
         var start = clock.now
         let json = Catalogue.json(count: options.events, seed: options.seed)
         let file = folder.appendingPathComponent("events.json")
         try json.write(to: file)
-        print("generate      \(formatted(options.events)) rows of JSON, \(fixed(Double(json.count) / 1_048_576, 1)) MB, in \(fixed(seconds(clock.now - start), 2)) s")
+        print(
+            "generate      \(formatted(options.events)) rows of JSON, \(fixed(Double(json.count) / 1_048_576, 1)) MB, in \(fixed(seconds(clock.now - start), 2)) s"
+        )
 
         // 2. Import (decode alone first, to split the time), then import again.
         let databaseURL = folder.appendingPathComponent("bench.sqlite")
@@ -183,14 +190,17 @@ struct BenchArchive {
         let report = try await importer.run(FileCatalogueSource(path: file.path))
         let total = seconds(clock.now - start)
         guard report.new == rows.count - report.skipped.count else { throw BenchError("unexpected import report: \(report)") }
-        print("import        \(formatted(report.rows)) rows in \(fixed(total, 2)) s → \(formatted(Int(Double(report.rows) / total))) rows/s "
-              + "(read + decode \(fixed(decode, 2)) s, clean \(fixed(clean, 2)) s, write in one transaction \(fixed(total - decode - clean, 2)) s)")
+        print(
+            "import        \(formatted(report.rows)) rows in \(fixed(total, 2)) s → \(formatted(Int(Double(report.rows) / total))) rows/s "
+                + "(read + decode \(fixed(decode, 2)) s, clean \(fixed(clean, 2)) s, write in one transaction \(fixed(total - decode - clean, 2)) s)"
+        )
         guard cleaned.count == report.new else { throw BenchError("cleaned \(cleaned.count) rows, imported \(report.new)") }
         start = clock.now
         let again = try await importer.run(FileCatalogueSource(path: file.path))
         let reimport = seconds(clock.now - start)
-        print("re-import     \(formatted(again.rows)) rows in \(fixed(reimport, 2)) s → \(formatted(Int(Double(again.rows) / reimport))) rows/s "
-              + "(\(formatted(again.unchanged)) unchanged, \(again.new) new, \(again.updated) updated)")
+        print(
+            "re-import     \(formatted(again.rows)) rows in \(fixed(reimport, 2)) s → \(formatted(Int(Double(again.rows) / reimport))) rows/s "
+                + "(\(formatted(again.unchanged)) unchanged, \(again.new) new, \(again.updated) updated)")
         let size = [databaseURL.path, databaseURL.path + "-wal"].reduce(0) { sum, path in
             sum + ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0)
         }
@@ -199,9 +209,14 @@ struct BenchArchive {
         // 3. Searches: the real EventCatalogue vs the sqlite3 shell, same SQL, same file.
         let catalogue = StoreEventCatalogue(store: store)
         let queries: [(String, EventQuery)] = [
-            ("district + category + free + dates (indexed)",
-             EventQuery(district: "종로구", category: "전시/미술", free: true, from: Day("2026-03-01"), to: Day("2026-05-31"), perPage: 20)),
-            ("text \"축제 서울\" + dates (scans every row)", EventQuery(text: "축제 서울", from: Day("2025-01-01"), to: Day("2025-12-31"), perPage: 20)),
+            (
+                "district + category + free + dates (indexed)",
+                EventQuery(district: "종로구", category: "전시/미술", free: true, from: Day("2026-03-01"), to: Day("2026-05-31"), perPage: 20)
+            ),
+            (
+                "text \"축제 서울\" + dates (scans every row)",
+                EventQuery(text: "축제 서울", from: Day("2025-01-01"), to: Day("2025-12-31"), perPage: 20)
+            ),
             ("audience \"어린이\" + paid, page 3", EventQuery(audience: "어린이", free: false, page: 3, perPage: 20)),
         ]
         print("")
@@ -254,7 +269,8 @@ struct BenchArchive {
         process.standardOutput = output
         try process.run()
         process.waitUntilExit()
-        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ").first.map(String.init) ?? "?"
+        return String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: " ").first.map(
+            String.init) ?? "?"
     }
 }
 

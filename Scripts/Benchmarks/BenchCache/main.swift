@@ -66,8 +66,10 @@ func measure(size: Int) async -> (Result, checksum: Int) {
     let (gets, puts) = keys(size: size, seed: UInt64(size))
     let clock = ContinuousClock()
     var checksum = 0
-    var best = (actorGet: Double.infinity, actorPut: Double.infinity, listGet: Double.infinity, listPut: Double.infinity,
-                dictionaryGet: Double.infinity)
+    var best = (
+        actorGet: Double.infinity, actorPut: Double.infinity, listGet: Double.infinity, listPut: Double.infinity,
+        dictionaryGet: Double.infinity
+    )
     for _ in 0..<rounds {
         let cache = LRUCache<Int, Int>(capacity: size)
         for key in 0..<size { await cache.put(key, key) }
@@ -95,8 +97,11 @@ func measure(size: Int) async -> (Result, checksum: Int) {
         for key in gets { checksum &+= dictionary[key] ?? 0 }
         best.dictionaryGet = min(best.dictionaryGet, nanoseconds(clock.now - start) / Double(operations))
     }
-    return (Result(entries: size, actorGetNs: best.actorGet, actorPutNs: best.actorPut, listGetNs: best.listGet, listPutNs: best.listPut,
-                   dictionaryGetNs: best.dictionaryGet), checksum)
+    return (
+        Result(
+            entries: size, actorGetNs: best.actorGet, actorPutNs: best.actorPut, listGetNs: best.listGet, listPutNs: best.listPut,
+            dictionaryGetNs: best.dictionaryGet), checksum
+    )
 }
 
 var results: [Result] = []
@@ -115,12 +120,15 @@ struct Report: Encodable {
     let checksum: Int
 }
 
-let first = results[0], last = results[results.count - 1]
-let report = Report(operations: operations, rounds: rounds, results: results, ratios: [
-    "actor_get": last.actorGetNs / first.actorGetNs, "actor_put": last.actorPutNs / first.actorPutNs,
-    "list_get": last.listGetNs / first.listGetNs, "list_put": last.listPutNs / first.listPutNs,
-    "dictionary_get": last.dictionaryGetNs / first.dictionaryGetNs,
-], checksum: checksum)
+let first = results[0]
+let last = results[results.count - 1]
+let report = Report(
+    operations: operations, rounds: rounds, results: results,
+    ratios: [
+        "actor_get": last.actorGetNs / first.actorGetNs, "actor_put": last.actorPutNs / first.actorPutNs,
+        "list_get": last.listGetNs / first.listGetNs, "list_put": last.listPutNs / first.listPutNs,
+        "dictionary_get": last.dictionaryGetNs / first.dictionaryGetNs,
+    ], checksum: checksum)
 let encoder = JSONEncoder()
 encoder.keyEncodingStrategy = .convertToSnakeCase
 encoder.outputFormatting = [.sortedKeys]

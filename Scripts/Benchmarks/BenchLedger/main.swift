@@ -23,7 +23,7 @@ func fail(_ message: String) -> Never {
 
 let arguments = CommandLine.arguments
 guard arguments.count == 5, arguments[1] == "history", let entries = Int(arguments[3]), let repetitions = Int(arguments[4]),
-      entries >= 200, repetitions >= 1
+    entries >= 200, repetitions >= 1
 else { fail("usage: BenchLedger history DB_PATH ENTRIES REPETITIONS") }
 
 let url = URL(fileURLWithPath: arguments[2])
@@ -39,19 +39,21 @@ do {
     number = try AccountNumber(prefix: "11000000001")
     let deposits = entries / 2
     try database.write { db in
-        try db.execute(sql: """
-            INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
-            VALUES ('bench', ?, 'Bench', 'checking', 'bench-user', 'KRW', ?, '2026-01-01 00:00:00.000'),
-                   ('cash-KRW', '000000000011', 'Cash (KRW)', 'cash', NULL, 'KRW', ?, '2026-01-01 00:00:00.000')
-            """, arguments: [number.digits, deposits, -deposits])
-        try db.execute(sql: """
-            WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
-            INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-            SELECT CASE WHEN side = 0 THEN 'cash-KRW' ELSE 'bench' END, CASE WHEN side = 0 THEN -1 ELSE 1 END, 'KRW',
-                   CASE WHEN side = 0 THEN -n ELSE n END, CASE WHEN side = 0 THEN 'withdrawal' ELSE 'deposit' END,
-                   CASE WHEN side = 0 THEN 'bench' ELSE 'cash-KRW' END, NULL, 'seed ' || n, '2026-01-01 00:00:00.000'
-            FROM seq, (SELECT 0 AS side UNION ALL SELECT 1) ORDER BY n, side
-            """, arguments: [deposits])
+        try db.execute(
+            sql: """
+                INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
+                VALUES ('bench', ?, 'Bench', 'checking', 'bench-user', 'KRW', ?, '2026-01-01 00:00:00.000'),
+                       ('cash-KRW', '000000000011', 'Cash (KRW)', 'cash', NULL, 'KRW', ?, '2026-01-01 00:00:00.000')
+                """, arguments: [number.digits, deposits, -deposits])
+        try db.execute(
+            sql: """
+                WITH RECURSIVE seq(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM seq WHERE n < ?)
+                INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
+                SELECT CASE WHEN side = 0 THEN 'cash-KRW' ELSE 'bench' END, CASE WHEN side = 0 THEN -1 ELSE 1 END, 'KRW',
+                       CASE WHEN side = 0 THEN -n ELSE n END, CASE WHEN side = 0 THEN 'withdrawal' ELSE 'deposit' END,
+                       CASE WHEN side = 0 THEN 'bench' ELSE 'cash-KRW' END, NULL, 'seed ' || n, '2026-01-01 00:00:00.000'
+                FROM seq, (SELECT 0 AS side UNION ALL SELECT 1) ORDER BY n, side
+                """, arguments: [deposits])
     }
 } catch {
     fail("seeding failed: \(error)")
@@ -78,7 +80,9 @@ do {
         let elapsed = ContinuousClock.now - start
         samples.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
     }
-    guard page.count == 20, page.first?.memo == "seed 40" else { fail("unexpected page: \(page.count) entries, first \(page.first?.memo ?? "-")") }
+    guard page.count == 20, page.first?.memo == "seed 40" else {
+        fail("unexpected page: \(page.count) entries, first \(page.first?.memo ?? "-")")
+    }
     samples.sort()
     let count = try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM account_entries") ?? 0 }
     let result: [String: Any] = [
