@@ -32,10 +32,7 @@ public final class AccountsViewModel: ReportingViewModel {
         case closed(AccountSummary)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let service: AccountService
@@ -71,7 +68,6 @@ public final class AccountsViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }

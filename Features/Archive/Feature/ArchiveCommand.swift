@@ -24,18 +24,6 @@ public struct ArchiveEnvironment: Sendable {
     let catalogue: any EventCatalogue
     let settings: any SettingsReader
     let writer: any ExportWriting
-
-    public init(
-        service: ArchiveService, importer: CatalogueImporter, sources: any CatalogueSources, catalogue: any EventCatalogue,
-        settings: any SettingsReader, writer: any ExportWriting
-    ) {
-        self.service = service
-        self.importer = importer
-        self.sources = sources
-        self.catalogue = catalogue
-        self.settings = settings
-        self.writer = writer
-    }
 }
 
 /// `moa archive …`

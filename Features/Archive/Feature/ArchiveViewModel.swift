@@ -55,10 +55,7 @@ public final class ArchiveViewModel: ReportingViewModel {
         case preferenceChoices(districts: [String], categories: [String])
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let environment: ArchiveEnvironment
@@ -129,7 +126,6 @@ public final class ArchiveViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }

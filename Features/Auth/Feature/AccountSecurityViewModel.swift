@@ -31,11 +31,7 @@ public final class AccountSecurityViewModel: ReportingViewModel {
         case deleted(DeletionReport)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-        public var isWorking = false
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let sessions: SessionManager
@@ -68,7 +64,6 @@ public final class AccountSecurityViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }

@@ -30,11 +30,7 @@ public final class AuthViewModel: ReportingViewModel {
         case session(AuthenticatedUser, validUntil: Date)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-        public var isWorking = false
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let registration: Registration
@@ -72,7 +68,6 @@ public final class AuthViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }

@@ -23,10 +23,7 @@ public final class PinViewModel: ReportingViewModel {
         case status(PinStatus)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let pins: PinService
@@ -51,8 +48,7 @@ public final class PinViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }
 

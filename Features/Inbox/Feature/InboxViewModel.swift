@@ -24,10 +24,7 @@ public final class InboxViewModel: ReportingViewModel {
         case readAll(count: Int)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let service: InboxService
@@ -51,7 +48,6 @@ public final class InboxViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }

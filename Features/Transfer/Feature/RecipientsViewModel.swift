@@ -26,11 +26,7 @@ public final class RecipientsViewModel: ReportingViewModel {
         case removed(FavouriteRecipient)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-        public var isWorking = false
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let book: RecipientBook
@@ -52,7 +48,6 @@ public final class RecipientsViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }

@@ -24,11 +24,7 @@ public final class TransferViewModel: ReportingViewModel {
         case transfer(TransferSummary)
     }
 
-    public struct State: Sendable {
-        public var outcome: Outcome?
-        public var error: (any UserFacingError)?
-        public var isWorking = false
-    }
+    public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
     private let starter: any TransferStarter
@@ -55,7 +51,6 @@ public final class TransferViewModel: ReportingViewModel {
     }
 
     public func show(_ error: any UserFacingError) {
-        state.outcome = nil
-        state.error = error
+        state.fail(with: error)
     }
 }
