@@ -45,7 +45,7 @@ let shared: [Module] = [
 /// Infrastructure every feature may use (which layer may use which module: Scripts/check-architecture).
 let core: [Module] = [
     .library("Registry", path: "Core/Registry", deps: ["SharedKit"]),
-    .library("ViewModelKit", path: "Core/ViewModelKit", deps: ["SharedKit"]),
+    .library("ViewModelKit", path: "Core/ViewModelKit", deps: ["Money", "SharedKit"]),
     .library("DesignSystem", path: "Core/DesignSystem", deps: ["Money", "SharedKit"]),
     .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", "Registry", argumentParser]),
     .library("Persistence", path: "Core/Persistence", deps: ["Registry"]),

@@ -20,7 +20,10 @@ public struct CommandContext: Sendable {
     public let theme: Theme
     /// The look of standard error.
     public let errorTheme: Theme
+    /// Standard output; unless `json`, a ``TerminalSafeOutput`` (no control character from stored text
+    /// reaches the terminal; the theme's colours do when colour is on).
     public let out: any TextOutput
+    /// Standard error, likewise.
     public let err: any TextOutput
     public let environment: [String: String]
     /// Whether standard input is a terminal (prompts are allowed).
@@ -43,8 +46,10 @@ public struct CommandContext: Sendable {
         self.verbose = verbose
         self.theme = theme
         self.errorTheme = errorTheme
-        self.out = out
-        self.err = err
+        // Every human-readable byte goes through the terminal-safe filter; JSON is written exactly
+        // (JSONEncoder escapes control characters itself).
+        self.out = json ? out : TerminalSafeOutput(out, keepsStyle: theme.isColorEnabled)
+        self.err = json ? err : TerminalSafeOutput(err, keepsStyle: errorTheme.isColorEnabled)
         self.environment = environment
         self.isInteractive = isInteractive
         self.language = language
@@ -81,6 +86,17 @@ public struct CommandContext: Sendable {
             out: StreamOutput.standardOutput, err: StreamOutput.standardError,
             environment: environment, isInteractive: isatty(STDIN_FILENO) == 1
         )
+    }
+
+    /// Writes a document (an export, CSV or JSON) to standard output byte for byte: it is data for a
+    /// file or a pipe. On a terminal it goes through the terminal-safe filter like any other text.
+    public func writeDocument(_ text: String) {
+        let raw = (out as? TerminalSafeOutput)?.base ?? out
+        if let stream = raw as? StreamOutput, stream.stream.isTerminal {
+            out.write(text)
+        } else {
+            raw.write(text)
+        }
     }
 
     /// Writes a line to standard output.

@@ -6,22 +6,21 @@ import SharedKit
 /// Every view model turns errors into state the same way (``ReportingViewModel``): the typed ones
 /// pass through as they are, anything else becomes this. A feature supplies only its sentence.
 public struct UnexpectedError: UserFacingError, Equatable {
-    /// The feature's sentence, e.g. "The transfer failed unexpectedly".
-    public let sentence: String
-    /// What went wrong, as the underlying error describes itself.
-    public let reason: String
-
-    public init(sentence: String, reason: String) {
-        self.sentence = sentence
-        self.reason = reason
-    }
-
-    public var message: String { "\(sentence): \(reason)." }
+    /// "<sentence>: <reason>."
+    public let message: String
     public var exitStatus: ExitStatus { .software }
 
-    /// `error` itself when it is already user-facing, else an `UnexpectedError` with `sentence`.
+    /// `sentence`: the feature's, e.g. "The transfer failed unexpectedly"; `reason`: what went wrong,
+    /// as the underlying error describes itself.
+    public init(sentence: String, reason: String) {
+        var reason = reason
+        while reason.last == "." || reason.last?.isWhitespace == true { reason.removeLast() }
+        message = "\(sentence): \(reason)."
+    }
+
+    /// `error` as ``ErrorMapping`` maps it; `sentence` starts the message of an unexpected one.
     public static func wrap(_ error: any Error, sentence: String) -> any UserFacingError {
-        (error as? any UserFacingError) ?? UnexpectedError(sentence: sentence, reason: String(describing: error))
+        ErrorMapping.userFacing(error, unexpectedSentence: sentence)
     }
 }
 

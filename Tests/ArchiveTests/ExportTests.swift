@@ -54,6 +54,32 @@ struct ExportTests {
         #expect(text.contains("t-3,,Plain ASCII show,연극,종로구,,,false,2026-09-01,3,,2026-11-23T03:00:00Z\r\n"))
     }
 
+    @Test("a cell that starts like a formula is written as text in CSV (OWASP), and exactly in JSON")
+    func formulaCellsAreNeutralizedInCSV() async throws {
+        let harness = try ArchiveHarness(ticketIDs: ["t-1", "t-2", "t-3", "t-4", "t-5"])
+        let hostile = [
+            "=HYPERLINK(\"https://evil.example\",\"click\")", "+1+2", "-2+3", "@SUM(A1:A9)", "=cmd|' /C calc'!A0",
+        ]
+        for (index, title) in hostile.enumerated() {
+            _ = try await harness.service.addManual(
+                ManualTicket(
+                    title: title, category: "연극", district: "종로구", isFree: false,
+                    attendedOn: ArchiveHarness.day("2026-09-0\(index + 1)"), rating: nil, memo: "=1+1"))
+        }
+        let csv = try await harness.service.export(.csv).text
+        let parsed = try EnumeratedCSV(string: csv, delimiter: .comma)
+        let titles = Set(parsed.rows.map { $0[2] })
+        #expect(titles == Set(hostile.map { "'" + $0 }))
+        #expect(parsed.rows.allSatisfy { $0[10] == "'=1+1" })
+        for row in parsed.rows {
+            for cell in row {
+                #expect(cell.first.map { !"=+-@\t\r".contains($0) } ?? true, "a formula-leading cell: \(cell)")
+            }
+        }
+        let json = try await harness.service.export(.json).text
+        #expect(json.contains(#""memo" : "=1+1""#))
+    }
+
     @Test func jsonRoundTrips() async throws {
         let harness = try await Self.harnessWithAwkwardTickets()
         let text = try await harness.run(["export", "--format", "json"])

@@ -92,7 +92,8 @@ public enum TicketExport {
     public static let header = Record.CodingKeys.allCases.map(\.rawValue)
 
     /// RFC 4180: a header line, CRLF line ends, a field quoted when it holds a comma, a quote, CR or
-    /// LF (quotes doubled), or starts or ends with a space. UTF-8, without a byte-order mark unless
+    /// LF (quotes doubled), or starts or ends with a space. A field that starts like a formula is
+    /// neutralized first (``neutralized(_:)``). UTF-8, without a byte-order mark unless
     /// `byteOrderMark` (U+FEFF, the bytes EF BB BF: what Excel needs to read Hangul as UTF-8).
     public static func csv(_ tickets: [Ticket], byteOrderMark: Bool = false) -> String {
         (byteOrderMark ? Self.byteOrderMark : "")
@@ -109,7 +110,19 @@ public enum TicketExport {
         return String(decoding: try encoder.encode(tickets.map(Record.init)), as: UTF8.self) + "\n"
     }
 
+    /// The first characters that make a spreadsheet read a cell as a formula (OWASP, "CSV Injection"):
+    /// `=`, `+`, `-`, `@`, a tab or a carriage return.
+    static let formulaLeaders: Set<Character> = ["=", "+", "-", "@", "\t", "\r"]
+
+    /// `field` as a spreadsheet shows it but never runs it: a cell that starts like a formula gets a
+    /// leading `'` (OWASP's rule), so `=HYPERLINK(…)` in a title or memo stays text in Excel.
+    static func neutralized(_ field: String) -> String {
+        guard let first = field.first, formulaLeaders.contains(first) else { return field }
+        return "'" + field
+    }
+
     static func quoted(_ field: String) -> String {
+        let field = neutralized(field)
         let needsQuotes =
             field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
             || field.first == " " || field.last == " "

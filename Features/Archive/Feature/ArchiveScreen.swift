@@ -22,7 +22,7 @@ enum ArchiveScreen {
         if let error = state.error { throw error }
         guard let outcome = state.outcome else { return }
         if case .exported(let document, nil) = outcome {
-            context.out.write(document.text) // the document itself is the output, JSON or not
+            context.writeDocument(document.text) // the document itself is the output, JSON or not
         } else if context.json {
             try context.printJSON(ArchiveJSON.make(outcome))
         } else {

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// Text that one party stores and another's terminal prints (issue C of "Close the trust boundary"):
+/// an account name, a deposit memo, an imported catalogue title, each carrying escape sequences, a
+/// bell, the 8-bit CSI and a bidi override. Through the real binary, none of them reaches the terminal
+/// raw; each is shown as a visible stand-in instead.
+@Suite("hostile stored text never reaches the terminal")
+struct HostileTextEndToEndTests {
+    /// Red text, an OSC window title ended by BEL, an 8-bit "clear screen" and a right-to-left override.
+    static let hostile = "b\u{1B}[31mred\u{1B}]0;pwned\u{07}\u{9B}2J\u{202E}evil"
+
+    /// Fails when `text` holds ESC, BEL, the 8-bit CSI or a bidi override.
+    static func expectSafe(_ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        let raw = text.unicodeScalars.filter { ["\u{1B}", "\u{07}", "\u{9B}", "\u{202E}"].contains($0) }
+        #expect(raw.isEmpty, "\(what) printed raw control characters: \(text.debugDescription)", sourceLocation: sourceLocation)
+    }
+
+    @Test("an account name and a memo, in account list, show and history")
+    func accountNameAndMemo() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        try moa.loggedIn()
+        let account = try moa.openAccount(name: "생활비")
+        #expect(try moa.run(["account", "rename", account, Self.hostile]).status == 0)
+        #expect(try moa.run(["account", "deposit", account, "1,000", "--memo", Self.hostile]).status == 0)
+        for arguments in [["account", "list"], ["account", "show", account], ["account", "history", account]] {
+            let plain = try moa.run(arguments)
+            #expect(plain.status == 0, "\(arguments): \(plain.err)")
+            Self.expectSafe(plain.out + plain.err, arguments.joined(separator: " "))
+            #expect(plain.out.contains("b␛[31mred"), "the name is still shown, visibly: \(plain.out)")
+        }
+        // --json stays exact: the stored bytes, escaped by JSON.
+        let json = try moa.run(["account", "list", "--json"])
+        #expect(json.out.contains(#"b\u001b[31mred"#), "\(json.out)")
+    }
+
+    @Test("an imported catalogue title, in archive events")
+    func catalogueTitle() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        let file = moa.home.appendingPathComponent("hostile.json")
+        let title = String(data: try JSONEncoder().encode(Self.hostile), encoding: .utf8) ?? "\"\""
+        let catalogue = """
+            {"culturalEventInfo": {"list_total_count": 1, "RESULT": {"CODE": "INFO-000", "MESSAGE": "ok"}, "row": [
+              {"CODENAME": "연극", "GUNAME": "종로구", "TITLE": \(title), "DATE": "2026-11-10~2027-01-04",
+               "PLACE": "대학로", "ORG_NAME": "극단", "USE_TRGT": "누구나", "USE_FEE": "", "PLAYER": "", "PROGRAM": "",
+               "ETC_DESC": "", "ORG_LINK": "", "MAIN_IMG": "", "RGSTDATE": "2026-09-01", "TICKET": "시민",
+               "STRTDATE": "2026-11-10 00:00:00.0", "END_DATE": "2027-01-04 00:00:00.0", "THEMECODE": "기타",
+               "LOT": "37.5", "LAT": "126.9", "IS_FREE": "무료", "HMPG_ADDR": ""}]}}
+            """
+        try FileManager.default.createDirectory(at: moa.home, withIntermediateDirectories: true)
+        try Data(catalogue.utf8).write(to: file)
+        let imported = try moa.run(["archive", "import", file.path])
+        #expect(imported.status == 0, "\(imported.err)")
+        Self.expectSafe(imported.out + imported.err, "archive import")
+        let events = try moa.run(["archive", "events"])
+        #expect(events.status == 0, "\(events.err)")
+        Self.expectSafe(events.out + events.err, "archive events")
+        #expect(events.out.contains("red"), "the event is listed: \(events.out)")
+    }
+}
