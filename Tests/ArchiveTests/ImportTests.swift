@@ -129,6 +129,49 @@ struct ImportTests {
         #expect(try harness.eventCount() == 0)
     }
 
+    @Test("10,000 nested arrays are refused where the nesting goes too deep, not at line 1, column 1")
+    func deepNestingIsPlacedAndNamed() async throws {
+        let harness = try ArchiveHarness()
+        let text = "{\"row\":\n" + String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000) + "}"
+        await #expect {
+            try await harness.importJSON(text)
+        } throws: { error in
+            guard case .malformedJSON(_, let line, let column, _, let detail)? = error as? ArchiveImportError else { return false }
+            return line == 2 && column == 64 && detail == "arrays and objects nested more than 64 levels deep"
+        }
+        #expect(try harness.eventCount() == 0)
+    }
+
+    @Test("a title that is not UTF-8 is reported as such, where it is, and nothing is imported")
+    func invalidUTF8IsPlacedAndNamed() async throws {
+        let harness = try ArchiveHarness()
+        var bytes = Array(#"{"row": [{"TITLE": "국악 "#.utf8)
+        bytes += [0xFF, 0xFE]
+        bytes += Array(#"", "PLACE": "남산"}]}"#.utf8)
+        await #expect {
+            try await harness.root.importer.run(InMemoryCatalogueSource(name: "latin1.json", data: Data(bytes)))
+        } throws: { error in
+            guard case .malformedJSON(let file, let line, let column, _, let detail)? = error as? ArchiveImportError else { return false }
+            return file == "latin1.json" && line == 1 && column == 24 && detail == "a string that is not valid UTF-8 (byte 0xFF)"
+        }
+        #expect(try harness.eventCount() == 0)
+    }
+
+    @Test("control and bidi characters in imported text are dropped, so no terminal ever sees them")
+    func hostileCharactersAreCleanedOnImport() async throws {
+        let harness = try ArchiveHarness()
+        let title = #"b\u001b[31mred\u001b]0;pwned\u0007\u009b2J\u202eevil"#
+        let report = try await harness.importJSON(
+            """
+            {"row": [{"CODENAME": "연극", "GUNAME": "종로구", "TITLE": "\(title)", "PLACE": "대학로\\u200f", "STRTDATE": "2026-11-10",
+                      "END_DATE": "2026-12-10", "USE_FEE": "", "IS_FREE": "무료"}]}
+            """)
+        #expect(report.new == 1, "\(report)")
+        let events = try await harness.root.catalogue.search(EventQuery(perPage: 10)).events
+        #expect(events.map(\.title) == ["b[31mred]0;pwned2Jevil"])
+        #expect(events.map(\.place) == ["대학로"])
+    }
+
     @Test func aMissingFileOrAFolderIsNoInput() async throws {
         let harness = try ArchiveHarness()
         let folder = try ArchiveHarness.temporaryFolder()

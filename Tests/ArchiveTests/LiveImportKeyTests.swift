@@ -149,7 +149,7 @@ struct LiveImportKeyTests {
 
     @Test func otherHintsPointToApiNotToAKeyOnTheCommandLine() {
         for hint in [
-            ArchiveImportError.fileNotFound("x.json").hint, ArchiveImportError.apiKeyMissing.hint, ArchiveError.noCategoriesImported.hint,
+            ArchiveImportError.fileNotFound("x.json").hint, ArchiveImportError.apiKeyMissing.hint,
         ] {
             #expect(hint?.contains("--api-key KEY") == false)
         }

@@ -65,18 +65,19 @@ struct PreferencesTests {
             hintContains: "Songpa-gu (송파구)", status: .dataError),
         Mistake(
             districts: "마포구", categories: "", message: "Choose at least one category with --categories (up to 3, comma-separated).",
-            hintContains: "Categories of the imported events: 교육/체험, 뮤지컬/오페라, 연극,", status: .usage),
+            hintContains: "Categories: 교육/체험, 국악, 기타,", status: .usage),
         Mistake(
             districts: "마포구", categories: "연극,콘서트,클래식,전시/미술", message: "Choose at most 3 categories with --categories, not 4.",
-            hintContains: "Categories of the imported events:", status: .usage),
+            hintContains: "Categories:", status: .usage),
         Mistake(
             districts: "마포구", categories: "연극, 연극", message: "연극 is listed twice in --categories.",
             hintContains: "moa archive preferences choices", status: .dataError),
         Mistake(
-            districts: "마포구", categories: "오페라하우스", message: "“오페라하우스” is not a category of the imported events.",
-            hintContains: "Categories of the imported events: 교육/체험, 뮤지컬/오페라, 연극, 전시/미술, 축제-문화/예술", status: .dataError),
+            districts: "마포구", categories: "오페라하우스", message: "“오페라하우스” is not one of the catalogue's categories.",
+            hintContains: "Categories: 교육/체험, 국악, 기타, 독주/독창회, 무용, 뮤지컬/오페라, 연극, 영화, 전시/미술", status: .dataError),
         Mistake(
-            districts: "마포구", categories: "축제", message: "“축제” matches 3 categories (축제-문화/예술, 축제-자연/경관, 축제-전통/역사): give one in full.",
+            districts: "마포구", categories: "축제",
+            message: "“축제” matches 5 categories (축제-기타, 축제-문화/예술, 축제-시민화합, 축제-자연/경관, 축제-전통/역사): give one in full.",
             hintContains: "moa archive preferences choices", status: .dataError),
     ]
 
@@ -92,15 +93,19 @@ struct PreferencesTests {
         #expect(try await harness.service.preferences() == nil) // nothing saved
     }
 
-    @Test func withoutAnImportedCatalogueThereAreNoCategories() async throws {
+    @Test("onboarding comes before data: preferences are set on a fresh home, from the known lists")
+    func preferencesBeforeAnyImport() async throws {
         let harness = try ArchiveHarness()
-        let error = try #require(await archiveError(harness, ["preferences", "set", "--districts", "Mapo-gu", "--categories", "연극"]))
-        #expect(error.message == "No events are imported yet, so there are no categories to choose from.")
-        #expect(error.hint?.contains("moa archive import --sample") == true)
-        #expect(error.exitStatus == .unavailable)
+        _ = try await harness.run(["preferences", "set", "--districts", "종로구", "--categories", "연극"])
+        #expect(try await harness.service.preferences()?.districts == ["종로구"])
+        #expect(try await harness.service.preferences()?.categories == ["연극"])
         let choices = try await harness.run(["preferences", "choices"])
         #expect(choices.contains("Mapo-gu (마포구)"))
-        #expect(choices.contains("No events are imported yet, so there are no categories to choose from."))
+        for category in CultureCategories.known { #expect(choices.contains(category)) }
+        // Still validated: a category the catalogue does not have is refused, and nothing is saved.
+        let error = try #require(await archiveError(harness, ["preferences", "set", "--districts", "Mapo-gu", "--categories", "오락실"]))
+        #expect(error.exitStatus == .dataError, "\(error.message)")
+        #expect(try await harness.service.preferences()?.districts == ["종로구"])
     }
 
     @Test func bothListsAreRequiredWhileParsing() {
@@ -168,12 +173,13 @@ struct PreferencesTests {
         #expect(try await harness.service.preferences() == nil)
     }
 
-    @Test func choicesListDistrictsAndTheCategoriesInUse() async throws {
+    @Test func choicesListDistrictsAndTheCatalogueCategoriesWithEveryOneInUse() async throws {
         let harness = try ArchiveHarness()
         try await harness.importSample()
         let json = try jsonObject(try await harness.run(["preferences", "choices"], json: true))
         #expect((json["districts"] as? [[String: Any]])?.count == 25)
-        #expect(json["categories"] as? [String] == sampleCategories)
+        #expect(json["categories"] as? [String] == CultureCategories.known)
+        #expect(Set(sampleCategories).isSubset(of: CultureCategories.known))
     }
 
     @Test func preferencesNeedALogin() async throws {

@@ -94,6 +94,11 @@ struct BatchFileTests {
         #expect(throws: BatchFileError.unreadable(path: folder.directory.path, reason: "it is a folder")) {
             try BatchFile.load(path: folder.directory.path)
         }
+        // /dev/null exists and is readable, but it is a device: say so, not "permission".
+        #expect(throws: BatchFileError.unreadable(path: "/dev/null", reason: "it is a device or a socket, not a file")) {
+            try BatchFile.load(path: "/dev/null")
+        }
+        #expect(BatchFileError.unreadable(path: "/dev/null", reason: "it is a device or a socket, not a file").exitStatus == .noInput)
     }
 
     @Test func aFileThatIsNotUTF8IsBadData() throws {

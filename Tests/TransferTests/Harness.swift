@@ -166,6 +166,9 @@ final class InMemoryTransferStore: TransferStore {
 
 /// A `RecipientStore` in memory: favourites in a list, recents derived from an `InMemoryTransferStore`.
 final class InMemoryRecipientStore: RecipientStore {
+    /// The key the SQLite store compares by (``RecipientAlias/key``).
+    static func key(_ alias: String) -> String { (try? RecipientAlias(alias))?.key ?? alias.lowercased() }
+
     private let saved = Mutex<[UserID: [FavouriteRecipient]]>([:])
     private let transfers: InMemoryTransferStore
 
@@ -178,13 +181,13 @@ final class InMemoryRecipientStore: RecipientStore {
     }
 
     func favourite(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
-        saved.withLock { ($0[user] ?? []).first { $0.alias.lowercased() == alias.key } }
+        saved.withLock { ($0[user] ?? []).first { Self.key($0.alias) == alias.key } }
     }
 
     func add(_ favourite: FavouriteRecipient, of user: UserID) async throws {
         try saved.withLock { saved in
             let mine = saved[user] ?? []
-            if let taken = mine.first(where: { $0.alias.lowercased() == favourite.alias.lowercased() }) {
+            if let taken = mine.first(where: { Self.key($0.alias) == Self.key(favourite.alias) }) {
                 throw TransferError.aliasTaken(alias: taken.alias, accountNumber: taken.accountNumber)
             }
             if let same = mine.first(where: { $0.accountNumber == favourite.accountNumber }) {
@@ -196,7 +199,7 @@ final class InMemoryRecipientStore: RecipientStore {
 
     func remove(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
         saved.withLock { saved in
-            guard let index = saved[user]?.firstIndex(where: { $0.alias.lowercased() == alias.key }) else { return nil }
+            guard let index = saved[user]?.firstIndex(where: { Self.key($0.alias) == alias.key }) else { return nil }
             return saved[user]?.remove(at: index)
         }
     }

@@ -54,7 +54,30 @@ struct RecipientsTests {
         #expect(alias.key == alias.name.lowercased())
     }
 
-    @Test(arguments: ["", "@", "@@mom", String(repeating: "x", count: 21), "two words", "엄마", "mom!", "a.b", "ｍｏｍ"])
+    @Test(
+        "a Korean user's favourites are aliases too, in NFC, compared without case or width",
+        arguments: [
+            ("엄마", "엄마"), ("@친구", "친구"), ("월세", "월세"), ("Ελένη", "ελένη"), ("ｍｏｍ", "mom"),
+            ("\u{1100}\u{1161}", "가"), // a decomposed 가 is stored composed
+            (String(repeating: "가", count: 20), String(repeating: "가", count: 20)),
+        ])
+    func aliasesInAnyScript(typed: String, key: String) throws {
+        let alias = try RecipientAlias(typed)
+        #expect(alias.key == key)
+        #expect(alias.name == alias.name.precomposedStringWithCanonicalMapping)
+    }
+
+    @Test(
+        "what could pass for an account number, or hide or reorder text, is refused",
+        arguments: [
+            "1101234", "110-1234-5678-9", "2026", "--", "_", "엄\u{202E}마", "mom\u{200B}", "a\u{1B}[31m", "엄마 ❤️", "🏠",
+            String(repeating: "가", count: 21),
+        ])
+    func confusableAliasesAreRefused(typed: String) {
+        #expect(throws: TransferError.invalidAlias(typed)) { try RecipientAlias(typed) }
+    }
+
+    @Test(arguments: ["", "@", "@@mom", String(repeating: "x", count: 21), "two words", "mom!", "a.b"])
     func badAliasesAreRefusedAsData(typed: String) {
         #expect(throws: TransferError.invalidAlias(typed)) { try RecipientAlias(typed) }
         #expect(TransferError.invalidAlias(typed).exitStatus == .dataError)
@@ -94,6 +117,22 @@ struct RecipientsTests {
             _ = try await book.add(number: h.savings.description, alias: "bad alias")
         }
         #expect(try await book.recipients().favourites.count == 1)
+    }
+
+    @Test func koreanAliasesAreSavedFoundAndRemovedAndWidthOrCaseNeverMakesASecondOne() async throws {
+        let h = try Harness()
+        let book = h.book()
+        let mom = try await book.add(number: h.bobs.description, alias: "엄마")
+        #expect(mom.alias == "엄마")
+        await #expect(throws: TransferError.aliasTaken(alias: "엄마", accountNumber: h.bobs.description)) {
+            _ = try await book.add(number: h.savings.description, alias: "@엄마")
+        }
+        _ = try await book.add(number: h.savings.description, alias: "rent")
+        await #expect(throws: TransferError.aliasTaken(alias: "rent", accountNumber: h.savings.description)) {
+            _ = try await book.add(number: h.bobsDollars.description, alias: "ＲＥＮＴ")
+        }
+        #expect(try await book.remove(alias: "@엄마") == mom)
+        #expect(try await book.recipients().favourites.map(\.alias) == ["rent"])
     }
 
     @Test func removingNeedsAnExistingAlias() async throws {
@@ -158,6 +197,12 @@ struct RecipientsTests {
         await #expect(throws: TransferError.aliasTaken(alias: "Mom", accountNumber: numbers[0])) {
             try await f.recipients.add(FavouriteRecipient(alias: "MOM", accountNumber: numbers[1], addedAt: date), of: ada)
         }
+        await #expect(throws: TransferError.aliasTaken(alias: "Mom", accountNumber: numbers[0])) {
+            try await f.recipients.add(FavouriteRecipient(alias: "ｍｏｍ", accountNumber: numbers[1], addedAt: date), of: ada)
+        }
+        try await f.recipients.add(FavouriteRecipient(alias: "엄마", accountNumber: numbers[2], addedAt: date), of: ada)
+        #expect(try await f.recipients.favourite(RecipientAlias("@엄마"), of: ada)?.accountNumber == numbers[2])
+        #expect(try await f.recipients.remove(RecipientAlias("엄마"), of: ada)?.alias == "엄마")
         await #expect(throws: TransferError.alreadyAFavourite(accountNumber: numbers[0], alias: "Mom")) {
             try await f.recipients.add(FavouriteRecipient(alias: "mother", accountNumber: numbers[0], addedAt: date), of: ada)
         }

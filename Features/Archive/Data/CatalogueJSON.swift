@@ -123,6 +123,13 @@ enum CatalogueJSON {
 
     /// Decodes a page; throws ``Failure`` saying what is wrong and where.
     static func decodePage(_ data: Data) throws(Failure) -> Page {
+        // Our scanner first: it places every syntax error, nesting too deep and invalid UTF-8 included,
+        // which the decoder would report at the start of the file or as a missing value.
+        let found = data.withUnsafeBytes { buffer in JSONSyntaxScanner.firstError(in: buffer.bindMemory(to: UInt8.self)) }
+        if let (offset, detail) = found {
+            let (line, column) = position(of: offset, in: data)
+            throw .syntax(SyntaxError(offset: offset, line: line, column: column, detail: detail))
+        }
         do {
             return try JSONDecoder().decode(Page.self, from: data)
         } catch let error as DecodingError {
@@ -208,6 +215,10 @@ enum CatalogueJSON {
 enum JSONSyntaxScanner {
     private enum Container { case array, object }
 
+    /// How deep arrays and objects may nest (the catalogue needs 4 levels; JSON parsers stop at about 512).
+    static let maximumDepth = 64
+    static let tooDeep = "arrays and objects nested more than \(maximumDepth) levels deep"
+
     /// The byte offset and a description of the first syntax error, or `nil` when the bytes are JSON.
     static func firstError(in bytes: UnsafeBufferPointer<UInt8>) -> (Int, String)? {
         let count = bytes.count
@@ -261,6 +272,11 @@ enum JSONSyntaxScanner {
                     return (
                         index, byte == 0x0A ? "line break inside a string (missing closing quote?)" : "control character inside a string"
                     )
+                case 0x80...:
+                    guard let length = utf8SequenceLength(bytes, at: index) else {
+                        return (index, "a string that is not valid UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))")
+                    }
+                    index += length
                 default:
                     index += 1
                 }
@@ -320,6 +336,7 @@ enum JSONSyntaxScanner {
                 guard index < count else { return (count, "unexpected end of file") }
                 switch bytes[index] {
                 case UInt8(ascii: "{"):
+                    guard stack.count < maximumDepth else { return (index, tooDeep) }
                     stack.append(.object)
                     index += 1
                     skipWhitespace()
@@ -331,6 +348,7 @@ enum JSONSyntaxScanner {
                         return error
                     }
                 case UInt8(ascii: "["):
+                    guard stack.count < maximumDepth else { return (index, tooDeep) }
                     stack.append(.array)
                     index += 1
                     skipWhitespace()
@@ -377,6 +395,28 @@ enum JSONSyntaxScanner {
                 }
             }
         }
+    }
+
+    /// The length of the well-formed UTF-8 sequence at `index` (2 to 4 bytes, no overlong form, no
+    /// surrogate, at most U+10FFFF), or `nil`.
+    static func utf8SequenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> Int? {
+        let lead = bytes[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: (length, low) = (3, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: (length, high) = (3, 0x9F)
+        case 0xF0: (length, low) = (4, 0x90)
+        case 0xF1...0xF3: length = 4
+        case 0xF4: (length, high) = (4, 0x8F)
+        default: return nil
+        }
+        guard index + length <= bytes.count, (low...high).contains(bytes[index + 1]) else { return nil }
+        for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+        return length
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }

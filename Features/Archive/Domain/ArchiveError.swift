@@ -27,9 +27,6 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
     case unknownDistrict(String)
     case unknownCategory(String, available: [String])
     case ambiguousCategory(String, matches: [String])
-    /// Categories come from the imported events, and none are imported.
-    case noCategoriesImported
-
     public static let memoLimit = 500
 
     public var message: String {
@@ -65,10 +62,9 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
                 : "Choose at most 3 \(kind.rawValue) with \(kind.option), not \(count)."
         case .duplicatePreference(let kind, let value): "\(value) is listed twice in \(kind.option)."
         case .unknownDistrict(let value): "“\(value)” is not one of Seoul's 25 districts."
-        case .unknownCategory(let value, _): "“\(value)” is not a category of the imported events."
+        case .unknownCategory(let value, _): "“\(value)” is not one of the catalogue's categories."
         case .ambiguousCategory(let value, let matches):
             "“\(value)” matches \(matches.count) categories (\(matches.joined(separator: ", "))): give one in full."
-        case .noCategoriesImported: "No events are imported yet, so there are no categories to choose from."
         }
     }
 
@@ -83,10 +79,8 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .preferenceCount(.categories, _, let available), .unknownCategory(_, let available):
             available.isEmpty
                 ? "See the categories with `moa archive preferences choices`."
-                : "Categories of the imported events: \(available.joined(separator: ", "))."
+                : "Categories: \(available.joined(separator: ", "))."
         case .duplicatePreference(.categories, _), .ambiguousCategory: "See the categories with `moa archive preferences choices`."
-        case .noCategoriesImported:
-            "Import a catalogue first: `moa archive import --sample`, `moa archive import FILE.json` or `moa archive import --api`."
         default: nil
         }
     }
@@ -97,7 +91,6 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .eventNotStarted, .alreadyArchived: .refused
         case .invalidLimit, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage, .preferenceCount: .usage
         case .duplicatePreference, .unknownDistrict, .unknownCategory, .ambiguousCategory: .dataError
-        case .noCategoriesImported: .unavailable
         case .cannotWrite: .ioError
         case .attendedInFuture, .attendedOutsideRun, .invalidRating, .memoTooLong, .invalidText, .invalidDate, .ambiguousTicket: .dataError
         }

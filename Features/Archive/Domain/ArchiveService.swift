@@ -129,12 +129,13 @@ public struct ArchiveService: EventArchiving {
         try await preferenceStore.preferences(of: try await session.requireUser().id)
     }
 
-    /// Sets the user's preferences from comma-separated lists: 1–3 of Seoul's districts and 1–3 of the
-    /// categories of the imported events (see ``PreferenceInput``). Replaces what was set before.
+    /// Sets the user's preferences from comma-separated lists: 1–3 of Seoul's 25 districts and 1–3 of the
+    /// catalogue's categories (see ``PreferenceInput``), known before any import. Replaces what was set before.
     public func setPreferences(districts: String, categories: String) async throws -> ArchivePreferences {
         let user = try await session.requireUser()
         let districts = try PreferenceInput.districts(districts)
-        let categories = try PreferenceInput.categories(categories, available: try await catalogue.categories())
+        let categories = try PreferenceInput.categories(
+            categories, available: CultureCategories.merged(with: try await catalogue.categories()))
         let preferences = ArchivePreferences(districts: districts, categories: categories, updatedAt: clock.now())
         try await preferenceStore.save(preferences, of: user.id, at: clock.now())
         return preferences
@@ -145,9 +146,10 @@ public struct ArchiveService: EventArchiving {
         try await preferenceStore.clear(of: try await session.requireUser().id)
     }
 
-    /// What may be chosen: the districts (always 25) and the categories of the imported events.
+    /// What may be chosen: the districts (always 25) and the categories (the catalogue's, and any other
+    /// the imported events use).
     public func preferenceChoices() async throws -> (districts: [String], categories: [String]) {
-        (SeoulDistricts.romanised.map(\.name), try await catalogue.categories())
+        (SeoulDistricts.romanised.map(\.name), CultureCategories.merged(with: try await catalogue.categories()))
     }
 
     // MARK: Export

@@ -122,8 +122,9 @@ public enum EventNormalizer {
         return String(scalars[first...last])
     }
 
-    /// HTML entities decoded (the published data has `&#39;` and `&amp;`), NFC, whitespace runs
-    /// collapsed to one space, trimmed. (On Unicode scalars, not Characters: an import cleans
+    /// HTML entities decoded (the published data has `&#39;` and `&amp;`), NFC, control and
+    /// bidirectional-formatting characters dropped (``isHostile(_:)``), whitespace runs collapsed to one
+    /// space, trimmed. (On Unicode scalars, not Characters: an import cleans
     /// a dozen fields of every row.)
     public static func clean(_ text: String?) -> String {
         guard var text, !text.isEmpty else { return "" }
@@ -132,6 +133,7 @@ public enum EventNormalizer {
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false
         for scalar in text.unicodeScalars {
+            if isHostile(scalar) { continue }
             if isWhitespace(scalar) {
                 pendingSpace = !scalars.isEmpty
             } else {
@@ -141,6 +143,16 @@ public enum EventNormalizer {
             }
         }
         return String(scalars)
+    }
+
+    /// A character no catalogue text needs and a terminal would act on: C0 controls but whitespace,
+    /// DEL, C1 controls but NEL, and the bidirectional marks, embeddings, overrides and isolates.
+    static func isHostile(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x85: false
+        case 0x00...0x1F, 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
     }
 
     static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {

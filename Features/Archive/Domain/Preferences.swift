@@ -78,6 +78,21 @@ extension SeoulDistricts {
     public static var choices: String { romanised.map { "\($0.romanised) (\($0.name))" }.joined(separator: ", ") }
 }
 
+/// The categories of Seoul's culturalEventInfo catalogue (its CODENAME values), known before anything
+/// is imported, so that a newcomer can choose preferences first: onboarding before data.
+public enum CultureCategories {
+    /// Every CODENAME the catalogue uses, in its own order.
+    public static let known: [String] = [
+        "교육/체험", "국악", "기타", "독주/독창회", "무용", "뮤지컬/오페라", "연극", "영화", "전시/미술", "축제-기타", "축제-문화/예술",
+        "축제-시민화합", "축제-자연/경관", "축제-전통/역사", "콘서트", "클래식",
+    ]
+
+    /// The known categories, then any other that imported events use (a catalogue may grow one).
+    public static func merged(with imported: [String]) -> [String] {
+        known + imported.filter { !known.contains($0) }.sorted()
+    }
+}
+
 /// Reads the comma-separated lists of `moa archive preferences set`.
 public enum PreferenceInput {
     /// 1–3 districts, as GUNAME values in the order given.
@@ -92,10 +107,9 @@ public enum PreferenceInput {
         return chosen
     }
 
-    /// 1–3 of `available` (the categories of the imported events), in the order given. A value matches
-    /// a category ignoring case and spaces, or one part of it ("전시" for "전시/미술") when only one has it.
+    /// 1–3 of `available` (``CultureCategories``), in the order given. A value matches a category
+    /// ignoring case and spaces, or one part of it ("전시" for "전시/미술") when only one has it.
     public static func categories(_ text: String, available: [String]) throws(ArchiveError) -> [String] {
-        guard !available.isEmpty else { throw .noCategoriesImported }
         let items = try counted(split(text), kind: .categories, available: available)
         var chosen: [String] = []
         for item in items {

@@ -33,11 +33,11 @@ extension ArchiveCommand {
                 abstract: "Choose 1–3 districts and 1–3 categories (comma-separated); replaces what you chose before.",
                 usage: "moa archive preferences set --districts Mapo-gu,Jongno-gu --categories 전시/미술,콘서트",
                 discussion: "Districts are Seoul's 25 자치구, in Korean (마포구, 마포) or romanised (Mapo-gu, mapo). "
-                    + "Categories are those of the imported events (see `moa archive preferences choices`).")
+                    + "Categories are the catalogue's CODENAME values (see `moa archive preferences choices`).")
             @OptionGroup var global: GlobalOptions
             @Option(help: ArgumentHelp("1–3 of Seoul's districts, comma-separated.", valueName: "districts")) var districts: String
-            @Option(help: ArgumentHelp("1–3 categories of the imported events, comma-separated.", valueName: "categories")) var categories:
-                String
+            @Option(help: ArgumentHelp("1–3 categories of the catalogue (e.g. 연극, 전시/미술), comma-separated.", valueName: "categories"))
+            var categories: String
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
                 try await ArchiveScreen.show(.setPreferences(districts: districts, categories: categories), environment, context)
             }
@@ -53,7 +53,7 @@ extension ArchiveCommand {
 
         struct Choices: ServiceCommand {
             static let configuration = CommandConfiguration(
-                abstract: "List what you can choose: Seoul's 25 districts and the categories of the imported events.")
+                abstract: "List what you can choose: Seoul's 25 districts and the catalogue's categories.")
             @OptionGroup var global: GlobalOptions
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
                 try await ArchiveScreen.show(.preferenceChoices, environment, context)

@@ -86,14 +86,8 @@ enum ArchiveScreen {
     static func renderChoices(districts: [String], categories: [String], theme: Theme) -> String {
         var lines = [theme.paint("Districts (--districts, Korean or romanised)", .heading)]
         lines += districts.map { "  " + SeoulDistricts.label($0) }
-        lines += ["", theme.paint("Categories (--categories, from the imported events)", .heading)]
-        if categories.isEmpty {
-            lines.append(
-                "  " + theme.paint(ArchiveError.noCategoriesImported.message + " " + (ArchiveError.noCategoriesImported.hint ?? ""), .muted)
-            )
-        } else {
-            lines += categories.map { "  " + $0 }
-        }
+        lines += ["", theme.paint("Categories (--categories, the catalogue's CODENAME values)", .heading)]
+        lines += categories.map { "  " + $0 }
         return lines.joined(separator: "\n")
     }
 

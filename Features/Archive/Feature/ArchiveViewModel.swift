@@ -51,7 +51,7 @@ public final class ArchiveViewModel: ReportingViewModel {
         case preferencesSaved(ArchivePreferences)
         /// Whether there were preferences to clear.
         case preferencesCleared(Bool)
-        /// What may be chosen: district GUNAMEs (all 25) and the categories of the imported events.
+        /// What may be chosen: district GUNAMEs (all 25) and the catalogue's categories.
         case preferenceChoices(districts: [String], categories: [String])
     }
 

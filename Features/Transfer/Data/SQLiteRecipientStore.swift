@@ -34,7 +34,9 @@ struct SQLiteRecipientStore: RecipientStore {
     }
 
     func add(_ favourite: FavouriteRecipient, of user: UserID) async throws {
-        let key = favourite.alias.lowercased()
+        // The same key lookups use (RecipientAlias.key: NFKC, lower case); an alias saved through the
+        // book is always valid, so the fallback only serves rows written some other way.
+        let key = (try? RecipientAlias(favourite.alias))?.key ?? favourite.alias.lowercased()
         try database.write { db in
             // Checked here, in the write transaction, for a clear error; the table's keys are the last word.
             if let taken = try Row.fetchOne(

@@ -6,18 +6,22 @@ import Registry
 import SharedKit
 import TransferInterface
 
-/// A favourite's alias: 1–20 ASCII letters, digits, `-` or `_`, typed with or without a leading `@`.
-/// Two aliases that differ only in case are the same alias (``key``); the spelling first given is kept.
+/// A favourite's alias, typed with or without a leading `@`: 1 to 20 characters, each a letter or a
+/// digit of any script (엄마, 친구, 월세, rent-2026), `-` or `_`, at least one of them a letter, so that no
+/// alias reads like an account number. It is kept in Unicode NFC, as first spelled; two aliases the same
+/// but for case or width (`Mom`, `MOM`, `ｍｏｍ`) are the same alias (``key``). Control, format and
+/// bidirectional characters, spaces and punctuation are refused.
 public struct RecipientAlias: Sendable, Hashable, CustomStringConvertible {
-    /// As written, without the `@`.
+    /// As written (in NFC), without the `@`.
     public let name: String
 
     /// Parses `text` (trimmed; one leading `@` allowed).
     public init(_ text: String) throws(TransferError) {
         let trimmed = SendMoney.trimmed(text)
-        let name = trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed
+        let name = (trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed).precomposedStringWithCanonicalMapping
         guard (1...TransferError.maximumAliasLength).contains(name.count),
-            name.unicodeScalars.allSatisfy({ $0.isASCII && (Self.allowed.contains($0)) })
+            name.unicodeScalars.allSatisfy(Self.isAllowed),
+            name.unicodeScalars.contains(where: { $0.properties.isAlphabetic })
         else { throw .invalidAlias(text) }
         self.name = name
     }
@@ -27,13 +31,24 @@ public struct RecipientAlias: Sendable, Hashable, CustomStringConvertible {
         SendMoney.trimmed(destination).hasPrefix("@") ? try RecipientAlias(destination) : nil
     }
 
-    /// What uniqueness and lookups compare: the name in lower case.
-    public var key: String { name.lowercased() }
+    /// What uniqueness and lookups compare: the name in Unicode NFKC (width and compatibility forms
+    /// folded), in lower case.
+    public var key: String { name.precomposedStringWithCompatibilityMapping.lowercased() }
 
     /// `@name`
     public var description: String { "@" + name }
 
-    private static let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_")
+    /// Letters (with the marks some scripts combine them with) and digits of any script, `-` and `_`.
+    static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar == "-" || scalar == "_" { return true }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+            .nonspacingMark, .spacingMark, .enclosingMark, .decimalNumber:
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 /// Transfer's records of recipients (TransferData implements it on SQLite). Recents are kept by the

@@ -55,7 +55,7 @@ public enum TransferError: Error, UserFacingError, Equatable {
         case .invalidCursor: "That cursor is not one `moa transfer list` gave."
         case .invalidPageSize(let limit): "The limit must be from 1 to 200, not \(limit)."
         case .invalidAlias(let alias):
-            "“\(alias)” is not a usable alias: use 1 to \(Self.maximumAliasLength) letters, digits, “-” or “_” (an “@” in front is optional)."
+            "“\(alias)” is not a usable alias: use 1 to \(Self.maximumAliasLength) letters, digits, “-” or “_”, in any script and with at least one letter (an “@” in front is optional)."
         case .unknownAlias(let alias): "You have no favourite recipient called @\(alias), so nothing was sent."
         case .favouriteNotFound(let alias): "You have no favourite recipient called @\(alias)."
         case .aliasTaken(let alias, let number): "You already have a favourite called @\(alias) (\(number))."

@@ -18,11 +18,24 @@ public struct BatchFile: Sendable, Equatable {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw .missing(path: path) }
         guard !isDirectory.boolValue else { throw .unreadable(path: path, reason: "it is a folder") }
+        // A file, or a pipe (`<(…)`); a device such as /dev/null or /dev/zero is no batch.
+        let type = (try? FileManager.default.attributesOfItem(atPath: path)[.type]) as? FileAttributeType
+        guard type != .typeCharacterSpecial, type != .typeBlockSpecial, type != .typeSocket else {
+            throw .unreadable(path: path, reason: "it is a device or a socket, not a file")
+        }
+        guard FileManager.default.isReadableFile(atPath: path) else {
+            throw .unreadable(path: path, reason: "you do not have permission to read it")
+        }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
+            if let handle = FileHandle(forReadingAtPath: path) {
+                defer { try? handle.close() }
+                data = try handle.readToEnd() ?? Data()
+            } else {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
         } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedFailureReason ?? "it cannot be read")
+            throw .unreadable(path: path, reason: "reading it failed (\((error as NSError).localizedDescription))")
         }
         guard let text = String(data: data, encoding: .utf8) else { throw .notText(path: path) }
         return try parse(text, file: path)
