@@ -28,3 +28,10 @@ extension Money {
         return result
     }
 }
+
+extension Money {
+    /// `value` with comma groups of three: "100,000,000,000", "-1,234".
+    public static func grouped(_ value: Int64) -> String {
+        Money(minorUnits: value, currency: .krw).formattedAmount()
+    }
+}

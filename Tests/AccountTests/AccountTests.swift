@@ -30,7 +30,8 @@ struct AccountHarness {
 
     static let bo = AuthenticatedUser(id: "user-bo", email: "bo@example.com")
 
-    init(digits: [String] = []) throws {
+    /// - Parameter store: Account's store on the database, instead of the real one (e.g. with other bounds).
+    init(digits: [String] = [], store makeStore: (@Sendable (AppDatabase) -> any AccountStore)? = nil) throws {
         database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
         let draws = Mutex(digits)
         registry = try RegistryBuilder(modules: [
@@ -44,7 +45,10 @@ struct AccountHarness {
             AccountDataModule(),
             AccountFeatureModule(),
         ]).validate(root: AccountServiceKey.self)
-            .overriding { [session, clock] overrides in
+            .overriding { [session, clock, database] overrides in
+                if let makeStore {
+                    overrides.replace(.singleton(AccountStoreKey.self) { makeStore(database) })
+                }
                 overrides.replace(
                     .singleton(AccountServiceKey.self, requires: AccountStoreKey.self) { store in
                         AccountService(
@@ -109,17 +113,26 @@ struct AccountServiceTests {
         #expect(try await harness.service.list().map(\.number) == [first.number, second.number])
     }
 
-    @Test(arguments: ["", "   ", String(repeating: "x", count: 41), "two\nlines"])
-    func badNamesAreRefused(name: String) async throws {
+    @Test(arguments: [
+        ("", TextProblem.empty), ("   ", .empty), (String(repeating: "x", count: 41), .tooLong(41)),
+        ("two\nlines", .forbiddenCharacter("\n")),
+    ])
+    func badNamesAreRefused(name: String, problem: TextProblem) async throws {
         let harness = try AccountHarness()
-        await #expect(throws: AccountError.invalidName(name)) { try await harness.service.open(kind: .checking, name: name) }
+        await #expect(throws: AccountError.invalidName(problem)) { try await harness.service.open(kind: .checking, name: name) }
+        #expect(AccountError.invalidName(problem).exitStatus == .dataError)
     }
 
-    @Test func anUnknownCurrencyIsRefused() async throws {
+    @Test func anUnknownCurrencyIsBadDataNamingTheCode() async throws {
         let harness = try AccountHarness()
-        await #expect(throws: MoneyError.unknownCurrency("XYZ")) {
-            try await harness.service.open(kind: .checking, name: "X", currency: "XYZ")
+        await #expect(throws: AccountError.unknownCurrency("XYZ")) {
+            try await harness.service.open(kind: .checking, name: "X", currency: " XYZ ")
         }
+        #expect(AccountError.unknownCurrency("XYZ").exitStatus == .dataError)
+        #expect(
+            AccountError.unknownCurrency("XYZ").message == "“XYZ” is not a currency Moa supports: use an ISO 4217 code such as KRW or USD.")
+        #expect(AccountError.unknownCurrency("XYZ").hint?.contains("KRW, KWD") == true)
+        #expect(try await harness.service.list().isEmpty)
     }
 
     @Test func withoutASessionEveryUseCaseSaysNotLoggedIn() async throws {
@@ -155,10 +168,10 @@ struct AccountServiceTests {
         ) {
             try await harness.service.withdraw("1,234.01", from: number, memo: nil)
         }
-        await #expect(throws: MoneyError.tooManyFractionDigits("1.001", allowed: 2)) {
+        await #expect(throws: AmountError.malformed(.tooManyFractionDigits("1.001", allowed: 2))) {
             try await harness.service.deposit("1.001", to: number, memo: nil)
         }
-        await #expect(throws: PostingError.amountNotPositive(.zero(.usd))) { try await harness.service.deposit("0", to: number, memo: nil) }
+        await #expect(throws: AmountError.notPositive(.zero(.usd))) { try await harness.service.deposit("0", to: number, memo: nil) }
         #expect(try await harness.service.show(number).balance == Money(minorUnits: 123_400, currency: .usd))
         #expect(try await harness.audit().isEmpty)
     }
@@ -256,7 +269,11 @@ struct AccountPostingTests {
         ]
         for (request, refusal) in cases {
             await #expect(throws: refusal) { try await harness.database.perform { try posting.post(request, in: $0) } }
-            #expect(refusal.exitStatus == .refused)
+            switch refusal {
+            case .unknownAccount: #expect(refusal.exitStatus == .unavailable)
+            case .amountNotPositive: #expect(refusal.exitStatus == .dataError)
+            default: #expect(refusal.exitStatus == .refused)
+            }
         }
         _ = try await harness.service.close(b.number.description)
         await #expect(throws: PostingError.closedAccount(b.number)) {

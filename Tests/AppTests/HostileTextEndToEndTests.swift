@@ -16,23 +16,52 @@ struct HostileTextEndToEndTests {
         #expect(raw.isEmpty, "\(what) printed raw control characters: \(text.debugDescription)", sourceLocation: sourceLocation)
     }
 
-    @Test("an account name and a memo, in account list, show and history")
-    func accountNameAndMemo() throws {
+    /// `hostile` as an SQL expression (char(…) for each control character).
+    static let hostileSQL = "'b' || char(27) || '[31mred' || char(27) || ']0;pwned' || char(7) || char(155) || '2J' || char(8238) || 'evil'"
+
+    @Test("typed input refuses it: an account name or a memo with control characters is bad data, 65")
+    func inputRefusesControlCharacters() throws {
         let moa = try MoaProcess()
         defer { moa.remove() }
         try moa.loggedIn()
         let account = try moa.openAccount(name: "생활비")
-        #expect(try moa.run(["account", "rename", account, Self.hostile]).status == 0)
-        #expect(try moa.run(["account", "deposit", account, "1,000", "--memo", Self.hostile]).status == 0)
+        for arguments in [["account", "rename", account, Self.hostile], ["account", "deposit", account, "1,000", "--memo", Self.hostile]] {
+            let refused = try moa.run(arguments)
+            #expect(refused.status == 65, "\(arguments[1]): \(refused.err)")
+            Self.expectSafe(refused.out + refused.err, arguments[1] + "'s refusal")
+        }
+    }
+
+    @Test("stored anyway (written into the database behind moa's back), it still prints as visible stand-ins")
+    func storedControlCharactersNeverReachTheTerminal() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        try moa.loggedIn()
+        let account = try moa.openAccount(name: "생활비")
+        #expect(try moa.run(["account", "deposit", account, "1,000", "--memo", "lunch"]).status == 0)
+        let digits = account.replacingOccurrences(of: "-", with: "")
+        try Self.sqlite(
+            moa,
+            "UPDATE account_accounts SET name = \(Self.hostileSQL) WHERE number = '\(digits)';"
+                + "UPDATE account_entries SET memo = \(Self.hostileSQL) WHERE memo = 'lunch';")
         for arguments in [["account", "list"], ["account", "show", account], ["account", "history", account]] {
-            let plain = try moa.run(arguments)
-            #expect(plain.status == 0, "\(arguments): \(plain.err)")
-            Self.expectSafe(plain.out + plain.err, arguments.joined(separator: " "))
-            #expect(plain.out.contains("b␛[31mred"), "the name is still shown, visibly: \(plain.out)")
+            let shown = try moa.run(arguments)
+            #expect(shown.status == 0, "\(arguments): \(shown.err)")
+            Self.expectSafe(shown.out + shown.err, arguments.joined(separator: " "))
+            #expect(shown.out.contains("b␛[31mred"), "the name is still shown, visibly: \(shown.out)")
         }
         // --json stays exact: the stored bytes, escaped by JSON.
         let json = try moa.run(["account", "list", "--json"])
         #expect(json.out.contains(#"b\u001b[31mred"#), "\(json.out)")
+    }
+
+    static func sqlite(_ moa: MoaProcess, _ sql: String) throws {
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite.arguments = [moa.home.appendingPathComponent("moa.sqlite").path, sql]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
     }
 
     @Test("an imported catalogue title, in archive events")

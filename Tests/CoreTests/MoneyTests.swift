@@ -456,3 +456,35 @@ struct MoneyCodableTests {
         }
     }
 }
+
+// MARK: - Bounds
+
+@Suite("AmountBounds")
+struct AmountBoundsTests {
+    @Test func theBoundsAreTheDocumentedOnesInEveryCurrency() {
+        #expect(AmountBounds.maximumOperationMinorUnits == 100_000_000_000)
+        #expect(AmountBounds.maximumBalanceMinorUnits == 1_000_000_000_000_000)
+        #expect(AmountBounds.maximumOperation(in: .krw).formatted() == "100,000,000,000 KRW")
+        #expect(AmountBounds.maximumOperation(in: .usd).formatted() == "1,000,000,000.00 USD")
+        #expect(AmountBounds.maximumBalance(in: .krw).formatted() == "1,000,000,000,000,000 KRW")
+    }
+
+    @Test func noSumAPostingComputesCanOverflowAndEveryBalanceIsExactInJSON() throws {
+        let currency = Currency.krw
+        let full = AmountBounds.maximumBalance(in: currency)
+        #expect(throws: Never.self) { try full.adding(AmountBounds.maximumOperation(in: currency)) }
+        #expect(AmountBounds.maximumBalanceMinorUnits < Int64(1) << 53, "a double holds every balance exactly")
+    }
+
+    @Test(arguments: [(Int64(1), true), (100_000_000_000, true), (100_000_000_001, false), (0, false), (-5, false), (Int64.max, false)])
+    func operationBounds(minorUnits: Int64, within: Bool) {
+        #expect(AmountBounds.isWithinOperationBounds(Money(minorUnits: minorUnits, currency: .usd)) == within)
+    }
+
+    @Test func balanceBounds() {
+        #expect(AmountBounds.isWithinBalanceBounds(.zero(.krw)))
+        #expect(AmountBounds.isWithinBalanceBounds(AmountBounds.maximumBalance(in: .krw)))
+        #expect(!AmountBounds.isWithinBalanceBounds(Money(minorUnits: 1_000_000_000_000_001, currency: .krw)))
+        #expect(!AmountBounds.isWithinBalanceBounds(Money(minorUnits: -1, currency: .krw)))
+    }
+}

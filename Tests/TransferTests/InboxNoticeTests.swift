@@ -81,9 +81,9 @@ struct InboxNoticeTests {
     @Test func anotherCurrencyIsNeverComparedWithTheKRWThreshold() async throws {
         let h = try Harness()
         h.settings.update { $0.largeTransferThreshold = krw(1) }
-        _ = try await h.send(h.dollars, to: h.bobsDollars, "5,000.00")
+        _ = try await h.send(h.dollars, to: h.bobsDollars, "3,000.00")
         #expect(h.inbox.notices.map(\.kind) == [.moneyReceived])
-        #expect(h.inbox.notices.first?.title == "Received 5,000.00 USD")
+        #expect(h.inbox.notices.first?.title == "Received 3,000.00 USD")
     }
 
     @Test func aReplayedRequestPublishesNothingAgain() async throws {

@@ -87,35 +87,62 @@ struct SendMoneyTests {
         #expect(AccountNumberError.checkDigitMismatch(mistyped).exitStatus == .dataError)
     }
 
-    @Test(arguments: ["ten", "1e5", "12.5", "", "10 USD"])
+    @Test(arguments: ["ten", "1e5", "12.5", "", "10 USD", "NaN", "5,000원"])
     func anAmountThatIsNotOneInTheAccountsCurrencyIsBadData(_ text: String) async throws {
         let h = try Harness()
-        let error = await #expect(throws: TransferError.self) { try await h.send(h.checking, to: h.bobs, text) }
-        guard case .invalidAmount(let reason)? = error else {
-            Issue.record("not invalidAmount: \(String(describing: error))")
+        let error = await #expect(throws: AmountError.self) { try await h.send(h.checking, to: h.bobs, text) }
+        guard case .malformed? = error else {
+            Issue.record("not malformed: \(String(describing: error))")
             return
         }
-        #expect(!reason.isEmpty && reason.hasSuffix("."))
+        let message = error?.message ?? ""
+        #expect(!message.isEmpty && message.hasSuffix(".") && !message.hasSuffix(".."))
         #expect(error?.exitStatus == .dataError)
         #expect(h.accounts.postings.isEmpty)
     }
 
     @Test(arguments: ["0", "-5,000"])
-    func anAmountOfZeroOrLessIsRefused(_ text: String) async throws {
+    func anAmountOfZeroOrLessIsBadData(_ text: String) async throws {
         let h = try Harness()
         let amount = try Money.parse(text, currency: .krw)
-        await #expect(throws: TransferError.amountNotPositive(amount)) { try await h.send(h.checking, to: h.bobs, text) }
-        #expect(TransferError.amountNotPositive(amount).exitStatus == .refused)
-        #expect(TransferError.amountNotPositive(amount).message == "The amount must be more than zero, not \(amount.formatted()).")
+        await #expect(throws: AmountError.notPositive(amount)) { try await h.send(h.checking, to: h.bobs, text) }
+        #expect(AmountError.notPositive(amount).exitStatus == .dataError)
+        #expect(AmountError.notPositive(amount).message == "Amounts are positive: \(amount.formatted()) is not more than zero.")
         #expect(h.accounts.postings.isEmpty && h.store.all.isEmpty)
+    }
+
+    @Test(arguments: ["100,000,000,001", "9000000000000000000", "99999999999999999999999"])
+    func anAmountAboveThePerOperationMaximumIsBadDataWhateverTheLimits(_ text: String) async throws {
+        let h = try Harness()
+        h.limits(perTransfer: 1_000_000_000_000, daily: 1_000_000_000_000)
+        let error = await #expect(throws: AmountError.self) { try await h.send(h.checking, to: h.bobs, text) }
+        guard case .aboveMaximum(_, let maximum)? = error else {
+            Issue.record("not aboveMaximum: \(String(describing: error))")
+            return
+        }
+        #expect(maximum == krw(100_000_000_000))
+        #expect(error?.exitStatus == .dataError)
+        #expect(h.accounts.postings.isEmpty)
     }
 
     @Test func aMemoOrAKeyThatCannotBeStoredIsBadData() async throws {
         let h = try Harness()
-        await #expect(throws: TransferError.invalidMemo) {
+        await #expect(throws: MemoError(problem: .tooLong(141))) {
             try await h.send(h.checking, to: h.bobs, "1", memo: String(repeating: "가", count: 141))
         }
-        await #expect(throws: TransferError.invalidMemo) { try await h.send(h.checking, to: h.bobs, "1", memo: "two\nlines") }
+        await #expect(throws: MemoError(problem: .forbiddenCharacter("\n"))) {
+            try await h.send(h.checking, to: h.bobs, "1", memo: "two\nlines")
+        }
+        let refused: [(String, Unicode.Scalar)] = [("b\u{1B}[31mred", "\u{1B}"), ("\u{202E}evil", "\u{202E}"), ("c1\u{9B}", "\u{9B}")]
+        for (memo, scalar) in refused {
+            await #expect(throws: MemoError(problem: .forbiddenCharacter(scalar))) {
+                try await h.send(h.checking, to: h.bobs, "1", memo: memo)
+            }
+        }
+        #expect(MemoError(problem: .tooLong(141)).exitStatus == .dataError)
+        await #expect(throws: TransferError.invalidIdempotencyKey("a\u{202E}b")) {
+            try await h.send(h.checking, to: h.bobs, "1", key: "a\u{202E}b")
+        }
         await #expect(throws: TransferError.invalidIdempotencyKey("a\u{7}b")) {
             try await h.send(h.checking, to: h.bobs, "1", key: "a\u{7}b")
         }
@@ -187,11 +214,39 @@ struct SendMoneyTests {
         _ = try await h.send(h.bobs, to: h.checking, "500,000")
     }
 
-    @Test func limitsInWonDoNotApplyToOtherCurrencies() async throws {
+    /// Issue B: with default settings a USD account sent 6,000,000.00 USD, twice in a day.
+    @Test func everyCurrencyHasItsOwnLimitsNotJustWon() async throws {
         let h = try Harness()
-        h.limits(perTransfer: 100, daily: 100)
-        let receipt = try await h.send(h.dollars, to: h.bobsDollars, "5,000.00") // 500,000 cents: no conversion, no limit
-        #expect(receipt.transfer.amount == Money(minorUnits: 500_000, currency: .usd))
+        h.limits(perTransfer: 100, daily: 100) // won: no conversion, so they say nothing about dollars
+        let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
+        await #expect(throws: TransferError.overPerTransferLimit(amount: usd(600_000_000), limit: usd(350_000))) {
+            try await h.send(h.dollars, to: h.bobsDollars, "6,000,000.00")
+        }
+        _ = try await h.send(h.dollars, to: h.bobsDollars, "3,500.00")
+        _ = try await h.send(h.dollars, to: h.bobsDollars, "3,000.00")
+        let refusal = TransferError.dailyLimitExceeded(amount: usd(50_001), limit: usd(700_000), remaining: usd(50_000))
+        await #expect(throws: refusal) { try await h.send(h.dollars, to: h.bobsDollars, "500.01") }
+        #expect(refusal.exitStatus == .refused)
+        #expect(refusal.hint == "Send the rest tomorrow: the limits of USD are fixed (see `moa transfer send --help`).")
+        #expect(
+            TransferError.overPerTransferLimit(amount: krw(101), limit: krw(100)).hint
+                == "Split it, or raise transfer.per-transfer-limit with `moa settings set`.")
+        #expect(h.accounts.postings.count == 2)
+    }
+
+    @Test func everySupportedCurrencyHasDefaultLimitsAndOneWithoutLimitsIsRefused() async throws {
+        for currency in Currency.supported {
+            let limits = try #require(SettingsSnapshot.defaults.transferLimits.limits(in: currency), "\(currency) has no limits")
+            #expect(limits.perTransfer.currency == currency && limits.daily.currency == currency)
+            #expect(limits.perTransfer.isPositive && limits.daily.minorUnits >= limits.perTransfer.minorUnits)
+            #expect(limits.daily.minorUnits <= 100_000_000_000)
+        }
+        let h = try Harness()
+        h.settings.update { $0.transferLimits = TransferLimits(perTransfer: krw(1_000), daily: krw(1_000), others: [:]) }
+        await #expect(throws: TransferError.noLimits(.usd)) { try await h.send(h.dollars, to: h.bobsDollars, "1.00") }
+        #expect(TransferError.noLimits(.usd).exitStatus == .refused)
+        #expect(TransferError.noLimits(.usd).message == "Transfers in USD have no limits set, so none can be sent.")
+        #expect(h.accounts.postings.isEmpty)
     }
 
     // MARK: Account's refusals, passed through
@@ -240,7 +295,9 @@ struct SendMoneyTests {
         await #expect(throws: TransferError.unknownSourceAccount("my-wallet")) {
             try await h.sendMoney().send(TransferDraft(from: "my-wallet", to: h.bobs.description, amount: "1"))
         }
-        #expect(TransferError.unknownSourceAccount("my-wallet").exitStatus == .refused)
+        #expect(TransferError.unknownSourceAccount("my-wallet").exitStatus == .unavailable)
+        // Issue E: a well-formed number that no account has is "not found", 69 — not a refusal.
+        #expect(PostingError.unknownAccount(h.nobodys).exitStatus == .unavailable)
         #expect(h.store.all.isEmpty)
     }
 

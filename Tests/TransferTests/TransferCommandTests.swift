@@ -153,7 +153,7 @@ struct TransferCommandTests {
             """)
         let run = try await f.run(["batch", file.path])
         #expect(run.status == 1)
-        #expect(run.out.contains("refused") && run.out.contains("The amount must be more than zero, not 0 KRW."))
+        #expect(run.out.contains("refused") && run.out.contains("Amounts are positive: 0 KRW is not more than zero."))
         #expect(run.lastLine == "Summary: 2 rows: 1 done, 1 refused, 0 skipped (already done), 0 not run.")
         #expect(run.err.contains("1 of 2 rows was refused"))
         let verbose = try await f.run(["batch", file.path, "--verbose"])

@@ -51,34 +51,95 @@ enum Ledger {
         try GRDB.Row.fetchOne(db.cachedStatement(sql: "SELECT \(columns) FROM account_accounts WHERE id = ?"), arguments: [id]).map(row)
     }
 
-    /// The hidden cash account of `currency`, created on first use.
-    static func cashAccount(_ currency: Currency, _ db: Database, at: Date) throws -> Row {
-        let id = "cash-\(currency.code)"
-        if let existing = try account(id: id, db) { return existing }
-        let index = (Currency.supported.firstIndex(of: currency) ?? 0) + 1
-        let number = try AccountNumber(prefix: "000" + String(format: "%08d", index))
+    // MARK: Cash accounts
+
+    /// How far a hidden cash account's balance may go from zero, either way: 9 × 10^18 minor units, so
+    /// that one more operation (at most 10^11) can never overflow `Int64` (about 9.22 × 10^18).
+    ///
+    /// The cash accounts are the other side of every deposit (a debit: they go negative) and every
+    /// withdrawal (a credit). Their total is minus everything the customers hold in that currency, which
+    /// no single number bounds — every account may hold up to 10^15 and there may be any number of them.
+    /// So a currency has as many cash accounts as it needs: a movement posts against the oldest one that
+    /// stays within ±``cashBound`` after it, and a new one is opened when none does (`cash-KRW`, then
+    /// `cash-KRW-2`, …). No balance can overflow, however much anyone deposits, and every invariant of
+    /// the audit still holds (each cash account's balance is the sum of its entries).
+    static let cashBound: Int64 = 9_000_000_000_000_000_000
+
+    /// The cash account of `currency` to post a change of `change` minor units against (negative for
+    /// a deposit, positive for a withdrawal): the oldest whose balance stays within ±`bound`, or a new
+    /// one, created here (inside the caller's transaction).
+    static func cashAccount(_ currency: Currency, taking change: Int64, bound: Int64 = cashBound, _ db: Database, at: Date) throws -> Row {
+        let fitting = try GRDB.Row.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT \(columns) FROM account_accounts
+                    WHERE owner_id IS NULL AND kind = 'cash' AND currency = ? AND balance + ? BETWEEN ? AND ?
+                    ORDER BY opened_at, id LIMIT 1
+                    """),
+            arguments: [currency.code, change, -bound, bound])
+        if let fitting { return try row(fitting) }
+        return try openCashAccount(currency, db, at: at)
+    }
+
+    /// A new cash account of `currency`: `cash-KRW` for the first, `cash-KRW-2` for the second, and so
+    /// on; its number is `000` + 8 digits (the currency's place in `Currency.supported` + 100 × the
+    /// cash account's rank) + the check digit, or the next free `000` number if that one is taken.
+    private static func openCashAccount(_ currency: Currency, _ db: Database, at: Date) throws -> Row {
+        var rank =
+            try Int.fetchOne(
+                db, sql: "SELECT COUNT(*) FROM account_accounts WHERE owner_id IS NULL AND kind = 'cash' AND currency = ?",
+                arguments: [currency.code]) ?? 0
+        var id: String
+        repeat {
+            rank += 1
+            id = rank == 1 ? "cash-\(currency.code)" : "cash-\(currency.code)-\(rank)"
+        } while try account(id: id, db) != nil
+        let place = (Currency.supported.firstIndex(of: currency) ?? 0) + 1
+        var body = place + 100 * (rank - 1)
+        if try body > 99_999_999 || account(number: cashNumber(body), db) != nil {
+            let highest =
+                try Int.fetchOne(
+                    db, sql: "SELECT MAX(CAST(substr(number, 4, 8) AS INTEGER)) FROM account_accounts WHERE number LIKE '000%'") ?? 0
+            body = highest + 1
+        }
+        let number = try cashNumber(body)
+        let name = "Cash (\(currency.code))"
         try db.execute(
             sql: """
                 INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
                 VALUES (?, ?, ?, 'cash', NULL, ?, 0, ?)
-                """, arguments: [id, number.digits, "Cash (\(currency.code))", currency.code, at])
+                """, arguments: [id, number.digits, name, currency.code, at])
         return Row(
-            id: id, number: number, name: "Cash (\(currency.code))", kind: "cash", ownerID: nil, currency: currency,
-            balance: 0, openedAt: at, closedAt: nil)
+            id: id, number: number, name: name, kind: "cash", ownerID: nil, currency: currency, balance: 0, openedAt: at, closedAt: nil)
     }
 
+    /// `000` + `body` on 8 digits + the check digit.
+    private static func cashNumber(_ body: Int) throws -> AccountNumber {
+        let digits = String(body)
+        return try AccountNumber(prefix: "000" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits)
+    }
+
+    // MARK: Postings
+
     /// Moves `amount` from `from` to `to`: both balances and two entries, or a thrown error (and the
-    /// caller's transaction rolls back). Cash accounts may go negative; customer accounts may not.
+    /// caller's transaction rolls back). The amount must be within the per-operation maximum
+    /// (``AmountError``); a customer account may go neither below zero (``PostingError/insufficientFunds(_:balance:requested:)``)
+    /// nor above the per-balance maximum (``PostingError/balanceAboveMaximum(_:amount:maximum:)``);
+    /// cash accounts stay within ±``cashBound`` (``cashAccount(_:taking:bound:_:at:)`` picks one that does).
     static func move(
         _ amount: Money, from: Row, to: Row, kinds: (out: LedgerEntry.Kind, in: LedgerEntry.Kind),
         memo: String?, reference: String?, at: Date, _ db: Database
     ) throws -> (debit: LedgerEntry, credit: LedgerEntry) {
+        _ = try OperationAmount(amount)
         let fromBalance = try Money(minorUnits: from.balance, currency: from.currency).subtracting(amount)
         if !from.isCash, fromBalance.isNegative {
             throw PostingError.insufficientFunds(
                 from.number, balance: Money(minorUnits: from.balance, currency: from.currency), requested: amount)
         }
         let toBalance = try Money(minorUnits: to.balance, currency: to.currency).adding(amount)
+        if !to.isCash, toBalance.minorUnits > AmountBounds.maximumBalanceMinorUnits {
+            throw PostingError.balanceAboveMaximum(to.number, amount: amount, maximum: AmountBounds.maximumBalance(in: to.currency))
+        }
         try setBalance(of: from, expected: from.balance, to: fromBalance.minorUnits, db)
         try setBalance(of: to, expected: to.balance, to: toBalance.minorUnits, db)
         let debit = try insertEntry(

@@ -10,6 +10,8 @@ import Storage
 /// Accounts and their ledger in SQLite.
 struct SQLiteAccountStore: AccountStore {
     let database: AppDatabase
+    /// How far each hidden cash account may go from zero (``Ledger/cashBound``; smaller in tests).
+    var cashBound = Ledger.cashBound
 
     func open(_ account: AccountSummary) async throws {
         do {
@@ -75,7 +77,7 @@ struct SQLiteAccountStore: AccountStore {
     func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
         try database.write { db in
             let account = try Self.openAccount(number, currency: amount.currency, db)
-            let cash = try Ledger.cashAccount(amount.currency, db, at: at)
+            let cash = try Ledger.cashAccount(amount.currency, taking: 0 - amount.minorUnits, bound: cashBound, db, at: at)
             return try Ledger.move(amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db)
                 .credit
         }
@@ -84,7 +86,7 @@ struct SQLiteAccountStore: AccountStore {
     func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
         try database.write { db in
             let account = try Self.openAccount(number, currency: amount.currency, db)
-            let cash = try Ledger.cashAccount(amount.currency, db, at: at)
+            let cash = try Ledger.cashAccount(amount.currency, taking: amount.minorUnits, bound: cashBound, db, at: at)
             return try Ledger.move(amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db)
                 .debit
         }
@@ -123,26 +125,45 @@ struct SQLiteAccountStore: AccountStore {
         }
     }
 
+    /// Checks the invariants without any sum that could overflow: an account's entries are added in
+    /// the order they were written (the `(account_id, id)` index), so every partial sum is one of its
+    /// past balances, which the bounds keep within `Int64`; the accounts' totals per currency are then
+    /// added in 128 bits.
     func audit() async throws -> LedgerAudit {
         try database.read { db in
             var problems: [String] = []
+            var perCurrency: [String: Int128] = [:]
             for row in try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT a.number, a.balance, a.currency, COALESCE(SUM(e.amount), 0) AS total
-                    FROM account_accounts a LEFT JOIN account_entries e ON e.account_id = a.id
-                    GROUP BY a.id HAVING a.balance != total
+                    SELECT a.number, a.balance, a.currency,
+                           (SELECT COALESCE(SUM(e.amount), 0) FROM account_entries e WHERE e.account_id = a.id) AS total
+                    FROM account_accounts a ORDER BY a.currency, a.id
+                    """)
+            {
+                let balance: Int64 = row["balance"]
+                let total: Int64 = row["total"]
+                let currency: String = row["currency"]
+                perCurrency[currency, default: 0] += Int128(total)
+                if balance != total {
+                    problems.append(
+                        "account \(row["number"] as String) has balance \(balance) but its entries sum to \(total) (\(currency))")
+                }
+            }
+            for row in try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT a.number, e.currency AS entry_currency, a.currency AS account_currency, COUNT(*) AS count
+                    FROM account_entries e JOIN account_accounts a ON a.id = e.account_id
+                    WHERE e.currency != a.currency GROUP BY a.id, e.currency
                     """)
             {
                 problems.append(
-                    "account \(row["number"] as String) has balance \(row["balance"] as Int64) but its entries sum to \(row["total"] as Int64) (\(row["currency"] as String))"
+                    "account \(row["number"] as String) holds \(row["account_currency"] as String) but has \(row["count"] as Int) entries in \(row["entry_currency"] as String)"
                 )
             }
-            for row in try Row.fetchAll(
-                db, sql: "SELECT currency, SUM(amount) AS total FROM account_entries GROUP BY currency HAVING total != 0")
-            {
-                problems.append(
-                    "the entries in \(row["currency"] as String) sum to \(row["total"] as Int64), not 0: money was created or lost")
+            for (currency, total) in perCurrency.sorted(by: { $0.key < $1.key }) where total != 0 {
+                problems.append("the entries in \(currency) sum to \(total), not 0: money was created or lost")
             }
             for row in try Row.fetchAll(
                 db,
@@ -176,6 +197,7 @@ struct SQLiteAccountPosting: AccountPosting {
         let db = try SQLiteTransaction.open(transaction)
         guard request.from != request.to else { throw PostingError.sameAccount(request.from) }
         guard request.amount.isPositive else { throw PostingError.amountNotPositive(request.amount) }
+        let memo = try Memo.parse(request.memo)?.text
         guard let from = try Ledger.account(number: request.from, db), !from.isCash else { throw PostingError.unknownAccount(request.from) }
         guard let to = try Ledger.account(number: request.to, db), !to.isCash else { throw PostingError.unknownAccount(request.to) }
         guard from.closedAt == nil else { throw PostingError.closedAccount(from.number) }
@@ -187,7 +209,7 @@ struct SQLiteAccountPosting: AccountPosting {
         }
         let (debit, credit) = try Ledger.move(
             request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
-            memo: request.memo, reference: request.reference, at: request.at, db)
+            memo: memo, reference: request.reference, at: request.at, db)
         // The balances after are those the entries recorded: no need to read the accounts again.
         guard let fromAfter = from.with(balance: debit.balanceAfter.minorUnits).summary,
             let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary

@@ -68,7 +68,10 @@ public struct LedgerAudit: Sendable, Equatable {
 /// Account's refusals (besides the posting ones of `AccountInterface`).
 public enum AccountError: Error, UserFacingError, Equatable {
     case notFound(String)
-    case invalidName(String)
+    /// A name that breaks ``AccountName``'s rules.
+    case invalidName(TextProblem)
+    /// A currency code Moa does not support (as typed).
+    case unknownCurrency(String)
     case closeWithBalance(AccountNumber, balance: Money)
     case alreadyClosed(AccountNumber)
     case invalidCursor
@@ -77,8 +80,16 @@ public enum AccountError: Error, UserFacingError, Equatable {
 
     public var message: String {
         switch self {
-        case .notFound(let reference): "You have no account “\(reference)”."
-        case .invalidName(let name): "“\(name)” is not a usable account name: use 1 to 40 characters."
+        case .notFound(let reference): "You have no account “\(Self.shown(reference))”."
+        case .invalidName(.empty): "An account name cannot be empty: use 1 to \(AccountName.maximumLength) characters."
+        case .invalidName(.tooLong(let count)):
+            "An account name has at most \(AccountName.maximumLength) characters, and this one has \(count)."
+        case .invalidName(.forbiddenCharacter(let scalar)):
+            "An account name cannot hold control or bidirectional formatting characters, and this one has \(SafeText.describe(scalar))."
+        case .unknownCurrency(let code):
+            code.isEmpty
+                ? "No currency was given: use an ISO 4217 code such as KRW or USD."
+                : "“\(Self.shown(code))” is not a currency Moa supports: use an ISO 4217 code such as KRW or USD."
         case .closeWithBalance(let number, let balance):
             "Account \(number) still holds \(balance.formatted()): withdraw or transfer it before closing."
         case .alreadyClosed(let number): "Account \(number) is already closed."
@@ -88,12 +99,38 @@ public enum AccountError: Error, UserFacingError, Equatable {
         }
     }
 
+    public var hint: String? {
+        switch self {
+        case .unknownCurrency: "Supported: " + Currency.supported.map(\.code).joined(separator: ", ") + "."
+        default: nil
+        }
+    }
+
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound: .unavailable
-        case .invalidName, .invalidCursor, .invalidLimit: .dataError
+        case .invalidName, .unknownCurrency, .invalidCursor, .invalidLimit: .dataError
         case .closeWithBalance, .alreadyClosed: .refused
         case .numberSpaceExhausted: .temporaryFailure
         }
+    }
+
+    /// Text a person typed, as a message quotes it: cut to 40 characters.
+    static func shown(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+}
+
+/// An account's name: 1 to ``maximumLength`` characters once trimmed, in NFC, without control or
+/// bidirectional formatting characters (``SafeText``).
+public enum AccountName {
+    public static let maximumLength = 40
+
+    /// The name as stored.
+    /// - Throws: ``AccountError/invalidName(_:)``.
+    public static func parse(_ text: String) throws(AccountError) -> String {
+        let normalized = SafeText.normalized(text)
+        if let problem = SafeText.check(normalized, length: 1...maximumLength) { throw .invalidName(problem) }
+        return normalized
     }
 }

@@ -22,10 +22,11 @@ public struct AccountService: Sendable {
         self.drawDigits = drawDigits
     }
 
+    /// Opens an account named `name` (``AccountName``'s rules) in the currency of ISO 4217 `code`.
     public func open(kind: AccountKind, name: String, currency code: String = "KRW") async throws -> AccountSummary {
         let user = try await session.requireUser()
-        let name = try Self.validName(name)
-        let currency = try Currency(code: code)
+        let name = try AccountName.parse(name)
+        let currency = try Self.currency(code)
         for _ in 0..<10 {
             let number = try AccountNumber(prefix: kind.productCode + drawDigits())
             let account = AccountSummary(
@@ -52,7 +53,7 @@ public struct AccountService: Sendable {
 
     public func rename(_ reference: String, to name: String) async throws -> AccountSummary {
         let account = try await owned(reference)
-        return try await store.rename(account.number, to: try Self.validName(name))
+        return try await store.rename(account.number, to: try AccountName.parse(name))
     }
 
     public func close(_ reference: String) async throws -> AccountSummary {
@@ -61,16 +62,22 @@ public struct AccountService: Sendable {
         return try await store.close(account.number, at: clock.now())
     }
 
+    /// Puts money into one of the user's open accounts. `amount` is typed text in the account's currency
+    /// (``OperationAmount``: positive, at most the per-operation maximum); the balance may not go above
+    /// the per-balance maximum (``PostingError/balanceAboveMaximum(_:amount:maximum:)``).
     public func deposit(_ amount: String, to reference: String, memo: String?) async throws -> LedgerEntry {
+        let memo = try Memo.parse(memo)
         let account = try await owned(reference, open: true)
-        let money = try Self.positive(amount, in: account.currency)
-        return try await store.deposit(money, to: account.number, memo: Self.cleanMemo(memo), at: clock.now())
+        let amount = try OperationAmount(parsing: amount, currency: account.currency)
+        return try await store.deposit(amount.money, to: account.number, memo: memo?.text, at: clock.now())
     }
 
+    /// Takes money out of one of the user's open accounts (refused below zero).
     public func withdraw(_ amount: String, from reference: String, memo: String?) async throws -> LedgerEntry {
+        let memo = try Memo.parse(memo)
         let account = try await owned(reference, open: true)
-        let money = try Self.positive(amount, in: account.currency)
-        return try await store.withdraw(money, from: account.number, memo: Self.cleanMemo(memo), at: clock.now())
+        let amount = try OperationAmount(parsing: amount, currency: account.currency)
+        return try await store.withdraw(amount.money, from: account.number, memo: memo?.text, at: clock.now())
     }
 
     /// One page of history, newest first. The cursor is opaque: pass back what the last page gave.
@@ -103,22 +110,13 @@ public struct AccountService: Sendable {
         return account
     }
 
-    static func validName(_ name: String) throws(AccountError) -> String {
-        let trimmed = String(name.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        guard (1...40).contains(trimmed.count), !trimmed.contains(where: \.isNewline) else { throw .invalidName(name) }
-        return trimmed
-    }
-
-    static func positive(_ text: String, in currency: Currency) throws -> Money {
-        let money = try Money.parse(text, currency: currency)
-        guard money.isPositive else { throw PostingError.amountNotPositive(money) }
-        return money
-    }
-
-    static func cleanMemo(_ memo: String?) -> String? {
-        guard let memo else { return nil }
-        let trimmed = String(memo.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-        return trimmed.isEmpty ? nil : String(trimmed.prefix(140))
+    /// The supported currency of ISO 4217 `code` (case and surrounding blanks ignored).
+    static func currency(_ code: String) throws(AccountError) -> Currency {
+        do {
+            return try Currency(code: code)
+        } catch {
+            throw .unknownCurrency(code.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 }
 

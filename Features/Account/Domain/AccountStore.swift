@@ -16,7 +16,8 @@ public protocol AccountStore: Sendable {
     func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary
     /// Closes the account if its balance is zero (checked inside the transaction).
     func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary
-    /// Money in from outside (cash): a credit of the account, a debit of the currency's cash account.
+    /// Money in from outside (cash): a credit of the account, a debit of one of the currency's hidden
+    /// cash accounts. Refused above the per-balance maximum (`AmountBounds`).
     func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry
     /// Money out (cash): refused below zero.
     func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry

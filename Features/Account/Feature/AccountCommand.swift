@@ -36,8 +36,9 @@ public struct AccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Open an account (checking, savings or investment).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "checking, savings or investment.") var type: AccountKind
-        @Option(help: "A name for it (1 to 40 characters).") var name: String
-        @Option(help: "ISO 4217 currency code.") var currency = "KRW"
+        @Option(help: "A name for it (1 to 40 characters, one line, no control characters).") var name: String
+        @Option(help: "ISO 4217 currency code: KRW, USD, EUR, JPY, … (`moa account open --currency XYZ` lists them).")
+        var currency = "KRW"
 
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {
             try await AccountScreen.show(.open(kind: type, name: name, currency: currency), environment, context)
@@ -72,24 +73,36 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Deposit: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Put money into an account (e.g. 10,000 or 12.50).")
+        static let configuration = CommandConfiguration(
+            abstract: "Put money into an account (e.g. 10,000 or 12.50).",
+            usage: "moa account deposit [--home <dir>] [--json] [--no-color] [--verbose] <account> <amount> [--memo <memo>]",
+            discussion: AmountArgument.bounds)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number or id.") var account: String
-        @Argument(help: "Amount in the account's currency.") var amount: String
-        @Option(help: "A note for the history.") var memo: String?
+        @Argument(parsing: .allUnrecognized, help: AmountArgument.help) var amount: [String] = []
+        @Option(help: AmountArgument.memoHelp) var memo: String?
+
+        func validate() throws { _ = try SignedArgument.single(amount) }
+
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {
-            try await AccountScreen.show(.deposit(account, amount: amount, memo: memo), environment, context)
+            try await AccountScreen.show(.deposit(account, amount: try SignedArgument.single(amount), memo: memo), environment, context)
         }
     }
 
     struct Withdraw: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Take money out of an account.")
+        static let configuration = CommandConfiguration(
+            abstract: "Take money out of an account.",
+            usage: "moa account withdraw [--home <dir>] [--json] [--no-color] [--verbose] <account> <amount> [--memo <memo>]",
+            discussion: AmountArgument.bounds)
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number or id.") var account: String
-        @Argument(help: "Amount in the account's currency.") var amount: String
-        @Option(help: "A note for the history.") var memo: String?
+        @Argument(parsing: .allUnrecognized, help: AmountArgument.help) var amount: [String] = []
+        @Option(help: AmountArgument.memoHelp) var memo: String?
+
+        func validate() throws { _ = try SignedArgument.single(amount) }
+
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {
-            try await AccountScreen.show(.withdraw(account, amount: amount, memo: memo), environment, context)
+            try await AccountScreen.show(.withdraw(account, amount: try SignedArgument.single(amount), memo: memo), environment, context)
         }
     }
 

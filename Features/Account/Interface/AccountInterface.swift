@@ -105,12 +105,15 @@ public struct PostingReceipt: Sendable, Equatable, Codable {
 /// opened (``UnitOfWork``), so the caller's own records commit or roll back together with it.
 ///
 /// Refusals (typed ``PostingError``s): unknown or closed account, not the owner of `from`, same
-/// account, currency mismatch, amount not positive, insufficient funds.
+/// account, currency mismatch, amount not positive, insufficient funds, a destination balance that
+/// would go above ``AmountBounds/maximumBalanceMinorUnits``; an amount above the per-operation
+/// maximum is an ``AmountError``, a memo that breaks ``Memo``'s rules a ``MemoError``.
 public protocol AccountPosting: Sendable {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt
 }
 
-/// Why a posting was refused. Each is one sentence and exit status 1 (a business rule).
+/// Why a posting was refused, each one sentence. A business rule refuses with exit status 1; an
+/// account that does not exist is 69 (not found), and an amount of zero or less is 65 (bad data).
 public enum PostingError: Error, UserFacingError, Equatable {
     case unknownAccount(AccountNumber)
     case closedAccount(AccountNumber)
@@ -119,6 +122,8 @@ public enum PostingError: Error, UserFacingError, Equatable {
     case currencyMismatch(from: Currency, to: Currency)
     case amountNotPositive(Money)
     case insufficientFunds(AccountNumber, balance: Money, requested: Money)
+    /// The destination would hold more than ``AmountBounds/maximumBalanceMinorUnits`` (its balance is not told).
+    case balanceAboveMaximum(AccountNumber, amount: Money, maximum: Money)
 
     public var message: String {
         switch self {
@@ -128,13 +133,29 @@ public enum PostingError: Error, UserFacingError, Equatable {
         case .sameAccount(let number): "The source and the destination are the same account (\(number))."
         case .currencyMismatch(let from, let to):
             "The accounts hold different currencies (\(from.code) and \(to.code)): a transfer cannot convert money."
-        case .amountNotPositive(let amount): "The amount must be more than zero, not \(amount.formatted())."
+        case .amountNotPositive(let amount): "Amounts are positive: \(amount.formatted()) is not more than zero."
         case .insufficientFunds(let number, let balance, let requested):
             "Insufficient funds: account \(number) holds \(balance.formatted()), less than \(requested.formatted())."
+        case .balanceAboveMaximum(let number, let amount, let maximum):
+            "Account \(number) cannot take \(amount.formatted()) more: an account holds at most \(maximum.formatted())."
         }
     }
 
-    public var exitStatus: ExitStatus { .refused }
+    public var hint: String? {
+        switch self {
+        case .unknownAccount: "Check the number: it may belong to no account, or the account may have been removed."
+        case .balanceAboveMaximum: "Nothing was moved; an account at its maximum can still send and withdraw."
+        default: nil
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .unknownAccount: .unavailable
+        case .amountNotPositive: .dataError
+        case .closedAccount, .notOwner, .sameAccount, .currencyMismatch, .insufficientFunds, .balanceAboveMaximum: .refused
+        }
+    }
 }
 
 public enum AccountDirectoryKey: ServiceKey { public typealias Service = any AccountDirectory }

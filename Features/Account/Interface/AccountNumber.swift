@@ -66,9 +66,23 @@ public enum AccountNumberError: Error, UserFacingError, Equatable {
 
     public var message: String {
         switch self {
-        case .malformed(let text): "“\(text)” is not an account number: it has 12 digits, like 110-1234-5678-9."
-        case .checkDigitMismatch(let text): "“\(text)” is not a valid account number: a digit is mistyped (the check digit does not match)."
+        case .malformed(let text):
+            let digits = text.filter { $0.isASCII && $0.isNumber }.count
+            if text.contains(where: { !($0.isASCII && $0.isNumber) && $0 != "-" && $0 != " " }) {
+                return
+                    "\(Self.shown(text)) is not an account number: write only its 12 digits, with dashes or spaces if you like, as in 110-1234-5678-9."
+            }
+            if digits == 0 { return "No account number was given: one has 12 digits, like 110-1234-5678-9." }
+            return
+                "\(Self.shown(text)) is not an account number: it has \(digits) digit\(digits == 1 ? "" : "s") and an account number has 12, like 110-1234-5678-9."
+        case .checkDigitMismatch(let text):
+            return "\(Self.shown(text)) is not a valid account number: a digit is mistyped (the check digit does not match)."
         }
+    }
+
+    /// The text as a message quotes it, cut to 40 characters.
+    static func shown(_ text: String) -> String {
+        "“" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "”"
     }
 
     public var exitStatus: ExitStatus { .dataError }

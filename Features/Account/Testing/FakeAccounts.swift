@@ -49,9 +49,11 @@ public final class FakeAccounts: AccountDirectory, AccountPosting {
     }
 
     public func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
-        try state.withLock { state throws(PostingError) in
-            guard request.from != request.to else { throw .sameAccount(request.from) }
-            guard request.amount.isPositive else { throw .amountNotPositive(request.amount) }
+        guard request.from != request.to else { throw PostingError.sameAccount(request.from) }
+        guard request.amount.isPositive else { throw PostingError.amountNotPositive(request.amount) }
+        _ = try OperationAmount(request.amount)
+        _ = try Memo.parse(request.memo)
+        return try state.withLock { state throws(PostingError) in
             guard let from = state.accounts[request.from] else { throw .unknownAccount(request.from) }
             guard let to = state.accounts[request.to] else { throw .unknownAccount(request.to) }
             guard !from.isClosed else { throw .closedAccount(from.number) }
@@ -63,8 +65,12 @@ public final class FakeAccounts: AccountDirectory, AccountPosting {
             guard from.balance.minorUnits >= request.amount.minorUnits else {
                 throw .insufficientFunds(from.number, balance: from.balance, requested: request.amount)
             }
+            let (toBalance, overflow) = to.balance.minorUnits.addingReportingOverflow(request.amount.minorUnits)
+            guard !overflow, toBalance <= AmountBounds.maximumBalanceMinorUnits else {
+                throw .balanceAboveMaximum(to.number, amount: request.amount, maximum: AmountBounds.maximumBalance(in: to.currency))
+            }
             let newFrom = Self.with(from, balance: from.balance.minorUnits - request.amount.minorUnits)
-            let newTo = Self.with(to, balance: to.balance.minorUnits + request.amount.minorUnits)
+            let newTo = Self.with(to, balance: toBalance)
             state.accounts[from.number] = newFrom
             state.accounts[to.number] = newTo
             state.postings.append(request)

@@ -79,6 +79,21 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public static let tokenLength = 1...512
     /// The length of the Seoul Open Data API key (issued keys are about 40 characters).
     public static let apiKeyLength = 1...128
+    /// The largest `transfer.per-transfer-limit` and `notifications.large-transfer`: what one transfer
+    /// may move at most, 100,000,000,000 KRW (`AmountBounds`).
+    public static let maximumPerTransferLimit = AmountBounds.maximumOperation(in: .krw)
+    /// The largest `transfer.daily-limit`: ten transfers at their maximum, 1,000,000,000,000 KRW. With
+    /// it, one sender needs a thousand days to fill an account to its maximum balance.
+    public static let maximumDailyLimit = Money(minorUnits: 10 * AmountBounds.maximumOperationMinorUnits, currency: .krw)
+
+    /// The largest amount an amount setting accepts (`nil` for the other settings).
+    public var maximumAmount: Money? {
+        switch self {
+        case .transferPerTransferLimit, .notificationsLargeTransfer: Self.maximumPerTransferLimit
+        case .transferDailyLimit: Self.maximumDailyLimit
+        default: nil
+        }
+    }
 
     /// Parses what a person typed (or what is stored: the stored text parses back to the same value).
     ///
@@ -107,7 +122,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             else { throw SettingValueRejected() }
             return .accountNumber(trimmed)
         case .transferPerTransferLimit, .transferDailyLimit, .notificationsLargeTransfer:
-            guard let money = try? Money.parse(trimmed, currency: .krw), money.isPositive else { throw SettingValueRejected() }
+            guard let money = try? Money.parse(trimmed, currency: .krw), money.isPositive,
+                let maximum = maximumAmount, money.minorUnits <= maximum.minorUnits
+            else { throw SettingValueRejected() }
             return .money(money)
         case .searchAPIBaseURL:
             return .url(try Self.parseURL(trimmed))
@@ -154,9 +171,9 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .accountDefault:
             LocalizedText(en: "Account used when none is given.", ko: "계좌를 지정하지 않았을 때 쓰는 계좌.")
         case .transferPerTransferLimit:
-            LocalizedText(en: "The most one transfer may send.", ko: "1회 이체 한도.")
+            LocalizedText(en: "The most one KRW transfer may send.", ko: "원화 1회 이체 한도.")
         case .transferDailyLimit:
-            LocalizedText(en: "The most all transfers of a day may send.", ko: "1일 이체 한도.")
+            LocalizedText(en: "The most all KRW transfers of a day may send.", ko: "원화 1일 이체 한도.")
         case .notificationsLargeTransfer:
             LocalizedText(en: "Transfers of at least this much leave a notice in your inbox.", ko: "이 금액 이상을 보내면 알림함에 알림을 남깁니다.")
         case .searchAPIBaseURL:
@@ -187,16 +204,19 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
                 ko: "숫자와 대시로 된 8~20자의 계좌번호(숫자로 시작하고 끝남)")
         case .transferPerTransferLimit:
             LocalizedText(
-                en: "an amount of KRW above zero, like 5,000,000 or 5,000,000 KRW",
-                ko: "0보다 큰 원화 금액(예: 5,000,000 또는 5,000,000 KRW)")
+                en:
+                    "an amount of KRW above zero and at most \(Self.maximumPerTransferLimit.formattedAmount()), like 5,000,000 or 5,000,000 KRW",
+                ko: "0보다 크고 \(Self.maximumPerTransferLimit.formattedAmount()) 이하인 원화 금액(예: 5,000,000 또는 5,000,000 KRW)")
         case .transferDailyLimit:
             LocalizedText(
-                en: "an amount of KRW above zero and at least the per-transfer limit, like 10,000,000",
-                ko: "0보다 크고 1회 이체 한도 이상인 원화 금액(예: 10,000,000)")
+                en:
+                    "an amount of KRW above zero, at least the per-transfer limit and at most \(Self.maximumDailyLimit.formattedAmount()), like 10,000,000",
+                ko: "0보다 크고 1회 이체 한도 이상, \(Self.maximumDailyLimit.formattedAmount()) 이하인 원화 금액(예: 10,000,000)")
         case .notificationsLargeTransfer:
             LocalizedText(
-                en: "an amount of KRW above zero, like 1,000,000 or 1,000,000 KRW",
-                ko: "0보다 큰 원화 금액(예: 1,000,000 또는 1,000,000 KRW)")
+                en:
+                    "an amount of KRW above zero and at most \(Self.maximumPerTransferLimit.formattedAmount()), like 1,000,000 or 1,000,000 KRW",
+                ko: "0보다 크고 \(Self.maximumPerTransferLimit.formattedAmount()) 이하인 원화 금액(예: 1,000,000 또는 1,000,000 KRW)")
         case .searchAPIBaseURL:
             LocalizedText(
                 en: "an http:// or https:// URL with a host and no credentials, like https://api.github.com",
@@ -215,8 +235,10 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             "Only the format is checked here: that the account is yours is checked when it is used."
         case .searchAPIToken, .archiveAPIKey:
             "Secret: masked, never in --json; give it with --value-stdin, or leave VALUE out to type it hidden."
+        case .transferPerTransferLimit:
+            "It binds transfers in KRW; every other currency has fixed limits, listed by `moa transfer send --help`."
         case .transferDailyLimit:
-            "At least transfer.per-transfer-limit."
+            "At least transfer.per-transfer-limit. It binds transfers in KRW; every other currency has fixed limits, listed by `moa transfer send --help`."
         case .notificationsLargeTransfer:
             "Only transfers in KRW are compared with it: Moa converts no currency."
         default:

@@ -16,12 +16,70 @@ public enum ColorPreference: String, Sendable, CaseIterable, Codable {
     case never
 }
 
-/// How much money may leave the user's accounts (`transfer.per-transfer-limit`, `transfer.daily-limit`).
+/// How much money may leave the user's accounts, per currency (Moa converts nothing, so each currency
+/// has its own limits).
 ///
-/// Always in KRW. `daily` is never below `perTransfer`: Settings refuses a change that would break
-/// that, and if layers given from outside (environment, flags) still break it, `perTransfer` is
-/// lowered to `daily` (the stricter reading) and `moa settings list` warns.
+/// - KRW: `perTransfer` and `daily`, the user's settings `transfer.per-transfer-limit` and
+///   `transfer.daily-limit`. `daily` is never below `perTransfer`: Settings refuses a change that
+///   would break that, and if layers given from outside (environment, flags) still break it,
+///   `perTransfer` is lowered to `daily` (the stricter reading) and `moa settings list` warns.
+/// - Every other supported currency: the fixed limits of ``TransferLimits/defaultLimits``, about
+///   3,500 USD per transfer and twice that a day (`moa transfer send --help` lists them).
+/// - A currency with no limits at all cannot be sent (``limits(in:)`` is `nil`; Transfer refuses).
 public struct TransferLimits: Sendable, Equatable {
+    /// The most one KRW transfer may send (`transfer.per-transfer-limit`).
+    public let perTransfer: Money
+    /// The most all KRW transfers of one calendar day may send together (`transfer.daily-limit`).
+    public let daily: Money
+    /// The limits of the currencies other than `perTransfer`'s, by currency.
+    public let others: [Currency: CurrencyLimits]
+
+    /// - Parameter others: the limits of the other currencies (those of `perTransfer`'s currency in it
+    ///   are ignored); by default ``defaultLimits``.
+    public init(perTransfer: Money, daily: Money, others: [Currency: CurrencyLimits] = TransferLimits.defaultLimits) {
+        self.perTransfer = perTransfer
+        self.daily = daily
+        self.others = others
+    }
+
+    /// The limits that bind transfers in `currency`; `nil` when it has none (then nothing may be sent in it).
+    public func limits(in currency: Currency) -> CurrencyLimits? {
+        if currency == perTransfer.currency, currency == daily.currency {
+            return CurrencyLimits(perTransfer: perTransfer, daily: daily)
+        }
+        return others[currency]
+    }
+
+    /// The currency whose limits the user sets (`transfer.per-transfer-limit`, `transfer.daily-limit`): KRW.
+    public static let configurableCurrency = Currency.krw
+
+    /// The fixed limits of every supported currency but KRW: round amounts near 3,500 USD per transfer
+    /// (5,000,000 KRW, KRW's default, at about 1,400 KRW a dollar) and twice that a day.
+    public static let defaultLimits: [Currency: CurrencyLimits] = {
+        // Per transfer, in whole units of the currency; the daily limit is twice it.
+        let perTransfer: [String: Int64] = [
+            "AED": 13_000, "AUD": 5_500, "BHD": 1_300, "BRL": 20_000, "CAD": 5_000, "CHF": 3_000, "CLP": 3_300_000,
+            "CNY": 25_000, "CZK": 80_000, "DKK": 25_000, "EUR": 3_500, "GBP": 3_000, "HKD": 27_000, "HUF": 1_300_000,
+            "IDR": 55_000_000, "ILS": 13_000, "INR": 300_000, "ISK": 500_000, "JOD": 2_500, "JPY": 500_000, "KWD": 1_000,
+            "MXN": 60_000, "MYR": 16_000, "NOK": 37_000, "NZD": 6_000, "OMR": 1_300, "PHP": 200_000, "PLN": 14_000,
+            "SAR": 13_000, "SEK": 37_000, "SGD": 5_000, "THB": 120_000, "TND": 11_000, "TRY": 110_000, "TWD": 110_000,
+            "USD": 3_500, "VND": 88_000_000, "ZAR": 65_000,
+        ]
+        var limits: [Currency: CurrencyLimits] = [:]
+        for currency in Currency.supported where currency != configurableCurrency {
+            guard let units = perTransfer[currency.code] else { continue }
+            var scale: Int64 = 1
+            for _ in 0..<currency.minorUnitDigits { scale *= 10 }
+            limits[currency] = CurrencyLimits(
+                perTransfer: Money(minorUnits: units * scale, currency: currency),
+                daily: Money(minorUnits: 2 * units * scale, currency: currency))
+        }
+        return limits
+    }()
+}
+
+/// The transfer limits of one currency.
+public struct CurrencyLimits: Sendable, Equatable {
     /// The most one transfer may send.
     public let perTransfer: Money
     /// The most all transfers of one calendar day may send together.

@@ -2,7 +2,7 @@ import GRDB
 import Storage
 
 /// Transfer's schema: one row per transfer, its idempotency key unique per user, running totals
-/// for the daily limit; favourites and recent recipients (v2).
+/// for the daily limit; favourites and recent recipients (v2); old memos made safe to print (v3).
 ///
 /// `position` (the rowid) only grows: it orders the list and is the paging key, so paging is stable
 /// while other transfers are inserted. Account numbers are stored as shown (`110-1234-5678-9`).
@@ -81,5 +81,54 @@ public enum TransferMigrations {
                         SELECT initiated_by, to_number, MAX(position), created_at FROM transfer_transfers GROUP BY initiated_by, to_number
                         """)
             },
+            // Memos stored before they refused control characters: each one is replaced by its visible
+            // stand-in, so that an old transfer prints safely on any terminal.
+            .init("v3-neutralize-memo-control-characters") { db in
+                var changes: [(position: Int64, memo: String)] = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT position, memo FROM transfer_transfers WHERE memo IS NOT NULL")
+                while let row = try rows.next() {
+                    let memo: String = row["memo"]
+                    let safe = StoredText.neutralized(memo)
+                    if safe != memo { changes.append((row["position"], safe)) }
+                }
+                for change in changes {
+                    try db.execute(
+                        sql: "UPDATE transfer_transfers SET memo = ? WHERE position = ?", arguments: [change.memo, change.position])
+                }
+            },
         ])
+}
+
+/// Repairs text stored before memos refused control characters. The mapping is the design system's
+/// (`TerminalSafe.neutralize`), which a Data target cannot import:
+///
+/// - C0 controls U+0000–U+001F become their Control Pictures U+2400–U+241F (ESC → ␛), but for the
+///   line feed and the tab, which stay;
+/// - DEL U+007F becomes ␡ (U+2421);
+/// - C1 controls U+0080–U+009F and the bidirectional marks, embeddings, overrides and isolates
+///   (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) become � (U+FFFD).
+enum StoredText {
+    /// `text` with every such character replaced (itself when there is none).
+    static func neutralized(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var changed = false
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A, 0x09:
+                result.append(scalar)
+            case 0x00...0x1F:
+                result.append(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
+                changed = true
+            case 0x7F:
+                result.append("\u{2421}")
+                changed = true
+            case 0x80...0x9F, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                result.append("\u{FFFD}")
+                changed = true
+            default:
+                result.append(scalar)
+            }
+        }
+        return changed ? String(result) : text
+    }
 }

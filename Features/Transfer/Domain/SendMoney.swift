@@ -89,7 +89,7 @@ public struct SendMoney: TransferStarter {
         } else {
             typed = .number(try AccountNumber(draft.to))
         }
-        let memo = try Self.memo(draft.memo)
+        let memo = try Memo.parse(draft.memo)?.text
         let givenKey = try Self.idempotencyKey(draft.idempotencyKey)
         let destination =
             switch typed {
@@ -97,13 +97,7 @@ public struct SendMoney: TransferStarter {
             case .alias(let alias): try await recipients.resolve(alias, of: user.id)
             }
         let source = try await sourceAccount(draft.from, of: user.id, cache: sources)
-        let amount: Money
-        do {
-            amount = try Money.parse(draft.amount, currency: source.currency)
-        } catch {
-            throw TransferError.invalidAmount(error.description)
-        }
-        guard amount.isPositive else { throw TransferError.amountNotPositive(amount) }
+        let amount = try OperationAmount(parsing: draft.amount, currency: source.currency).money
 
         let now = clock.now()
         let day = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
@@ -142,14 +136,17 @@ public struct SendMoney: TransferStarter {
 
     // MARK: Rules
 
-    /// The per-transfer and daily limits. A limit only applies to amounts in its currency (Moa
-    /// converts nothing); `sentToday` gives the user's total of the day in a currency.
+    /// The per-transfer and daily limits of the amount's currency (Moa converts nothing, so every
+    /// currency has its own: KRW's from the settings, the others' fixed, see `TransferLimits`); a
+    /// currency without limits is refused. `sentToday` gives the user's total of the day in a currency.
     static func checkLimits(_ amount: Money, _ limits: TransferLimits, sentToday: (Currency) throws -> Money) throws {
-        if amount.currency == limits.perTransfer.currency, amount.minorUnits > limits.perTransfer.minorUnits {
-            throw TransferError.overPerTransferLimit(amount: amount, limit: limits.perTransfer)
+        guard let currencyLimits = limits.limits(in: amount.currency),
+            currencyLimits.perTransfer.currency == amount.currency, currencyLimits.daily.currency == amount.currency
+        else { throw TransferError.noLimits(amount.currency) }
+        if amount.minorUnits > currencyLimits.perTransfer.minorUnits {
+            throw TransferError.overPerTransferLimit(amount: amount, limit: currencyLimits.perTransfer)
         }
-        let daily = limits.daily
-        guard amount.currency == daily.currency else { return }
+        let daily = currencyLimits.daily
         let sent = try sentToday(daily.currency)
         let (total, overflow) = sent.minorUnits.addingReportingOverflow(amount.minorUnits)
         if overflow || total > daily.minorUnits {
@@ -206,23 +203,14 @@ public struct SendMoney: TransferStarter {
         return digits.count >= 10 && text.allSatisfy { $0.isNumber || $0 == "-" || $0 == " " }
     }
 
-    /// The memo, trimmed (`nil` when empty); refused when too long or not on one line.
-    static func memo(_ memo: String?) throws(TransferError) -> String? {
-        guard let memo else { return nil }
-        let trimmed = trimmed(memo)
-        guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= TransferError.maximumMemoLength, !trimmed.unicodeScalars.contains(where: isControl) else {
-            throw .invalidMemo
-        }
-        return trimmed
-    }
-
     /// The key, trimmed (`nil` when absent or empty: a new one is generated).
     static func idempotencyKey(_ key: String?) throws(TransferError) -> String? {
         guard let key else { return nil }
         let trimmed = trimmed(key)
         guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= TransferError.maximumKeyLength, !trimmed.unicodeScalars.contains(where: isControl) else {
+        guard trimmed.count <= TransferError.maximumKeyLength, !trimmed.unicodeScalars.contains(where: isControl),
+            SafeText.firstForbidden(in: trimmed) == nil
+        else {
             throw .invalidIdempotencyKey(key)
         }
         return trimmed

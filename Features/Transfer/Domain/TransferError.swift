@@ -1,19 +1,19 @@
+import AccountInterface
 import Foundation
 import Money
+import SettingsInterface
 import SharedKit
 
 /// Transfer's own refusals and input errors (Account's `PostingError`s pass through unchanged).
 /// Each message is one sentence; business-rule refusals exit 1, malformed input 65, unknown 69.
 public enum TransferError: Error, UserFacingError, Equatable {
-    /// The amount text is not an amount in the source account's currency (Money's reason).
-    case invalidAmount(String)
-    case amountNotPositive(Money)
     case overPerTransferLimit(amount: Money, limit: Money)
     case dailyLimitExceeded(amount: Money, limit: Money, remaining: Money)
+    /// The currency has no transfer limits, so nothing may be sent in it.
+    case noLimits(Currency)
     /// The key was already used by this user for a different request.
     case idempotencyKeyReused(String)
     case invalidIdempotencyKey(String)
-    case invalidMemo
     /// `--from` names no account of the user's (by id).
     case unknownSourceAccount(String)
     case notFound(String)
@@ -31,25 +31,23 @@ public enum TransferError: Error, UserFacingError, Equatable {
     case alreadyAFavourite(accountNumber: String, alias: String)
     case tooManyFavourites(Int)
 
-    public static let maximumMemoLength = 140
+    /// The most characters a memo may have (Account's ``Memo`` rules).
+    public static let maximumMemoLength = Memo.maximumLength
     public static let maximumKeyLength = 128
     public static let maximumAliasLength = 20
     public static let maximumFavourites = 100
 
     public var message: String {
         switch self {
-        case .invalidAmount(let reason): reason
-        case .amountNotPositive(let amount): "The amount must be more than zero, not \(amount.formatted())."
         case .overPerTransferLimit(let amount, let limit):
             "\(amount.formatted()) is above the per-transfer limit of \(limit.formatted())."
         case .dailyLimitExceeded(let amount, let limit, let remaining):
             "Sending \(amount.formatted()) would go over today's limit of \(limit.formatted()): \(remaining.formatted()) is left today."
+        case .noLimits(let currency): "Transfers in \(currency.code) have no limits set, so none can be sent."
         case .idempotencyKeyReused(let key):
             "The idempotency key “\(key)” was already used for a different transfer, so this one was not sent."
         case .invalidIdempotencyKey(let key):
-            "“\(key)” is not a usable idempotency key: use 1 to \(Self.maximumKeyLength) characters without line breaks or control characters."
-        case .invalidMemo:
-            "The memo is not usable: keep it to \(Self.maximumMemoLength) characters on one line."
+            "“\(Self.shown(key))” is not a usable idempotency key: use 1 to \(Self.maximumKeyLength) characters without line breaks or control characters."
         case .unknownSourceAccount(let reference): "You have no account “\(reference)” to send from."
         case .notFound(let id): "You have no transfer “\(id)”."
         case .invalidCursor: "That cursor is not one `moa transfer list` gave."
@@ -67,8 +65,14 @@ public enum TransferError: Error, UserFacingError, Equatable {
     public var hint: String? {
         switch self {
         case .idempotencyKeyReused: "Use a new key for a new transfer; the same key only repeats the same request."
-        case .dailyLimitExceeded: "Send the rest tomorrow, or raise transfer.daily-limit with `moa settings set`."
-        case .overPerTransferLimit: "Split it, or raise transfer.per-transfer-limit with `moa settings set`."
+        case .dailyLimitExceeded(_, let limit, _):
+            limit.currency == TransferLimits.configurableCurrency
+                ? "Send the rest tomorrow, or raise transfer.daily-limit with `moa settings set`."
+                : "Send the rest tomorrow: the limits of \(limit.currency.code) are fixed (see `moa transfer send --help`)."
+        case .overPerTransferLimit(_, let limit):
+            limit.currency == TransferLimits.configurableCurrency
+                ? "Split it, or raise transfer.per-transfer-limit with `moa settings set`."
+                : "Split it: the limits of \(limit.currency.code) are fixed (see `moa transfer send --help`)."
         case .unknownSourceAccount: "See your accounts with `moa account list`."
         case .unknownAlias, .favouriteNotFound: "See your favourites with `moa transfer recipients`."
         case .aliasTaken: "Choose another alias, or remove the old one with `moa transfer recipients remove ALIAS`."
@@ -78,13 +82,18 @@ public enum TransferError: Error, UserFacingError, Equatable {
         }
     }
 
+    /// Text a person typed, as a message quotes it: cut to 40 characters.
+    static func shown(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+
     public var exitStatus: ExitStatus {
         switch self {
-        case .amountNotPositive, .overPerTransferLimit, .dailyLimitExceeded, .idempotencyKeyReused, .unknownSourceAccount,
-            .unknownAlias, .aliasTaken, .alreadyAFavourite, .tooManyFavourites:
+        case .overPerTransferLimit, .dailyLimitExceeded, .noLimits, .idempotencyKeyReused, .unknownAlias, .aliasTaken,
+            .alreadyAFavourite, .tooManyFavourites:
             .refused
-        case .invalidAmount, .invalidIdempotencyKey, .invalidMemo, .invalidCursor, .invalidPageSize, .invalidAlias: .dataError
-        case .notFound, .favouriteNotFound: .unavailable
+        case .invalidIdempotencyKey, .invalidCursor, .invalidPageSize, .invalidAlias: .dataError
+        case .notFound, .favouriteNotFound, .unknownSourceAccount: .unavailable
         }
     }
 }

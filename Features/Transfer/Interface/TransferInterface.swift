@@ -85,9 +85,10 @@ public struct TransferReceipt: Sendable, Hashable, Codable {
 }
 
 /// Starts a transfer for the logged-in user: the one way other features (Account's detail screen)
-/// send money. Refusals are typed `UserFacingError`s with exit status 1 (limits, funds, closed or
-/// unknown account, same account, currency mismatch, not the owner, a reused idempotency key) or
-/// 65 for malformed input (account number, amount, memo, key).
+/// send money. Refusals are typed `UserFacingError`s with exit status 1 (limits, funds, closed
+/// account, same account, currency mismatch, not the owner, a balance that would pass its maximum, a
+/// reused idempotency key), 69 for an account that does not exist, or 65 for malformed input
+/// (account number, amount — zero or less, or above the per-operation maximum —, memo, key).
 public protocol TransferStarter: Sendable {
     func send(_ draft: TransferDraft) async throws -> TransferReceipt
 }
