@@ -10,8 +10,12 @@ import Storage
 struct DoctorCommand: ServiceCommand {
     static let configuration = CommandConfiguration(
         commandName: "doctor",
-        abstract: "Check the installation: providers, database, schema.",
-        discussion: "Exits 0 when every interface has exactly one provider, 70 when the composition is broken."
+        abstract: "Check the installation: providers, database, schema, the home's permissions.",
+        discussion: """
+            Exits 0 when every interface has exactly one provider, the data keeps its invariants and only you can \
+            read or change what moa keeps; 70 when the composition is broken, 65 when the data breaks an invariant, \
+            78 when other users can read or change the home or the files with secrets in it.
+            """
     )
 
     @OptionGroup var global: GlobalOptions
@@ -34,6 +38,7 @@ struct DoctorCommand: ServiceCommand {
         if !report.ok { throw DoctorError.compositionBroken(problems: report.problems.count) }
         let broken = report.checks.filter { !$0.problems.isEmpty }
         if !broken.isEmpty { throw DoctorError.inconsistentData(checks: broken.map(\.name)) }
+        if !report.permissions.ok { throw DoctorError.unsafePermissions(problems: report.permissions.problems.count) }
     }
 }
 
@@ -47,11 +52,15 @@ struct DoctorEnvironment: Sendable {
 enum DoctorError: UserFacingError {
     case compositionBroken(problems: Int)
     case inconsistentData(checks: [String])
+    /// Other users can read or change the home or a file with secrets in it.
+    case unsafePermissions(problems: Int)
 
     var message: String {
         switch self {
         case .compositionBroken(let problems): "The composition has \(problems) problem\(problems == 1 ? "" : "s") (listed above)."
         case .inconsistentData(let checks): "The data breaks invariants of: \(checks.joined(separator: ", ")) (listed above)."
+        case .unsafePermissions(let problems):
+            "The home's permissions have \(problems) problem\(problems == 1 ? "" : "s") (listed above)."
         }
     }
 
@@ -59,6 +68,7 @@ enum DoctorError: UserFacingError {
         switch self {
         case .compositionBroken: .software
         case .inconsistentData: .dataError
+        case .unsafePermissions: .configuration
         }
     }
 }
@@ -79,8 +89,27 @@ struct DoctorReport: Encodable, Sendable {
     let schema: [String]
     let providers: [ProviderRow]
     let problems: [String]
+    /// Whether other users can read or change the home or the files with secrets in it.
+    let permissions: Permissions
     /// The features' invariants on the live database (run only when the composition is sound).
     var checks: [CheckResult] = []
+
+    struct Permissions: Encodable, Sendable {
+        /// The home's permission bits, e.g. `0700` (`nil` if it could not be read).
+        let mode: String?
+        /// One sentence each (what is wrong and what to do); empty when all is well.
+        let problems: [String]
+        var ok: Bool { problems.isEmpty }
+
+        enum CodingKeys: String, CodingKey { case ok, mode, problems }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(ok, forKey: .ok)
+            try container.encode(mode, forKey: .mode)
+            try container.encode(problems, forKey: .problems)
+        }
+    }
 
     struct CheckResult: Encodable, Sendable {
         let name: String
@@ -114,7 +143,8 @@ enum Doctor {
         let schema = (try? database.appliedMigrations()) ?? []
         return DoctorReport(
             version: MoaVersion.current, home: home.root.path, database: database.path,
-            schema: schema, providers: providers, problems: problems)
+            schema: schema, providers: providers, problems: problems,
+            permissions: .init(mode: home.rootMode().map(MoaHome.octal), problems: home.permissionProblems().map(\.sentence)))
     }
 
     static func runChecks(_ checks: [any ConsistencyCheck]) async -> [DoctorReport.CheckResult] {
@@ -161,6 +191,15 @@ enum Doctor {
                 theme.paint("Composition broken", .danger)
                 + " (\(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")):\n"
             out += report.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
+        }
+        if report.permissions.ok {
+            out +=
+                theme.paint("Permissions OK", .success)
+                + ": only you can read or change what moa keeps in \(report.home)\(report.permissions.mode.map { " (\($0))" } ?? "").\n"
+        } else {
+            let count = report.permissions.problems.count
+            out += theme.paint("Permissions wrong", .danger) + " (\(count) problem\(count == 1 ? "" : "s")):\n"
+            out += report.permissions.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
         }
         for check in report.checks {
             if check.problems.isEmpty {

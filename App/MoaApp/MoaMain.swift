@@ -7,9 +7,10 @@ import SettingsFeature
 import SettingsInterface
 import Storage
 
-/// The entry point of the `moa` executable: parse, open `$MOA_HOME`, compose and validate the
-/// registry, apply the user's display settings, dispatch the command to its feature; every error
-/// becomes a message (in the user's language when it has one) and an exit status.
+/// The entry point of the `moa` executable: parse, locate `$MOA_HOME` (refusing an empty one, making
+/// one that others can write to owner-only) and open it, compose and validate the registry, apply
+/// the user's display settings, dispatch the command to its feature; every error becomes a message
+/// (in the user's language when it has one) and an exit status.
 public enum MoaMain {
     public static func run(arguments: [String]) async -> Int32 {
         bootstrapLogging(verbose: arguments.contains("--verbose"))
@@ -20,7 +21,10 @@ public enum MoaMain {
                 return .init(commands: [tour], context: context)
             }
             let global = (command as? any GlobalOptionsCommand)?.global ?? GlobalOptions()
-            let home = MoaHome.resolve(option: global.home, environment: context.environment)
+            // An empty --home (64) or MOA_HOME (78) is refused before anything is created.
+            let home = try MoaHome.locate(option: global.home, environment: context.environment)
+            // A home other users can write to is made owner-only before the database in it is opened.
+            for note in home.tightenPermissions() { context.err.writeLine(note) }
             let database = try Composition.openInfrastructure(home: home)
             let modules = Composition.modules(home: home, database: database, overrides: SettingsOverrides(global: global))
             // The doctor runs on the unvalidated modules: its job is to report what validation finds.

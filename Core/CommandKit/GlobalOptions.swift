@@ -4,7 +4,9 @@ import ArgumentParser
 public struct GlobalOptions: ParsableArguments, Sendable {
     @Option(
         name: .long,
-        help: ArgumentHelp("The folder that holds moa's data.", discussion: "Default: $MOA_HOME, else ~/.moa.", valueName: "dir"))
+        help: ArgumentHelp(
+            "The folder that holds moa's data.", discussion: "Default: $MOA_HOME, else ~/.moa. An empty value is refused.",
+            valueName: "dir"))
     public var home: String?
 
     @Flag(name: .long, help: "Print machine-readable JSON instead of tables and cards.")

@@ -113,8 +113,8 @@ struct PinEndToEndTests {
         #expect(!third.out.contains("error:"))
         #expect(ScreenText.line(in: third.out, containing: ["│ Logged in as ada@example.com"]))
 
-        // Removing the PIN: no prompt any more.
-        let removed = try moa.run(["auth", "pin", "remove"])
+        // Removing the PIN (it asks for the PIN first): no prompt any more.
+        let removed = try moa.run(["auth", "pin", "remove", "--pin-stdin"], stdin: Self.typed([Self.pin]))
         #expect(removed.status == 0)
         #expect(removed.out.contains("PIN removed for ada@example.com."))
         #expect(!(try moa.run([], stdin: Self.typed(["0"])).out.contains("Enter your PIN")))

@@ -156,6 +156,7 @@ struct PasswordChangeTests {
             return false
         }
         #expect(try events(auth, "login-lockout") == 1)
+        #expect(notices(auth, .loginLockout).count == 1)
         #expect(AccountSecurityError.wrongCurrentPassword.exitStatus == .noPermission)
         auth.clock.advance(by: 61)
         _ = try await auth.sessions.changePassword(current: AuthHarness.password, new: newPassword)
@@ -210,7 +211,7 @@ struct PasswordResetTests {
     @Test func theMailedCodeSetsANewPasswordAndEndsEverySession() async throws {
         let auth = try AuthHarness()
         let (user, laptop) = try await loggedInTwice(auth)
-        #expect(try await auth.passwordReset.request(email: "ADA@example.com") == "ADA@example.com")
+        #expect(try await auth.passwordReset.request(email: "ADA@example.com") == "ada@example.com")
         let mail = try #require(auth.mail.mails.last)
         #expect(mail.subject.contains("password reset") && mail.purpose == .passwordReset, "the outbox files it as …-reset.eml")
         let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
@@ -293,11 +294,8 @@ struct PasswordResetTests {
                 try await auth.passwordReset.complete(email: "ada@example.com", code: wrong, newPassword: newPassword)
             }
         }
-        await #expect {
+        await #expect(throws: AccountSecurityError.resetLocked(until: auth.clock.now().addingTimeInterval(60))) {
             try await auth.passwordReset.complete(email: "ada@example.com", code: code, newPassword: newPassword)
-        } throws: { error in
-            if case .throttled? = error as? AuthError { return true }
-            return false
         }
         auth.clock.advance(by: 61)
         await #expect(throws: AccountSecurityError.resetCodeInvalid) { // the lock is over, but that code is used up
@@ -469,6 +467,73 @@ struct SecurityNoticeTests {
         #expect(!(reuse.first?.body.contains(stolen.refreshToken) ?? true))
     }
 
+    @Test func aLoginLockoutTellsTheOwnerAndAnswersAsForAnUnknownAddress() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        let ada = try #require(try await auth.repository.user(email: "ada@example.com"))
+        let wrong = "not the password at all"
+        var answers: [String: [String]] = [:]
+        for email in ["ada@example.com", "nobody@example.com"] {
+            for _ in 0..<6 {
+                do {
+                    _ = try await auth.sessions.logIn(email: email, password: wrong)
+                } catch let error as any UserFacingError {
+                    answers[email, default: []].append("\(error.message) \(error.exitStatus.rawValue)")
+                }
+            }
+        }
+        #expect(answers["ada@example.com"] == answers["nobody@example.com"], "the caller learns nothing about the address")
+        #expect(answers["ada@example.com"]?.last?.hasPrefix("Too many failed logins for this address") == true)
+
+        let lockouts = notices(auth, .loginLockout)
+        #expect(lockouts.map(\.recipient) == [ada.id], "one notice, to the owner; none for the unknown address")
+        let notice = try #require(lockouts.first)
+        #expect(notice.title.hasPrefix("Logins to ada@example.com locked until "))
+        #expect(notice.body.contains("wrong passwords"))
+        #expect(!notice.title.contains(wrong) && !notice.body.contains(wrong))
+        #expect(try events(auth, "login-lockout") == 2, "both lockouts are recorded")
+    }
+
+    @Test func wrongCurrentPasswordsAndResetCodesThatLockTheAddressTellTheOwnerToo() async throws {
+        let auth = try AuthHarness()
+        let (user, _) = try await loggedInTwice(auth)
+        for _ in 0..<5 { _ = try? await auth.sessions.changePassword(current: "not my password at all", new: newPassword) }
+        #expect(notices(auth, .loginLockout).map(\.recipient) == [user.id])
+
+        auth.clock.advance(by: 3600)
+        _ = try await auth.passwordReset.request(email: "ada@example.com")
+        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        let wrongCode = code == "000000" ? "111111" : "000000"
+        for _ in 0..<5 { _ = try? await auth.passwordReset.complete(email: "ada@example.com", code: wrongCode, newPassword: newPassword) }
+        let lockouts = notices(auth, .loginLockout)
+        #expect(lockouts.count == 2)
+        #expect(lockouts.last?.body.contains("wrong password-reset codes") == true)
+        #expect(!(lockouts.last?.body.contains(code) ?? true) && !(lockouts.last?.body.contains(wrongCode) ?? true))
+    }
+
+    @Test func aLockoutWhoseNoticeCannotBePublishedIsNotRecordedEither() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        let broken = SessionManager(
+            repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store,
+            clock: auth.clock, inbox: BrokenInbox())
+        for _ in 0..<4 { _ = try? await broken.logIn(email: "ada@example.com", password: "not the password at all") }
+        await #expect(throws: StorageError.self) {
+            try await broken.logIn(email: "ada@example.com", password: "not the password at all")
+        }
+        #expect(try events(auth, "login-lockout") == 0, "the event and its notice are one transaction")
+    }
+
+    @Test func theResetCodeLockoutHasItsOwnSentence() {
+        let until = Date(timeIntervalSince1970: 1_767_225_660)
+        let error = AccountSecurityError.resetLocked(until: until)
+        #expect(error.message.hasPrefix("Too many wrong reset codes or passwords for this address: no code is accepted before "))
+        #expect(!error.message.contains("failed logins"))
+        #expect(error.message.hasSuffix(".") && !error.message.hasSuffix(".."))
+        #expect(error.exitStatus == .temporaryFailure)
+        #expect(error.localizedMessage.ko.contains("재설정 코드"))
+    }
+
     @Test func aLoginWhoseNoticeCannotBePublishedRecordsNoLoginEvent() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
@@ -568,6 +633,28 @@ struct AccountSecurityCommandTests {
         #expect(json["erased"] as? [String] == ["Account", "Auth"])
         #expect(owner.erasedUsers == [user.id])
         #expect(auth.store.current == nil)
+    }
+
+    @Test func pinRemoveAsksForThePinOrThePasswordAndWithoutATerminalSaysHow() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        let commands = AuthCommandHarness(auth: auth, owners: [])
+
+        let none = try await commands.run(["pin", "remove"])
+        #expect(none.status == 0, "no PIN: nothing to ask, nothing to remove")
+        #expect(none.out.contains("ada@example.com had no PIN."))
+
+        let pins = SQLitePinStore(database: auth.database)
+        try await pins.savePin(hash: try auth.hasher.hash("482913"), for: try #require(auth.store.current).userID, at: auth.clock.now())
+        let unasked = try await commands.run(["pin", "remove"])
+        #expect(unasked.status == ExitStatus.usage.rawValue)
+        #expect(
+            unasked.err.contains(
+                "There is no terminal to ask for your PIN: pipe it into --pin-stdin, or your password into --password-stdin."))
+        #expect(try auth.count("SELECT COUNT(*) FROM auth_pins") == 1, "the PIN stays")
+        #expect(notices(auth, .pinRemoved).isEmpty)
+        #expect(throws: (any Error).self) { _ = try AuthCommand.parseAsRoot(["pin", "remove", "--pin-stdin", "--password-stdin"]) }
     }
 
     @Test func aBlockedDeleteExitsOneAndNamesEveryBlocker() async throws {

@@ -217,6 +217,36 @@ struct AuthDataRepositoryTests {
         #expect(try await repository.throttle(for: "ada@example.com") == .fresh)
     }
 
+    @Test func addressesStoredBeforeCanonicalFormsAreMigratedWithoutMergingAccounts() async throws {
+        let scratch = try Scratch()
+        let url = scratch.url.appendingPathComponent("moa.sqlite")
+        let before = MigrationSet(feature: "Auth", steps: AuthMigrations.all.steps.filter { $0.name != "v3-canonical-emails" })
+        do {
+            let old = try AppDatabase.open(at: url, migrations: [before])
+            let repository = SQLiteAuthStore(database: old)
+            try await repository.createUser(user("u1", "Ada.Lovelace@example.com"), verification: verification("u1"))
+            try await repository.createUser(user("u2", "ａｄａ.lovelace@example.com"), verification: verification("u2", digest: "d2"))
+            try await repository.createUser(user("u3", "ＢＯＢ@example.com"), verification: verification("u3", digest: "d3"))
+            let locked = ThrottleState(failures: 0, windowStart: nil, lockedUntil: start.addingTimeInterval(60), lockouts: 1)
+            try await repository.saveThrottle(locked, for: "bob@example.com")
+            try await repository.saveThrottle(.init(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ｂｏｂ@example.com")
+            try await repository.saveThrottle(.init(failures: 3, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ｃｙ@example.com")
+        }
+
+        let migrated = try AppDatabase.open(at: url, migrations: [AuthMigrations.all])
+        let repository = SQLiteAuthStore(database: migrated)
+        #expect(try migrated.appliedMigrations().last == "Auth/v3-canonical-emails")
+        #expect(try await repository.user(id: UserID("u1"))?.email == "ada.lovelace@example.com")
+        #expect(
+            try await repository.user(id: UserID("u2"))?.email == "ａｄａ.lovelace@example.com",
+            "a look-alike of an older account keeps its old form: the accounts are not merged")
+        #expect(try await repository.user(id: UserID("u3"))?.email == "bob@example.com")
+        #expect(try await repository.user(email: "ada.lovelace@example.com")?.id == UserID("u1"), "the address reaches the older account")
+        #expect(try await repository.throttle(for: "bob@example.com").lockouts == 1, "the canonical throttle stays")
+        #expect(try await repository.throttle(for: "cy@example.com").failures == 3)
+        #expect(try migrated.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM auth_throttles") } == 2)
+    }
+
     @Test func securityEventsAreRecordedInOrder() async throws {
         let (repository, database) = try makeRepository()
         try await repository.record(SecurityEvent(userID: nil, email: "ghost@example.com", kind: .loginLockout, at: start))

@@ -8,19 +8,19 @@ struct RegistrationTests {
     @Test func signUpVerifyLoginHappyPath() async throws {
         let auth = try AuthHarness()
         let sent = try await auth.registration.signUp(email: "  Ada.Lovelace@EXAMPLE.com ", password: AuthHarness.password)
-        #expect(sent.email == "Ada.Lovelace@example.com")
+        #expect(sent.email == "ada.lovelace@example.com", "the canonical form: NFKC, lower-cased")
         #expect(auth.mail.mails.count == 1)
-        let code = try #require(auth.mail.lastCode(to: "Ada.Lovelace@example.com"))
-        try await auth.registration.verify(email: "ada.lovelace@example.com", code: code)
+        let code = try #require(auth.mail.lastCode(to: "ada.lovelace@example.com"))
+        try await auth.registration.verify(email: "ADA.lovelace@example.com", code: code)
         let user = try await auth.sessions.logIn(email: "Ada.Lovelace@example.com", password: AuthHarness.password)
-        #expect(user.email == "Ada.Lovelace@example.com")
+        #expect(user.email == "ada.lovelace@example.com")
         #expect(try await auth.sessions.currentUser() == user)
     }
 
     @Test func aSecondSignUpWithTheSameAddressIsRefused() async throws {
         let auth = try AuthHarness()
         _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
-        await #expect(throws: AuthError.emailTaken("ADA@example.com")) {
+        await #expect(throws: AuthError.emailTaken("ada@example.com")) {
             try await auth.registration.signUp(email: "ADA@example.com", password: AuthHarness.password)
         }
         #expect(try auth.count("SELECT COUNT(*) FROM auth_users") == 1)
@@ -262,5 +262,78 @@ struct SessionTests {
         _ = try await auth.sessions.logOut(everywhere: true)
         #expect(try await other.currentUser() == nil)
         #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions WHERE revoked_at IS NULL") == 0)
+    }
+}
+
+@Suite("Auth: one address, one account (canonical e-mail addresses)")
+struct EmailIdentityTests {
+    @Test(arguments: [
+        ("ada@example.com", "ada@example.com"),
+        ("  Ada.Lovelace@EXAMPLE.com ", "ada.lovelace@example.com"),
+        ("ａｄａ@example.com", "ada@example.com"), // full-width letters
+        ("ＡＤＡ＠ＥＸＡＭＰＬＥ．ＣＯＭ", "ada@example.com"), // full-width capitals, at sign and full stop
+        ("ﬁona@example.com", "fiona@example.com"), // the ﬁ ligature
+        ("Ünal@example.com", "ünal@example.com"),
+    ])
+    func everyFormOfAnAddressHasOneCanonicalForm(typed: String, canonical: String) throws {
+        #expect(try EmailAddress(typed).value == canonical)
+        #expect(EmailAddress.canonical(typed.trimmingCharacters(in: .whitespaces)) == canonical)
+    }
+
+    @Test func aFullWidthLookAlikeCannotSignUpASecondAccount() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser("ada@example.com")
+        for lookAlike in ["ａｄａ@example.com", "ＡＤＡ@example.com", "Ada@Example.com", "ada＠example．com"] {
+            await #expect(throws: AuthError.emailTaken("ada@example.com")) {
+                try await auth.registration.signUp(email: lookAlike, password: AuthHarness.password)
+            }
+        }
+        #expect(try auth.count("SELECT COUNT(*) FROM auth_users") == 1)
+        #expect(auth.mail.mails.count == 1, "only the first sign-up mailed a code")
+    }
+
+    @Test func logInVerifyAndResetFindTheAccountWhateverFormIsTyped() async throws {
+        let auth = try AuthHarness()
+        _ = try await auth.registration.signUp(email: "ａｄａ@example.com", password: AuthHarness.password)
+        #expect(auth.mail.mails.last?.to == "ada@example.com")
+        try await auth.registration.verify(email: "ADA@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "")
+        let user = try await auth.sessions.logIn(email: "ＡＤＡ@example.com", password: AuthHarness.password)
+        #expect(user.email == "ada@example.com")
+        #expect(try await auth.passwordReset.request(email: "ａｄａ@EXAMPLE.com") == "ada@example.com")
+        #expect(auth.mail.mails.last?.purpose == .passwordReset && auth.mail.mails.last?.to == "ada@example.com")
+    }
+
+    @Test(arguments: [
+        "ada\u{202E}moc.elpmaxe@example.com", // right-to-left override
+        "\u{2066}ada@example.com", // left-to-right isolate
+        "ada\u{200B}@example.com", // zero-width space
+        "ad\u{00AD}a@example.com", // soft hyphen
+        "ada@example.com\u{FEFF}", // byte-order mark
+        "ada\u{07}@example.com", // BEL
+        "ada\u{1B}[31m@example.com", // ESC
+        "ada\u{85}@example.com", // NEL (C1)
+    ])
+    func addressesWithControlOrInvisibleCharactersAreRefused(typed: String) async throws {
+        let auth = try AuthHarness()
+        await #expect {
+            try await auth.registration.signUp(email: typed, password: AuthHarness.password)
+        } throws: { error in
+            guard let error = error as? AuthError, case .invalidEmail(let shown, let reason) = error else { return false }
+            return reason == "it contains a control or invisible formatting character" && error.exitStatus == .dataError
+                && shown.contains("<U+") && !shown.unicodeScalars.contains { $0.properties.generalCategory == .format || $0.value < 0x20 }
+                && error.message.hasSuffix("character.") && !error.message.hasSuffix("..")
+        }
+        #expect(try auth.count("SELECT COUNT(*) FROM auth_users") == 0)
+        await #expect(throws: AuthError.self) { try await auth.sessions.logIn(email: typed, password: AuthHarness.password) }
+    }
+
+    @Test func aHugeAddressIsNotEchoedInFull() {
+        let typed = String(repeating: "a", count: 5_000) + "@example.com"
+        #expect {
+            try EmailAddress(typed)
+        } throws: { error in
+            guard let error = error as? AuthError else { return false }
+            return error.message.count < 200 && error.message.contains("…")
+        }
     }
 }

@@ -66,7 +66,7 @@ struct AuthHarness {
     let secrets = RandomSecretGenerator()
     let registration: Registration
     let sessions: SessionManager
-    /// Notices Auth published (new login, token reuse, password changed).
+    /// Notices Auth published (new login, token reuse, password changed, lockouts, PIN removal).
     let inbox = FakeInboxPublisher()
     let passwordReset: PasswordReset
 

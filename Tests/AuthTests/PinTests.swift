@@ -6,6 +6,8 @@ import CommandKit
 import DesignSystem
 import Foundation
 import GRDB
+import InboxInterface
+import Persistence
 import Registry
 import SharedKit
 import Storage
@@ -27,7 +29,17 @@ private struct PinHarness {
     init() throws {
         auth = try AuthHarness()
         pins = SQLitePinStore(database: auth.database)
-        service = PinService(pins: pins, hasher: auth.hasher, sessions: auth.sessions, events: auth.repository, clock: auth.clock)
+        service = PinService(
+            pins: pins, hasher: auth.hasher, sessions: auth.sessions, events: auth.repository, clock: auth.clock, inbox: auth.inbox)
+    }
+
+    /// The same service, publishing through `inbox`.
+    func service(inbox: any InboxPublisher) -> PinService {
+        PinService(pins: pins, hasher: auth.hasher, sessions: auth.sessions, events: auth.repository, clock: auth.clock, inbox: inbox)
+    }
+
+    func notices(_ kind: InboxNoticeKind) -> [InboxNotice] {
+        auth.inbox.notices.filter { $0.kind == kind }
     }
 
     /// A verified, logged-in user with `pin` (when given) set.
@@ -100,7 +112,7 @@ struct PinRuleTests {
         let harness = try PinHarness()
         try await harness.auth.verifiedUser()
         await #expect(throws: NotLoggedInError()) { try await harness.service.setPin(goodPin, repeated: goodPin) }
-        await #expect(throws: NotLoggedInError()) { try await harness.service.removePin() }
+        await #expect(throws: NotLoggedInError()) { try await harness.service.removePin(.pin(goodPin)) }
         await #expect(throws: NotLoggedInError()) { try await harness.service.status() }
         #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_pins") == 0)
     }
@@ -114,9 +126,9 @@ struct PinRuleTests {
         #expect(try await harness.service.unlock(pin: otherPin) == .unlocked(user))
         #expect(try harness.events("pin-set") == 2)
 
-        let removed = try await harness.service.removePin()
+        let removed = try await harness.service.removePin(.pin(otherPin))
         #expect(removed.removed && removed.user == user)
-        #expect(try await harness.service.removePin().removed == false)
+        #expect(try await harness.service.removePin(nil).removed == false, "without a PIN nothing is asked")
         #expect(try harness.events("pin-removed") == 1)
         #expect(try await harness.service.unlockState() == .notNeeded)
     }
@@ -251,6 +263,10 @@ struct PinUnlockTests {
         #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_sessions WHERE revoked_at IS NULL") == 0, "revoked like a logout")
         #expect(try harness.events("pin-lockout") == 1)
         #expect(try harness.events("logout") == 1)
+        let lockouts = harness.notices(.pinLockout)
+        #expect(lockouts.map(\.recipient) == [user.id], "the owner is told, once")
+        #expect(lockouts.first?.title == "A session of ada@example.com was ended after 5 wrong PINs")
+        #expect(!(lockouts.first?.body.contains(otherPin) ?? true))
         #expect(try await harness.service.unlockState() == .notNeeded)
         #expect(try await harness.service.unlock(pin: goodPin) == .notLoggedIn, "the PIN no longer opens anything")
 
@@ -365,7 +381,104 @@ struct PinUnlockScreenTests {
         #expect(viewModel.state.outcome == .pinSet(user))
         await viewModel.send(.status)
         #expect(viewModel.state.outcome == .status(PinStatus(user: user, isSet: true, wrongAttempts: 0, triesLeft: 5)))
-        await viewModel.send(.remove)
+        await viewModel.send(.remove(.pin(otherPin)))
+        #expect(viewModel.state.error?.message == "The PIN is wrong (4 tries left).")
+        await viewModel.send(.remove(.pin(goodPin)))
         #expect(viewModel.state.outcome == .pinRemoved(user, hadPin: true))
+    }
+}
+
+/// A publisher that writes each notice into a table of the transaction it is given (as Inbox's does),
+/// or fails like a store that is down.
+private struct TableInbox: InboxPublisher {
+    var fails = false
+
+    static func prepare(_ database: AppDatabase) throws {
+        try database.write { db in try db.execute(sql: "CREATE TABLE test_notices (kind TEXT NOT NULL, recipient TEXT NOT NULL)") }
+    }
+
+    func publish(_ notice: InboxNotice, in transaction: any Transaction) throws {
+        if fails { throw StorageError.failed(reason: "the inbox is unavailable") }
+        let db = try SQLiteTransaction.open(transaction)
+        try db.execute(
+            sql: "INSERT INTO test_notices (kind, recipient) VALUES (?, ?)", arguments: [notice.kind.rawValue, notice.recipient.rawValue])
+    }
+}
+
+@Suite("Auth: removing the PIN, and the notices of PIN events")
+struct PinRemovalTests {
+    @Test func removingThePinNeedsThePinOrThePassword() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        await #expect(throws: PinError.confirmationNeeded) { try await harness.service.removePin(nil) }
+        #expect(PinError.confirmationNeeded.exitStatus == .noPermission)
+        await #expect(throws: PinError.wrongLength(6)) { try await harness.service.removePin(.pin("4829")) }
+        #expect(try harness.failures() == 0, "a typo is not a wrong PIN")
+        await #expect(throws: PinError.wrongPin(triesLeft: 4)) { try await harness.service.removePin(.pin(otherPin)) }
+        #expect(try harness.failures() == 1, "a wrong PIN counts as at the unlock prompt")
+        await #expect(throws: AccountSecurityError.wrongCurrentPassword) {
+            try await harness.service.removePin(.password("not the password at all"))
+        }
+        #expect(try await harness.auth.repository.throttle(for: "ada@example.com").failures == 1, "a wrong password is a failed login")
+        #expect(try await harness.service.status().isSet)
+        #expect(try harness.events("pin-removed") == 0)
+        #expect(harness.notices(.pinRemoved).isEmpty)
+
+        let removed = try await harness.service.removePin(.password(AuthHarness.password))
+        #expect(removed.removed && removed.user == user)
+        #expect(try await harness.service.status().isSet == false)
+        #expect(try harness.events("pin-removed") == 1)
+        let notice = try #require(harness.notices(.pinRemoved).first)
+        #expect(notice.recipient == user.id && notice.title == "PIN of ada@example.com removed")
+        #expect(notice.body.contains("confirmed with your password") && !notice.body.contains(AuthHarness.password))
+    }
+
+    @Test func theRightPinRemovesItAndTheNoticeSaysSo() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn()
+        #expect(try await harness.service.removePin(.pin(" \(goodPin) ")).removed)
+        #expect(harness.notices(.pinRemoved).first?.body.contains("confirmed with your PIN") == true)
+        #expect(!(harness.notices(.pinRemoved).first?.body.contains(goodPin) ?? true))
+    }
+
+    @Test func theFifthWrongPinToRemoveItEndsTheSessionLikeAtThePrompt() async throws {
+        let harness = try PinHarness()
+        let user = try await harness.loggedIn()
+        for left in [4, 3, 2] { #expect(try await harness.service.unlock(pin: otherPin) == .wrongPin(triesLeft: left)) }
+        await #expect(throws: PinError.wrongPin(triesLeft: 1)) { try await harness.service.removePin(.pin(otherPin)) }
+        await #expect(throws: PinError.tooManyWrongPins) { try await harness.service.removePin(.pin(otherPin)) }
+        #expect(try await harness.auth.sessions.currentUser() == nil, "the session ended")
+        #expect(harness.auth.store.current == nil)
+        #expect(try harness.events("pin-lockout") == 1)
+        #expect(harness.notices(.pinLockout).map(\.recipient) == [user.id])
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_pins") == 1, "the PIN was not removed")
+        await #expect(throws: NotLoggedInError()) { try await harness.service.removePin(.pin(goodPin)) }
+    }
+
+    @Test func eachNoticeIsWrittenInTheTransactionOfItsEvent() async throws {
+        let harness = try PinHarness()
+        try TableInbox.prepare(harness.auth.database)
+        try await harness.loggedIn()
+        let service = harness.service(inbox: TableInbox())
+        for _ in 1...5 { _ = try await service.unlock(pin: otherPin) }
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM test_notices WHERE kind = 'pin-lockout'") == 1)
+
+        _ = try await harness.auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        await #expect(throws: StorageError.self) { try await harness.service(inbox: TableInbox(fails: true)).removePin(.pin(goodPin)) }
+        #expect(try await service.status().isSet, "no notice, no removal")
+        #expect(try harness.events("pin-removed") == 0)
+        #expect(try await service.removePin(.pin(goodPin)).removed)
+        #expect(try harness.auth.count("SELECT COUNT(*) FROM test_notices WHERE kind = 'pin-removed'") == 1)
+        #expect(try harness.events("pin-removed") == 1)
+    }
+
+    @Test func aLockoutWhoseNoticeFailsIsNotCountedEither() async throws {
+        let harness = try PinHarness()
+        try await harness.loggedIn()
+        let broken = harness.service(inbox: TableInbox(fails: true))
+        for _ in 1...4 { _ = try await broken.unlock(pin: otherPin) }
+        await #expect(throws: StorageError.self) { try await broken.unlock(pin: otherPin) }
+        #expect(try harness.failures() == 4, "the fifth wrong PIN, its event and its notice are one transaction")
+        #expect(try harness.events("pin-lockout") == 0)
     }
 }

@@ -101,6 +101,21 @@ struct InboxPublishingTests {
         #expect(page.nextBefore == nil)
     }
 
+    @Test func authsSecurityEventsAreListedWithTheirStableKinds() async throws {
+        let harness = try InboxHarness()
+        try await harness.publish(
+            harness.notice("Logins to ada@example.com locked until 2026-01-01 00:01:00", kind: .loginLockout),
+            harness.notice("A session of ada@example.com was ended after 5 wrong PINs", kind: .pinLockout),
+            harness.notice("PIN of ada@example.com removed", kind: .pinRemoved))
+        let page = try await harness.service.list()
+        #expect(Set(page.notices.map(\.kind)) == [.loginLockout, .pinLockout, .pinRemoved])
+        let json = try await harness.run(["--json"], json: true)
+        for kind in ["login-lockout", "pin-lockout", "pin-removed"] {
+            #expect(json.contains(#""kind" : "\#(kind)""#))
+        }
+        #expect(try await harness.run([]).contains("PIN of ada@example.com removed"))
+    }
+
     @Test func aNoticePublishedInATransactionThatRollsBackIsGoneWithIt() async throws {
         let harness = try InboxHarness()
         let publisher = harness.root.publisher

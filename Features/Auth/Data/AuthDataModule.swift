@@ -27,13 +27,7 @@ public struct AuthDataModule: FeatureModule {
             SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
             .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
-            .singleton(
-                PinServiceKey.self,
-                requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self, AuthRepositoryKey.self, WallClockKey.self
-            ) {
-                pins, hasher, sessions, events, clock in
-                PinService(pins: pins, hasher: hasher, sessions: sessions, events: events, clock: clock)
-            },
+            PinService.provider, // requires InboxPublisherKey, like the session manager
             .singleton(SessionUnlockerKey.self, requires: PinServiceKey.self) { $0 },
             .singleton(
                 RegistrationKey.self,

@@ -1,3 +1,4 @@
+import AuthDomain
 import GRDB
 import Storage
 
@@ -56,6 +57,36 @@ public enum AuthMigrations {
                     table.column("pin_hash", .text).notNull()
                     table.column("failures", .integer).notNull().defaults(to: 0)
                     table.column("updated_at", .datetime).notNull()
+                }
+            },
+            // Addresses are stored, compared and looked up in their canonical form (NFKC, lower-cased:
+            // `EmailAddress.canonical`). Earlier builds kept the part before "@" as typed. An address
+            // whose canonical form another account already has keeps its old form: it is no longer
+            // found (a login with that address reaches the older account), rather than two accounts
+            // merging. A throttle whose canonical key already exists is dropped (the existing one stays).
+            .init("v3-canonical-emails") { db in
+                let users = try Row.fetchAll(db, sql: "SELECT id, email FROM auth_users ORDER BY created_at, id")
+                for user in users {
+                    let id = try user.decode(String.self, forColumn: "id")
+                    let email = try user.decode(String.self, forColumn: "email")
+                    let canonical = EmailAddress.canonical(email)
+                    guard canonical != email else { continue }
+                    let taken = try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM auth_users WHERE email = ? AND id != ?)", arguments: [canonical, id])
+                    if taken != true {
+                        try db.execute(sql: "UPDATE auth_users SET email = ? WHERE id = ?", arguments: [canonical, id])
+                    }
+                }
+                for key in try String.fetchAll(db, sql: "SELECT email FROM auth_throttles") {
+                    let canonical = EmailAddress.canonical(key)
+                    guard canonical != key else { continue }
+                    let taken = try Bool.fetchOne(
+                        db, sql: "SELECT EXISTS (SELECT 1 FROM auth_throttles WHERE email = ?)", arguments: [canonical])
+                    if taken == true {
+                        try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [key])
+                    } else {
+                        try db.execute(sql: "UPDATE auth_throttles SET email = ? WHERE email = ?", arguments: [canonical, key])
+                    }
                 }
             },
         ])

@@ -27,6 +27,13 @@ enum AuthStorage {
         }
     }
 
+    /// Inserts a security event (address, kind, time: nothing secret) in the transaction of `db`.
+    static func insert(_ event: SecurityEvent, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
+            arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
+    }
+
     static func read<T: Sendable>(_ database: AppDatabase, unreadable: String, _ body: @Sendable (Database) throws -> T) throws -> T {
         do {
             return try database.read(body)

@@ -269,9 +269,7 @@ public struct SQLiteAuthStore: AuthRepository {
     }
 
     private static func insert(_ event: SecurityEvent, in db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO auth_security_events (user_id, email, kind, at) VALUES (?, ?, ?, ?)",
-            arguments: [event.userID?.rawValue, event.email, event.kind.rawValue, event.at])
+        try AuthStorage.insert(event, in: db)
     }
 
     private static func user(_ row: Row) throws -> UserRecord {

@@ -1,11 +1,13 @@
 import AuthDomain
 import Foundation
 import GRDB
+import Persistence
 import SharedKit
 import Storage
 
 /// ``PinRepository`` on the app's SQLite database (`auth_pins`, one row per user, removed with the
-/// user). Every method is one transaction; errors carry SQLite's message, never a bound value.
+/// user; its security events go to `auth_security_events`, as the sign-in store's do). Every method
+/// is one transaction; errors carry SQLite's message, never a bound value.
 public struct SQLitePinStore: PinRepository {
     private let database: AppDatabase
 
@@ -34,17 +36,29 @@ public struct SQLitePinStore: PinRepository {
         }
     }
 
-    public func deletePin(for user: UserID) async throws -> Bool {
+    public func deletePin(
+        for user: UserID, recording event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void
+    ) async throws -> Bool {
         try write { db in
             try db.execute(sql: "DELETE FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try AuthStorage.insert(event, in: db)
+            try alongside(SQLiteTransaction(db))
+            return true
         }
     }
 
-    public func recordWrongPin(for user: UserID) async throws -> Int {
+    public func recordWrongPin(
+        for user: UserID, limit: Int, lockout: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void
+    ) async throws -> Int {
         try write { db in
             try db.execute(sql: "UPDATE auth_pins SET failures = failures + 1 WHERE user_id = ?", arguments: [user.rawValue])
-            return try Int.fetchOne(db, sql: "SELECT failures FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            let failures = try Int.fetchOne(db, sql: "SELECT failures FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
+            if failures == limit {
+                try AuthStorage.insert(lockout, in: db)
+                try alongside(SQLiteTransaction(db))
+            }
+            return failures
         }
     }
 

@@ -47,12 +47,14 @@ public struct AccountDeletion: Sendable {
         try await sessions.requireUser()
     }
 
-    /// Deletes the logged-in user if `confirmation` is their e-mail address (compared without
-    /// regard to case or surrounding spaces); any other text changes nothing.
+    /// Deletes the logged-in user if `confirmation` is their e-mail address (compared in the canonical
+    /// form of addresses, without surrounding spaces); any other text changes nothing.
     public func delete(confirmation: String) async throws -> DeletionReport {
         let user = try await sessions.requireUser()
         let typed = confirmation.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard typed.caseInsensitiveCompare(user.email) == .orderedSame else { throw AccountSecurityError.deletionNotConfirmed }
+        guard EmailAddress.canonical(typed) == EmailAddress.canonical(user.email) else {
+            throw AccountSecurityError.deletionNotConfirmed
+        }
 
         let owners = owners
         let repository = repository

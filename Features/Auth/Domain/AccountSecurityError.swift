@@ -23,6 +23,9 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
     case samePassword
     /// `password reset --code`: wrong, expired or used up — and also what an unknown address gets.
     case resetCodeInvalid
+    /// `password reset --code`: the address is locked after too many wrong codes (or passwords), as
+    /// for every address, known or not.
+    case resetLocked(until: Date)
     /// `delete`: what was typed is not the logged-in user's e-mail address.
     case deletionNotConfirmed
     /// `delete`: at least one feature still holds something that must not vanish.
@@ -38,6 +41,10 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
             LocalizedText(en: "The new password must differ from the current one.", ko: "새 비밀번호는 현재 비밀번호와 달라야 합니다.")
         case .resetCodeInvalid:
             LocalizedText(en: "The reset code is wrong or has expired.", ko: "재설정 코드가 틀렸거나 만료되었습니다.")
+        case .resetLocked(let until):
+            LocalizedText(
+                en: "Too many wrong reset codes or passwords for this address: no code is accepted before \(AuthError.time(until)).",
+                ko: "이 주소로 틀린 재설정 코드나 비밀번호가 너무 많았습니다: \(AuthError.time(until))까지 코드를 받지 않습니다.")
         case .deletionNotConfirmed:
             LocalizedText(
                 en: "The confirmation does not match your e-mail address, so nothing was deleted.",
@@ -53,6 +60,7 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
         switch self {
         case .wrongCurrentPassword: "Forgot it? Log out and run `moa auth password reset --email …`."
         case .resetCodeInvalid: "Ask for a new code with `moa auth password reset --email …` and use the newest one."
+        case .resetLocked: "Then ask for a new code with `moa auth password reset --email …` and use the newest one."
         case .deletionNotConfirmed: "Type the e-mail address you are logged in with (`moa auth whoami`), or pass it with --confirm."
         case .deletionBlocked: "Nothing was deleted. Resolve each point above, then run `moa auth delete` again."
         default: nil
@@ -64,6 +72,7 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
         case .wrongCurrentPassword, .resetCodeInvalid: .noPermission
         case .samePassword, .deletionNotConfirmed: .dataError
         case .deletionBlocked: .refused
+        case .resetLocked: .temporaryFailure
         }
     }
 

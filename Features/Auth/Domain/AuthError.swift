@@ -60,7 +60,8 @@ public enum AuthError: Error, UserFacingError, Equatable {
         }
     }
 
-    private static func time(_ date: Date) -> String {
+    /// `2026-01-01 09:30:00`, in the local time zone: when a lockout ends.
+    static func time(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"

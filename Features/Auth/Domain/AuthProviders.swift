@@ -21,6 +21,18 @@ extension SessionManager {
     }
 }
 
+extension PinService {
+    /// `PinServiceKey`: the PIN lockout and PIN removal notices go to `InboxPublisherKey`.
+    public static var provider: Provider {
+        .singleton(
+            PinServiceKey.self, requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self,
+            AuthRepositoryKey.self, WallClockKey.self, InboxPublisherKey.self
+        ) { pins, hasher, sessions, events, clock, inbox in
+            PinService(pins: pins, hasher: hasher, sessions: sessions, events: events, clock: clock, inbox: inbox)
+        }
+    }
+}
+
 extension PasswordReset {
     /// `PasswordResetKey`: codes go through `MailSenderKey`, the notice to `InboxPublisherKey`.
     public static var provider: Provider {

@@ -64,14 +64,16 @@ public struct PasswordReset: Sendable {
     /// Sets a new password with a mailed code: the sign-up password policy applies; on success every
     /// session of the user is revoked (log in again), the event is recorded and `.passwordChanged`
     /// is published, in one transaction. A wrong, expired or used-up code — or an address without an
-    /// account — is ``AccountSecurityError/resetCodeInvalid``.
+    /// account — is ``AccountSecurityError/resetCodeInvalid``; wrong codes count toward the address's
+    /// throttle, and a locked address is ``AccountSecurityError/resetLocked(until:)`` (the owner of a
+    /// known address finds a `login-lockout` notice in their inbox).
     public func complete(email raw: String, code: String, newPassword: String) async throws -> AuthenticatedUser {
         let email = try EmailAddress(raw)
         let normalized = try PasswordPolicy().check(newPassword, for: email)
-        let key = email.value.lowercased()
+        let key = email.value
         let now = clock.now()
         let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+        if let until = throttle.lockedUntil, now < until { throw AccountSecurityError.resetLocked(until: until) }
 
         let typed = secrets.digest(code.filter { !$0.isWhitespace })
         let user = try await repository.user(email: email.value)
@@ -86,7 +88,9 @@ public struct PasswordReset: Sendable {
             let next = policy.failing(throttle, at: now)
             try await repository.saveThrottle(next, for: key)
             if next.lockouts > throttle.lockouts {
-                try await repository.record(SecurityEvent(userID: user?.id, email: email.value, kind: .loginLockout, at: now))
+                // The owner of a known address is told in their inbox; the answer here stays the same.
+                try await repository.recordLockout(
+                    of: email.value, user: user, until: next.lockedUntil, cause: .resetCodes, at: now, inbox: inbox)
             }
             throw AccountSecurityError.resetCodeInvalid
         }

@@ -48,6 +48,8 @@ public enum PinError: Error, UserFacingError, Equatable {
     case mismatch
     case wrongPin(triesLeft: Int)
     case tooManyWrongPins
+    /// Removing a PIN without the PIN or the password.
+    case confirmationNeeded
 
     public var message: String {
         switch self {
@@ -58,6 +60,7 @@ public enum PinError: Error, UserFacingError, Equatable {
         case .mismatch: "The two PINs do not match."
         case .wrongPin(let triesLeft): "The PIN is wrong (\(triesLeft) \(triesLeft == 1 ? "try" : "tries") left)."
         case .tooManyWrongPins: "Too many wrong PINs — sign in with your password."
+        case .confirmationNeeded: "Removing the PIN needs your current PIN or your password."
         }
     }
 
@@ -71,7 +74,7 @@ public enum PinError: Error, UserFacingError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .notDigits, .wrongLength, .repeatedDigit, .sequential, .mismatch: .dataError
-        case .wrongPin, .tooManyWrongPins: .noPermission
+        case .wrongPin, .tooManyWrongPins, .confirmationNeeded: .noPermission
         }
     }
 }

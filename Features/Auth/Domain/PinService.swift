@@ -1,5 +1,7 @@
 import AuthInterface
 import Foundation
+import InboxInterface
+import Persistence
 import Registry
 import SharedKit
 
@@ -25,12 +27,34 @@ public protocol PinRepository: Sendable {
     func pin(for user: UserID) async throws -> PinRecord?
     /// Stores (or replaces) the user's PIN hash, with no wrong PINs counted.
     func savePin(hash: String, for user: UserID, at date: Date) async throws
-    /// Removes the user's PIN; returns whether there was one.
-    func deletePin(for user: UserID) async throws -> Bool
-    /// Counts one more wrong PIN, atomically; returns the new count (0 when the user has no PIN).
-    func recordWrongPin(for user: UserID) async throws -> Int
+    /// Removes the user's PIN; if there was one, records `event` and runs `alongside` (e.g. publishing
+    /// an inbox notice) in the same transaction. Returns whether there was one.
+    func deletePin(for user: UserID, recording event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void)
+        async throws -> Bool
+    /// Counts one more wrong PIN, atomically, and returns the new count (0 when the user has no PIN).
+    /// The wrong PIN that brings the count to `limit` also records `lockout` and runs `alongside`, in
+    /// the same transaction: the lockout is recorded exactly once, exactly when it happens.
+    func recordWrongPin(
+        for user: UserID, limit: Int, lockout: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void
+    ) async throws -> Int
     /// Forgets the wrong PINs counted so far.
     func resetWrongPins(for user: UserID) async throws
+}
+
+/// What proves, before the PIN is removed, that the person at the terminal is its owner.
+public enum PinProof: Sendable, Equatable, CustomStringConvertible {
+    /// The current PIN: a wrong one counts like one at the unlock prompt.
+    case pin(String)
+    /// The password: a wrong one counts as a failed login.
+    case password(String)
+
+    /// Which proof, never the secret.
+    public var description: String {
+        switch self {
+        case .pin: "PIN"
+        case .password: "password"
+        }
+    }
 }
 
 public enum PinRepositoryKey: ServiceKey { public typealias Service = any PinRepository }
@@ -57,20 +81,26 @@ public struct PinStatus: Sendable, Equatable {
 /// Sets and removes the logged-in user's PIN, and unlocks the interactive mode with it.
 ///
 /// The wrong-PIN count belongs to the user and lives in the database: quitting at the prompt and
-/// starting again does not reset it. A right PIN resets it; the fifth wrong one in a row ends the
-/// session (revoked like `moa auth logout`, session file removed), records a `pin-lockout` security
-/// event and resets the count, so the next session — started with the password — gets five tries again.
+/// starting again does not reset it. A right PIN resets it; the fifth wrong one in a row — at the
+/// unlock prompt or to confirm `moa auth pin remove` — records a `pin-lockout` security event and
+/// publishes its inbox notice (with the count, in one transaction), then ends the session (revoked
+/// like `moa auth logout`, session file removed) and resets the count, so the next session — started
+/// with the password — gets five tries again. Removing the PIN needs the PIN or the password, and
+/// is recorded and published too.
 public struct PinService: SessionUnlocker {
     private let pins: any PinRepository
     private let hasher: any PasswordHasher
     private let sessions: SessionManager
     private let events: any AuthRepository
     private let clock: any WallClock
+    private let inbox: (any InboxPublisher)?
     public let policy: PinPolicy
 
+    /// - Parameter inbox: where the PIN lockout and PIN removal notices go, in the event's transaction.
+    ///   The app always gives one (``provider``); `nil` only for tests of other concerns.
     public init(
         pins: any PinRepository, hasher: any PasswordHasher, sessions: SessionManager, events: any AuthRepository,
-        clock: any WallClock, policy: PinPolicy = PinPolicy()
+        clock: any WallClock, policy: PinPolicy = PinPolicy(), inbox: (any InboxPublisher)? = nil
     ) {
         self.pins = pins
         self.hasher = hasher
@@ -78,6 +108,7 @@ public struct PinService: SessionUnlocker {
         self.events = events
         self.clock = clock
         self.policy = policy
+        self.inbox = inbox
     }
 
     // MARK: Setting and removing
@@ -94,13 +125,34 @@ public struct PinService: SessionUnlocker {
         return user
     }
 
-    /// Removes the logged-in user's PIN; `removed` is false when there was none.
-    public func removePin() async throws -> (user: AuthenticatedUser, removed: Bool) {
+    /// Removes the logged-in user's PIN once `proof` shows it is theirs; `removed` is false when there
+    /// was none (then nothing is checked, and `proof` may be `nil`).
+    ///
+    /// A wrong PIN is ``PinError/wrongPin(triesLeft:)`` and counts like one at the unlock prompt: the
+    /// fifth in a row ends the session (``PinError/tooManyWrongPins``). A wrong password is
+    /// ``AccountSecurityError/wrongCurrentPassword`` and counts as a failed login. Without a proof
+    /// while there is a PIN: ``PinError/confirmationNeeded``. The removal, its `pin-removed` event and
+    /// its inbox notice are one transaction.
+    public func removePin(_ proof: PinProof?) async throws -> (user: AuthenticatedUser, removed: Bool) {
         let user = try await sessions.requireUser()
-        let removed = try await pins.deletePin(for: user.id)
-        if removed {
-            try await events.record(SecurityEvent(userID: user.id, email: user.email, kind: .pinRemoved, at: clock.now()))
+        guard let record = try await pins.pin(for: user.id) else { return (user, false) }
+        guard let proof else { throw PinError.confirmationNeeded }
+        switch proof {
+        case .pin(let raw):
+            let pin = try policy.wellFormed(raw)
+            switch try await check(pin, against: record, of: user) {
+            case .right: break
+            case .wrong(let triesLeft): throw PinError.wrongPin(triesLeft: triesLeft)
+            case .sessionEnded: throw PinError.tooManyWrongPins
+            }
+        case .password(let password):
+            _ = try await sessions.confirmPassword(password)
         }
+        let now = clock.now()
+        let removed = try await pins.deletePin(
+            for: user.id, recording: SecurityEvent(userID: user.id, email: user.email, kind: .pinRemoved, at: now),
+            alongside: SecurityNotices.publishing(
+                SecurityNotices.pinRemoved(user.id, email: user.email, confirmedWith: proof, at: now), through: inbox))
         return (user, removed)
     }
 
@@ -119,7 +171,7 @@ public struct PinService: SessionUnlocker {
         guard let user = try? await sessions.currentUser() else { return .notNeeded }
         guard let record = try await pins.pin(for: user.id) else { return .notNeeded }
         if record.failures >= policy.attemptsBeforeSessionEnds {
-            // Counted, but the session outlived it (the process stopped in between): end it now.
+            // Counted (and recorded), but the session outlived it (the process stopped in between): end it now.
             try await endSession(of: user)
             return .notNeeded
         }
@@ -130,29 +182,56 @@ public struct PinService: SessionUnlocker {
         let pin = try policy.wellFormed(raw)
         guard let user = try await sessions.currentUser() else { return .notLoggedIn }
         guard let record = try await pins.pin(for: user.id) else { return .unlocked(user) }
-        if hasher.verify(pin, against: record.pinHash) {
+        switch try await check(pin, against: record, of: user) {
+        case .right:
             if record.failures > 0 { try await pins.resetWrongPins(for: user.id) }
             if hasher.needsRehash(record.pinHash) {
                 try await pins.savePin(hash: try hasher.hash(pin), for: user.id, at: clock.now())
             }
             return .unlocked(user)
+        case .wrong(let triesLeft):
+            return .wrongPin(triesLeft: triesLeft)
+        case .sessionEnded:
+            return .sessionEnded
         }
-        let failures = try await pins.recordWrongPin(for: user.id)
-        guard failures >= policy.attemptsBeforeSessionEnds else { return .wrongPin(triesLeft: triesLeft(after: failures)) }
-        try await endSession(of: user)
-        return .sessionEnded
     }
 
     // MARK: Helpers
+
+    /// What checking one PIN did.
+    private enum Check {
+        case right
+        case wrong(triesLeft: Int)
+        /// That wrong PIN was the last one allowed (or the count had already run out): the session ended.
+        case sessionEnded
+    }
+
+    /// Checks `pin` (well-formed) against the user's: a wrong one is counted, and the one that reaches
+    /// the limit records the lockout with its notice (one transaction with the count), then ends the session.
+    private func check(_ pin: String, against record: PinRecord, of user: AuthenticatedUser) async throws -> Check {
+        let limit = policy.attemptsBeforeSessionEnds
+        if record.failures >= limit {
+            try await endSession(of: user)
+            return .sessionEnded
+        }
+        if hasher.verify(pin, against: record.pinHash) { return .right }
+        let now = clock.now()
+        let failures = try await pins.recordWrongPin(
+            for: user.id, limit: limit, lockout: SecurityEvent(userID: user.id, email: user.email, kind: .pinLockout, at: now),
+            alongside: SecurityNotices.publishing(
+                SecurityNotices.pinLockout(user.id, email: user.email, attempts: limit, at: now), through: inbox))
+        guard failures >= limit else { return .wrong(triesLeft: triesLeft(after: failures)) }
+        try await endSession(of: user)
+        return .sessionEnded
+    }
 
     private func triesLeft(after failures: Int) -> Int {
         max(policy.attemptsBeforeSessionEnds - failures, 0)
     }
 
-    /// The lockout: the event first (so it is recorded even if logging out fails), then the logout, and
-    /// only once the session is gone the count starts again (for the next session, begun with the password).
+    /// After a lockout (already recorded with the count): the logout, and only once the session is gone
+    /// the count starts again (for the next session, begun with the password).
     private func endSession(of user: AuthenticatedUser) async throws {
-        try await events.record(SecurityEvent(userID: user.id, email: user.email, kind: .pinLockout, at: clock.now()))
         _ = try await sessions.logOut(everywhere: false)
         try await pins.resetWrongPins(for: user.id)
     }

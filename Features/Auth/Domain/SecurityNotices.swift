@@ -35,8 +35,70 @@ enum SecurityNotices {
             createdAt: date)
     }
 
+    /// Which secret was guessed wrong too often when an address was locked.
+    enum LockoutCause: Sendable {
+        /// Wrong passwords: at login, or as the current password (`password change`, `pin remove`).
+        case passwords
+        /// Wrong password-reset codes.
+        case resetCodes
+    }
+
+    static func loginLockout(_ user: UserID, email: String, until: Date, cause: LockoutCause, at date: Date) -> InboxNotice {
+        let what =
+            switch cause {
+            case .passwords: "wrong passwords"
+            case .resetCodes: "wrong password-reset codes"
+            }
+        return InboxNotice(
+            recipient: user, kind: .loginLockout, title: "Logins to \(email) locked until \(AuthError.time(until))",
+            body: "Too many \(what) were tried for your address, so logins and password resets are refused until then. "
+                + "If this was not you, someone may be guessing: keep a long password that you use nowhere else.",
+            createdAt: date)
+    }
+
+    static func pinLockout(_ user: UserID, email: String, attempts: Int, at date: Date) -> InboxNotice {
+        InboxNotice(
+            recipient: user, kind: .pinLockout, title: "A session of \(email) was ended after \(attempts) wrong PINs",
+            body: "\(attempts) wrong PINs in a row were typed for your session, so it was logged out and your password is needed "
+                + "to log in again. If this was not you, change your password with `moa auth password change`.",
+            createdAt: date)
+    }
+
+    static func pinRemoved(_ user: UserID, email: String, confirmedWith proof: PinProof, at date: Date) -> InboxNotice {
+        let how =
+            switch proof {
+            case .pin: "your PIN"
+            case .password: "your password"
+            }
+        return InboxNotice(
+            recipient: user, kind: .pinRemoved, title: "PIN of \(email) removed",
+            body: "The PIN that unlocks the interactive mode was removed, confirmed with \(how): `moa` no longer asks for one. "
+                + "If this was not you, change your password with `moa auth password change` and set a PIN with `moa auth pin set`.",
+            createdAt: date)
+    }
+
     /// The work that publishes `notice` in the transaction it is given; nothing without a publisher.
     static func publishing(_ notice: InboxNotice, through publisher: (any InboxPublisher)?) -> @Sendable (any Transaction) throws -> Void {
         { transaction in try publisher?.publish(notice, in: transaction) }
+    }
+}
+
+extension AuthRepository {
+    /// Records that `address` was locked (a `login-lockout` event) and, when the address has an
+    /// account, publishes the lockout notice to its owner, in one transaction. The same work, minus the
+    /// notice, for an address without an account: the caller's answer never depends on it.
+    func recordLockout(
+        of address: String, user: UserRecord?, until: Date?, cause: SecurityNotices.LockoutCause, at now: Date,
+        inbox: (any InboxPublisher)?
+    ) async throws {
+        let event = SecurityEvent(userID: user?.id, email: address, kind: .loginLockout, at: now)
+        guard let user, let until else {
+            try await record(event, alongside: { _ in })
+            return
+        }
+        try await record(
+            event,
+            alongside: SecurityNotices.publishing(
+                SecurityNotices.loginLockout(user.id, email: user.email, until: until, cause: cause, at: now), through: inbox))
     }
 }

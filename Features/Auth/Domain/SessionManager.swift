@@ -18,8 +18,8 @@ public actor SessionManager: SessionProvider {
     private var refreshing: Task<AuthenticatedUser?, any Error>?
 
     /// - Parameter inbox: where security notices go (new login, refresh-token reuse, password
-    ///   changed), in the event's transaction. The app always gives one (``provider``); `nil` only
-    ///   for tests of other concerns.
+    ///   changed, login lockout of a known address), in the event's transaction. The app always
+    ///   gives one (``provider``); `nil` only for tests of other concerns.
     public init(
         repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
         store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
@@ -39,7 +39,7 @@ public actor SessionManager: SessionProvider {
     /// Checks the password (throttled per address, the same way for unknown addresses) and starts a session.
     public func logIn(email raw: String, password: String) async throws -> AuthenticatedUser {
         let email = try EmailAddress(raw)
-        let key = email.value.lowercased()
+        let key = email.value
         let now = clock.now()
         let throttle = try await repository.throttle(for: key)
         if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
@@ -57,7 +57,9 @@ public actor SessionManager: SessionProvider {
             let next = policy.failing(throttle, at: now)
             try await repository.saveThrottle(next, for: key)
             if next.lockouts > throttle.lockouts {
-                try await repository.record(SecurityEvent(userID: user?.id, email: email.value, kind: .loginLockout, at: now))
+                // The owner of a known address is told in their inbox; the answer here stays the same.
+                try await repository.recordLockout(
+                    of: email.value, user: user, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
             }
             throw AuthError.wrongCredentials
         }
@@ -148,29 +150,14 @@ public actor SessionManager: SessionProvider {
     /// terminal's session (new tokens, new family: copies of the old session file stop working too),
     /// records the event and publishes `.passwordChanged`.
     public func changePassword(current: String, new: String) async throws -> AuthenticatedUser {
-        guard let user = try await currentUser() else { throw NotLoggedInError() }
-        guard let record = try await repository.user(id: user.id) else {
-            _ = try end()
-            throw NotLoggedInError()
-        }
+        let record = try await currentRecord()
         let email = try EmailAddress(record.email)
         let normalized = try PasswordPolicy().check(new, for: email)
         let typed = current.precomposedStringWithCompatibilityMapping
         guard normalized != typed else { throw AccountSecurityError.samePassword }
 
-        let key = email.value.lowercased()
         let now = clock.now()
-        let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
-        guard hasher.verify(typed, against: record.passwordHash) else {
-            let next = policy.failing(throttle, at: now)
-            try await repository.saveThrottle(next, for: key)
-            if next.lockouts > throttle.lockouts {
-                try await repository.record(SecurityEvent(userID: record.id, email: record.email, kind: .loginLockout, at: now))
-            }
-            throw AccountSecurityError.wrongCurrentPassword
-        }
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+        try await checkPassword(typed, of: record, at: now)
 
         let (session, stored) = makeSession(userID: record.id, email: record.email, family: secrets.identifier(), at: now)
         try await repository.replacePassword(
@@ -182,7 +169,47 @@ public actor SessionManager: SessionProvider {
         return AuthenticatedUser(id: record.id, email: record.email)
     }
 
+    // MARK: Confirming with the password
+
+    /// Checks `password` against the logged-in user's, as `moa auth pin remove --password-stdin` asks
+    /// for it: a wrong one is ``AccountSecurityError/wrongCurrentPassword`` and counts toward the
+    /// address's throttle like a failed login; a locked address is refused.
+    public func confirmPassword(_ password: String) async throws -> AuthenticatedUser {
+        let record = try await currentRecord()
+        try await checkPassword(password.precomposedStringWithCompatibilityMapping, of: record, at: clock.now())
+        return AuthenticatedUser(id: record.id, email: record.email)
+    }
+
     // MARK: Helpers
+
+    /// The logged-in user's record, or ``NotLoggedInError`` (ending a session whose user is gone).
+    private func currentRecord() async throws -> UserRecord {
+        guard let user = try await currentUser() else { throw NotLoggedInError() }
+        guard let record = try await repository.user(id: user.id) else {
+            _ = try end()
+            throw NotLoggedInError()
+        }
+        return record
+    }
+
+    /// Checks `typed` (already NFKC) against the user's password hash, under the address's throttle:
+    /// a locked address is refused, a wrong password counts as a failed login (the lockout it may cause
+    /// is recorded and its owner told), a right one clears the count.
+    private func checkPassword(_ typed: String, of record: UserRecord, at now: Date) async throws {
+        let key = EmailAddress.canonical(record.email)
+        let throttle = try await repository.throttle(for: key)
+        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+        guard hasher.verify(typed, against: record.passwordHash) else {
+            let next = policy.failing(throttle, at: now)
+            try await repository.saveThrottle(next, for: key)
+            if next.lockouts > throttle.lockouts {
+                try await repository.recordLockout(
+                    of: record.email, user: record, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
+            }
+            throw AccountSecurityError.wrongCurrentPassword
+        }
+        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+    }
 
     /// Inserts the session with its `login` event and `.newLogin` notice (one transaction), then saves the session file.
     private func startSession(for user: UserRecord, family: String, at now: Date) async throws {

@@ -42,11 +42,32 @@ extension AuthCommand {
 
     struct RemovePin: ServiceCommand {
         static let configuration = CommandConfiguration(
-            commandName: "remove", abstract: "Remove your PIN: the interactive mode no longer asks for one.")
+            commandName: "remove",
+            abstract: "Remove your PIN, confirming with the PIN or your password.",
+            discussion: """
+                On a terminal your current PIN is asked, without echo; an empty line asks for your password \
+                instead. For scripts, --pin-stdin reads the PIN from the first line of standard input, or \
+                --password-stdin the password. A wrong PIN counts like one at the unlock prompt (the fifth in a \
+                row ends the session); a wrong password counts as a failed login. Without a PIN nothing is asked. \
+                The removal is noted in your inbox.
+                """
+        )
         @OptionGroup var global: GlobalOptions
+        @Flag(help: "Read your current PIN from the first line of standard input.") var pinStdin = false
+        @Flag(help: "Confirm with your password instead, read from the first line of standard input.") var passwordStdin = false
+
+        func validate() throws {
+            if pinStdin, passwordStdin { throw ValidationError("Give either --pin-stdin or --password-stdin, not both.") }
+        }
 
         func run(in environment: AuthEnvironment, context: CommandContext) async throws {
-            try await PinScreen.show(.remove, environment, context)
+            // Logged in, and a PIN to remove? Before asking for anything.
+            guard try await environment.pins.status().isSet else {
+                try await PinScreen.show(.remove(nil), environment, context)
+                return
+            }
+            let proof = try PinProofEntry.read(pinStdin: pinStdin, passwordStdin: passwordStdin, context: context)
+            try await PinScreen.show(.remove(proof), environment, context)
         }
     }
 
@@ -85,6 +106,37 @@ enum PinEntry {
         } catch {
             throw .usage("No PIN was entered.")
         }
+    }
+}
+
+/// Reads what proves the PIN is the person's before it is removed: the PIN, or the password.
+enum PinProofEntry {
+    static func read(pinStdin: Bool, passwordStdin: Bool, context: CommandContext) throws(CommandError) -> PinProof {
+        if pinStdin {
+            do {
+                return .pin(try SecretInput.read("", from: .standardInput, context: context))
+            } catch {
+                throw .usage("--pin-stdin reads your current PIN from the first line of standard input.")
+            }
+        }
+        if passwordStdin {
+            do {
+                return .password(try SecretInput.read("", from: .standardInput, context: context))
+            } catch {
+                throw .usage("--password-stdin reads your password from the first line of standard input.")
+            }
+        }
+        guard context.isInteractive else {
+            throw .usage("There is no terminal to ask for your PIN: pipe it into --pin-stdin, or your password into --password-stdin.")
+        }
+        let pin: String
+        do {
+            pin = try SecretInput.read("Current PIN (an empty line to use your password instead): ", from: .prompt, context: context)
+        } catch {
+            throw .usage("No PIN was entered.")
+        }
+        guard pin.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return .pin(pin) }
+        return .password(try SecretInput.read("Password: ", from: .prompt, context: context))
     }
 }
 

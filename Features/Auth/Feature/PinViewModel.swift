@@ -11,7 +11,8 @@ public final class PinViewModel: ReportingViewModel {
 
     public enum Input: Sendable {
         case set(pin: String, repeated: String)
-        case remove
+        /// Remove the PIN, proven with the PIN or the password (`nil` only when there is no PIN).
+        case remove(PinProof?)
         case status
     }
 
@@ -39,8 +40,8 @@ public final class PinViewModel: ReportingViewModel {
         switch action {
         case .set(let pin, let repeated):
             state.outcome = .pinSet(try await pins.setPin(pin, repeated: repeated))
-        case .remove:
-            let result = try await pins.removePin()
+        case .remove(let proof):
+            let result = try await pins.removePin(proof)
             state.outcome = .pinRemoved(result.user, hadPin: result.removed)
         case .status:
             state.outcome = .status(try await pins.status())

@@ -20,6 +20,12 @@ public enum InboxNoticeKind: String, Sendable, Hashable, Codable, CaseIterable {
     case refreshTokenReuse = "refresh-token-reuse"
     /// The user's password was changed or reset.
     case passwordChanged = "password-changed"
+    /// Too many wrong passwords or reset codes for the user's address: logins are refused for a while.
+    case loginLockout = "login-lockout"
+    /// Too many wrong PINs in a row: the session they were typed into was ended.
+    case pinLockout = "pin-lockout"
+    /// The user's PIN was removed.
+    case pinRemoved = "pin-removed"
 }
 
 /// One notice for one user, as a producer publishes it.
