@@ -474,16 +474,8 @@ struct AccountsCoordinatorInputTests {
 extension AccountHarness {
     /// Account's command group on this harness's database and session.
     func commands() throws -> FeatureCommands {
-        try RegistryBuilder(modules: [
-            ModuleOf.core(database: database, clock: clock),
-            ModuleOf(
-                "Fakes",
-                [
-                    .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
-                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
-                ]),
-            AccountDataModule(),
-            AccountFeatureModule(),
-        ]).validate(root: AccountCommandsKey.self).resolve()
+        try RegistryBuilder(modules: AccountHarness.modules(database: database, clock: clock, session: session)).validate(
+            root: AccountCommandsKey.self
+        ).resolve()
     }
 }

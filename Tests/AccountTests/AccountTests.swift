@@ -30,11 +30,10 @@ struct AccountHarness {
 
     static let bo = AuthenticatedUser(id: "user-bo", email: "bo@example.com")
 
-    /// - Parameter store: Account's store on the database, instead of the real one (e.g. with other bounds).
-    init(digits: [String] = [], store makeStore: (@Sendable (AppDatabase) -> any AccountStore)? = nil) throws {
-        database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
-        let draws = Mutex(digits)
-        registry = try RegistryBuilder(modules: [
+    /// Account's modules as the App composes them, on `database`, with fakes of what other features give
+    /// (the session, Transfer's starter and recipients).
+    static func modules(database: AppDatabase, clock: ManualWallClock, session: FakeSessionProvider) -> [any FeatureModule] {
+        [
             ModuleOf.core(database: database, clock: clock),
             ModuleOf(
                 "Fakes",
@@ -44,20 +43,29 @@ struct AccountHarness {
                 ]),
             AccountDataModule(),
             AccountFeatureModule(),
-        ]).validate(root: AccountServiceKey.self)
-            .overriding { [session, clock, database] overrides in
-                if let makeStore {
-                    overrides.replace(.singleton(AccountStoreKey.self) { makeStore(database) })
-                }
-                overrides.replace(
-                    .singleton(AccountServiceKey.self, requires: AccountStoreKey.self) { store in
-                        AccountService(
-                            store: store, session: session, clock: clock,
-                            drawDigits: {
-                                draws.withLock { $0.isEmpty ? String(format: "%08d", Int.random(in: 0..<100_000_000)) : $0.removeFirst() }
-                            })
-                    })
+        ]
+    }
+
+    /// - Parameter store: Account's store on the database, instead of the real one (e.g. with other bounds).
+    init(digits: [String] = [], store makeStore: (@Sendable (AppDatabase) -> any AccountStore)? = nil) throws {
+        database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
+        let draws = Mutex(digits)
+        registry = try RegistryBuilder(modules: AccountHarness.modules(database: database, clock: clock, session: session)).validate(
+            root: AccountServiceKey.self
+        )
+        .overriding { [session, clock, database] overrides in
+            if let makeStore {
+                overrides.replace(.singleton(AccountStoreKey.self) { makeStore(database) })
             }
+            overrides.replace(
+                .singleton(AccountServiceKey.self, requires: AccountStoreKey.self) { store in
+                    AccountService(
+                        store: store, session: session, clock: clock,
+                        drawDigits: {
+                            draws.withLock { $0.isEmpty ? String(format: "%08d", Int.random(in: 0..<100_000_000)) : $0.removeFirst() }
+                        })
+                })
+        }
     }
 
     func posting() throws -> any AccountPosting {
@@ -317,17 +325,9 @@ struct AccountCommandTests {
     @Test func listPrintsATableAndJSONWithStableFields() async throws {
         let harness = try AccountHarness(digits: ["00000001"])
         _ = try await harness.service.open(kind: .checking, name: "생활비 통장")
-        let group = try RegistryBuilder(modules: [
-            ModuleOf.core(database: harness.database, clock: harness.clock),
-            ModuleOf(
-                "Fakes",
-                [
-                    .instance(SessionProviderKey.self, harness.session), .instance(TransferStarterKey.self, FakeTransferStarter()),
-                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
-                ]),
-            AccountDataModule(),
-            AccountFeatureModule(),
-        ]).validate(root: AccountCommandsKey.self).resolve()
+        let group = try RegistryBuilder(
+            modules: AccountHarness.modules(database: harness.database, clock: harness.clock, session: harness.session)
+        ).validate(root: AccountCommandsKey.self).resolve()
         let out = CapturingOutput()
         #expect(try await group.run(try AccountCommand.parseAsRoot(["list"]), context: CommandContext(out: out, err: CapturingOutput())))
         #expect(out.text.contains("110-0000-0001-"))

@@ -18,15 +18,8 @@ import TransferTesting
 extension AccountHarness {
     /// Account's `UserDataOwner` as the App composes it (Data + Feature modules).
     func userData() throws -> any UserDataOwner {
-        try RegistryBuilder(modules: [
-            AccountDataModule(), AccountFeatureModule(), ModuleOf.core(database: database, clock: clock),
-            ModuleOf(
-                "Fakes",
-                [
-                    .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
-                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
-                ]),
-        ]).validate(root: AccountUserDataKey.self).resolve()
+        try RegistryBuilder(modules: Self.modules(database: database, clock: clock, session: session))
+            .validate(root: AccountUserDataKey.self).resolve()
     }
 
     func directory() throws -> any AccountDirectory {

@@ -66,7 +66,7 @@ struct SettingsValidationTests {
             guard let error = error as? SettingsError, case .invalidValue(key, typed, .argument) = error else { return false }
             let message = error.message
             return error.exitStatus == .dataError && message.hasPrefix(key.name + " must be " + key.allowed.en)
-                && (key.isSecret ? !message.contains(typed) || typed.isEmpty : message.contains("“\(typed)”"))
+                && (key.isSecret ? !message.contains(typed) || typed.isEmpty : message.contains("“\(SettingsError.echo(typed))”"))
                 && !error.localizedMessage.ko.isEmpty
         }
         #expect(try await manager.storedCount().count == 0, "nothing was stored")

@@ -36,7 +36,7 @@ public enum SettingsError: Error, LocalizedUserFacingError, Equatable {
 
         case .invalidValue(let key, let value, let origin):
             let allowed = key.allowed
-            let shown = key.isSecret ? nil : value
+            let shown = key.isSecret ? nil : Self.echo(value)
             switch origin {
             case .argument:
                 return LocalizedText(
@@ -103,5 +103,16 @@ public enum SettingsError: Error, LocalizedUserFacingError, Equatable {
         case .invalidValue(_, _, .flag): .usage
         case .limitsInverted: .dataError
         }
+    }
+}
+
+extension SettingsError {
+    /// How a refused value is quoted back: the credentials of a URL (`https://user:pw@host`) hidden, and
+    /// at most 60 characters, so an error never repeats a password or a page of pasted text.
+    public static func echo(_ value: String) -> String {
+        var shown = value.replacingOccurrences(
+            of: #"^([A-Za-z][A-Za-z0-9+.\-]*://)[^/?#@]*@"#, with: "$1•••@", options: .regularExpression)
+        if shown.count > 60 { shown = String(shown.prefix(59)) + "…" }
+        return shown
     }
 }
