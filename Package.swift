@@ -90,6 +90,20 @@ let benchmarks: [Module] = [
     .executable("BenchCache", path: "Scripts/Benchmarks/BenchCache", deps: ["SearchData"]),
 ]
 
+/// The fuzz targets of every parser of outside input (Scripts/fuzz builds them with libFuzzer and
+/// AddressSanitizer). Declared only under `MOA_FUZZ=1`: without libFuzzer they have no `main`.
+let fuzzTargets: [Module] = [
+    .library("FuzzDriver", path: "Scripts/Fuzz/FuzzDriver"),
+    .executable(
+        "MoaFuzz", path: "Scripts/Fuzz/MoaFuzz",
+        deps: [
+            "FuzzDriver", "Money", "SharedKit", "DesignSystem", "Network", "AccountInterface", "AuthDomain", "TransferDomain", "TransferFeature",
+            "ArchiveDomain", "ArchiveData", "SearchDomain", "SearchData", "SettingsDomain",
+        ],
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
+]
+let fuzzing = ProcessInfo.processInfo.environment["MOA_FUZZ"].map { !$0.isEmpty } ?? false
+
 let crossCuttingTests: [Module] = [
     .test("CoreTests", path: "Tests/CoreTests",
           deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Network", grdb, logging]),
@@ -140,12 +154,13 @@ struct Module {
     let deps: [Dep]
     /// Executables a test runs as a process: built before the test, not linked into it.
     let alsoBuilds: [String]
+    var swiftSettings: [SwiftSetting] = []
 
     static func library(_ name: String, path: String, deps: [Dep] = []) -> Module {
         Module(name: name, kind: .library, path: path, deps: deps, alsoBuilds: [])
     }
-    static func executable(_ name: String, path: String, deps: [Dep] = []) -> Module {
-        Module(name: name, kind: .executable, path: path, deps: deps, alsoBuilds: [])
+    static func executable(_ name: String, path: String, deps: [Dep] = [], swiftSettings: [SwiftSetting] = []) -> Module {
+        Module(name: name, kind: .executable, path: path, deps: deps, alsoBuilds: [], swiftSettings: swiftSettings)
     }
     static func test(_ name: String, path: String, deps: [Dep] = [], alsoBuilds: [String] = []) -> Module {
         Module(name: name, kind: .test, path: path, deps: deps, alsoBuilds: alsoBuilds)
@@ -155,7 +170,9 @@ struct Module {
         let dependencies = deps.map(\.targetDependency)
         switch kind {
         case .library: return .target(name: name, dependencies: dependencies, path: path)
-        case .executable: return .executableTarget(name: name, dependencies: dependencies, path: path, linkerSettings: linker)
+        case .executable:
+            return .executableTarget(
+                name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings, linkerSettings: linker)
         case .test: return .testTarget(name: name, dependencies: dependencies, path: path, linkerSettings: linker)
         }
     }
@@ -211,21 +228,22 @@ struct FeatureSpec {
 
 // MARK: - 5. Assemble (and the MOA_ONLY switch)
 
-let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks + crossCuttingTests
+let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks + crossCuttingTests + (fuzzing ? fuzzTargets : [])
 let byName = Dictionary(uniqueKeysWithValues: allModules.map { ($0.name, $0) })
 
 /// `MOA_ONLY=<Feature>` keeps that feature's tests and Example with their dependency closure;
-/// `MOA_ONLY=Core` keeps Shared, Core and their tests. Unset: everything.
+/// `MOA_ONLY=Core` keeps Shared, Core and their tests; `MOA_FUZZ=1` keeps the fuzz targets. Unset:
+/// everything but the fuzz targets.
 func selectedModules() -> [Module] {
+    if fuzzing { return closure(of: fuzzTargets.map(\.name)) }
     guard let only = ProcessInfo.processInfo.environment["MOA_ONLY"], !only.isEmpty else { return allModules }
-    let roots: [String]
-    if only == "Core" {
-        roots = ["CoreTests"]
-    } else if let spec = features.first(where: { $0.name == only }) {
-        roots = [spec.tests, spec.example]
-    } else {
-        roots = [only] // any single target name, e.g. MOA_ONLY=MoaApp
-    }
+    if only == "Core" { return closure(of: ["CoreTests"]) }
+    if let spec = features.first(where: { $0.name == only }) { return closure(of: [spec.tests, spec.example]) }
+    return closure(of: [only])  // any single target name, e.g. MOA_ONLY=MoaApp
+}
+
+/// `roots` with everything they depend on (and the executables their tests run).
+func closure(of roots: [String]) -> [Module] {
     var keep = Set<String>()
     var stack = roots
     while let name = stack.popLast() {

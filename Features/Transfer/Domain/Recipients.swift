@@ -21,7 +21,7 @@ public struct RecipientAlias: Sendable, Hashable, CustomStringConvertible {
         let name = (trimmed.hasPrefix("@") ? String(trimmed.dropFirst()) : trimmed).precomposedStringWithCanonicalMapping
         guard (1...TransferError.maximumAliasLength).contains(name.count),
             name.unicodeScalars.allSatisfy(Self.isAllowed),
-            name.unicodeScalars.contains(where: { $0.properties.isAlphabetic })
+            name.unicodeScalars.contains(where: Self.isLetter)
         else { throw .invalidAlias(text) }
         self.name = name
     }
@@ -37,6 +37,14 @@ public struct RecipientAlias: Sendable, Hashable, CustomStringConvertible {
 
     /// `@name`
     public var description: String { "@" + name }
+
+    /// A letter of any script (a combining mark is not one: `0` with a mark above still reads as a digit).
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: true
+        default: false
+        }
+    }
 
     /// Letters (with the marks some scripts combine them with) and digits of any script, `-` and `_`.
     static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
