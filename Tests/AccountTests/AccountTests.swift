@@ -443,12 +443,48 @@ struct AccountsCoordinatorTests {
     }
 
     @Test(arguments: [
-        ("2", "@Rent"), ("3", "330-0000-0001-2"), ("4", "110-0000-0009-9"), ("220-1111-2222-3", "220-1111-2222-3"),
-        ("@MOM", "@mom"), ("@carol", "@carol"),
+        ("2", "@Rent"), ("3", "330-0000-0001-2"), ("4", "110-0000-0009-9"), ("220-8765-4321-0", "220-8765-4321-0"),
+        ("@MOM", "@mom"),
     ])
     func aNumberPicksFromTheListAnythingElseGoesToTransferAsTyped(typed: String, expected: String) async throws {
         let (drafts, _) = try await sendTyping(typed, recipients: nil)
         #expect(drafts.map(\.to) == [expected])
+    }
+
+    @Test("each wrong answer is said and asked again at once: the destination before the amount, the amount before the memo")
+    func wrongAnswersAreAskedAgainBeforeTheNextQuestion() async throws {
+        let harness = try AccountHarness(digits: ["00000001"])
+        let account = try await harness.service.open(kind: .checking, name: "Everyday")
+        _ = try await harness.service.deposit("100", to: account.number.description, memo: nil)
+        let transfers = FakeTransferStarter()
+        let out = CapturingOutput()
+        let screen = Screen(
+            context: CommandContext(out: out, err: CapturingOutput()),
+            input: ScriptedLineInput([
+                "1", "1",
+                "220-1111-2222-3", // a wrong check digit
+                "@carol", // no such favourite
+                account.number.description, // the source itself
+                "110-0000-0003-1", // fine
+                "1e6", // not an amount
+                "1,000", // more than the balance of 100
+                "10", // fine
+                "a\u{1B}[31mb", // a memo with a control character
+                "rent", // fine
+                "y", "", "0", "0",
+            ]))
+        let coordinator = AccountsCoordinator(
+            screen: screen, service: harness.service, transfers: transfers, recipients: Self.recipients(source: account.number))
+        await coordinator.run()
+        #expect(transfers.drafts == [TransferDraft(from: account.number.description, to: "110-0000-0003-1", amount: "10", memo: "rent")])
+        let text = out.text
+        let carol = try #require(text.range(of: "You have no favourite recipient called @carol."))
+        let firstAmount = try #require(text.range(of: "Amount:"))
+        #expect(carol.upperBound < firstAmount.lowerBound, "the destination is checked before the amount is asked")
+        #expect(text.components(separatedBy: "To (a number from the list, an account number or @alias):").count - 1 == 4)
+        #expect(text.components(separatedBy: "Amount:").count - 1 == 3)
+        #expect(text.components(separatedBy: "Memo (optional):").count - 1 == 2)
+        #expect(text.components(separatedBy: "Send it?").count - 1 == 1)
     }
 
     @Test func zeroAtTheDestinationGoesBackWithoutSending() async throws {

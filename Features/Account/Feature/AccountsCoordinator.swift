@@ -85,12 +85,17 @@ final class AccountsCoordinator: Coordinator {
         }
     }
 
+    /// The send form. Each answer is checked as it is given, and asked again when it is wrong: the
+    /// destination (a listed recipient, a well-formed account number other than the source, or a
+    /// favourite's @alias), the amount (a positive amount of the source's currency, within the bounds
+    /// and the balance) and the memo. A refusal after the confirmation (a limit, an unknown account)
+    /// starts the form again. An empty answer or the end of input goes back.
     private func send(from: AccountNumber) async -> Navigation<Route> {
+        guard case .account(let source, _)? = await send(.show(from.description)) else { return .pop }
         guard let destination = await askDestination(from: from),
-            let amount = screen.ask(text("Amount:", "금액:")), !amount.isEmpty
+            let amount = askAmount(of: source),
+            let memo = askMemo()
         else { return .pop }
-        let to = destination.to
-        let memo = screen.ask(text("Memo (optional):", "메모(선택):")).flatMap { $0.isEmpty ? nil : $0 }
         screen.show(
             Card(
                 title: text("Send money", "송금"),
@@ -106,11 +111,43 @@ final class AccountsCoordinator: Coordinator {
             return .pop
         }
         do {
-            let receipt = try await transfers.send(TransferDraft(from: from.description, to: to, amount: amount, memo: memo))
+            let receipt = try await transfers.send(TransferDraft(from: from.description, to: destination.to, amount: amount, memo: memo))
             return .replace(.receipt(receipt))
         } catch {
             screen.showError(AccountsViewModel.userFacing(error))
-            return .pop
+            return .replace(.send(from: from))
+        }
+    }
+
+    /// The amount, asked until it is a positive amount of `source`'s currency within the bounds and
+    /// the balance; `nil`: back.
+    private func askAmount(of source: AccountSummary) -> String? {
+        while true {
+            guard let typed = screen.ask(text("Amount:", "금액:")), !typed.isEmpty else { return nil }
+            let amount: OperationAmount
+            do {
+                amount = try OperationAmount(parsing: typed, currency: source.balance.currency)
+            } catch {
+                screen.showError(AccountsViewModel.userFacing(error))
+                continue
+            }
+            guard amount.money.minorUnits <= source.balance.minorUnits else {
+                screen.showError(PostingError.insufficientFunds(source.number, balance: source.balance, requested: amount.money))
+                continue
+            }
+            return typed
+        }
+    }
+
+    /// The memo (none when left empty), asked until it is one a transfer can carry; `nil`: end of input.
+    private func askMemo() -> String?? {
+        while true {
+            guard let typed = screen.ask(text("Memo (optional):", "메모(선택):")) else { return nil }
+            do {
+                return .some(try Memo.parse(typed).map(\.text))
+            } catch {
+                screen.showError(error)
+            }
         }
     }
 
@@ -123,35 +160,55 @@ final class AccountsCoordinator: Coordinator {
     /// Asks where to send. With favourites or recent recipients, lists them (favourites first, then
     /// recents not already listed; the source account left out), numbered, and takes a number from
     /// the list, an account number or an `@alias`; without any, asks for the account number alone.
-    /// `nil`: back (empty answer, `0`, end of input).
+    /// A wrong answer is said and asked again. `nil`: back (empty answer, `0`, end of input).
     private func askDestination(from: AccountNumber) async -> Destination? {
-        let offered = await offeredRecipients(excluding: from)
-        guard !offered.isEmpty else {
-            guard let to = screen.ask(text("To account number:", "받는 계좌번호:")), !to.isEmpty else { return nil }
-            return Destination(to: to, shown: to)
+        let list = try? await recipients?.recipients()
+        let offered = offeredRecipients(list, excluding: from)
+        if !offered.isEmpty {
+            var lines = [screen.theme.paint(text("Send to", "받는 사람"), .heading)]
+            for (index, recipient) in offered.enumerated() { lines.append("  \(index + 1). \(recipient.shown)") }
+            lines.append(screen.theme.paint("  0. " + text("Back", "뒤로"), .muted))
+            screen.show(lines.joined(separator: "\n"))
         }
-        var lines = [screen.theme.paint(text("Send to", "받는 사람"), .heading)]
-        for (index, recipient) in offered.enumerated() { lines.append("  \(index + 1). \(recipient.shown)") }
-        lines.append(screen.theme.paint("  0. " + text("Back", "뒤로"), .muted))
-        screen.show(lines.joined(separator: "\n"))
-        guard
-            let answer = screen.ask(
-                text(
-                    "To (a number from the list, an account number or @alias):",
-                    "받는 계좌(목록의 번호, 계좌번호 또는 @별칭):")),
-            !answer.isEmpty, answer != "0"
-        else { return nil }
-        if answer.count <= 3, let choice = Int(answer), (1...offered.count).contains(choice) { return offered[choice - 1] }
-        if answer.hasPrefix("@"), let favourite = offered.first(where: { $0.to.lowercased() == answer.lowercased() }) {
-            return favourite
+        while true {
+            let question =
+                offered.isEmpty
+                ? text("To account number:", "받는 계좌번호:")
+                : text("To (a number from the list, an account number or @alias):", "받는 계좌(목록의 번호, 계좌번호 또는 @별칭):")
+            guard let answer = screen.ask(question), !answer.isEmpty, offered.isEmpty || answer != "0" else { return nil }
+            if !offered.isEmpty, answer.count <= 3, let choice = Int(answer), (1...offered.count).contains(choice) {
+                return offered[choice - 1]
+            }
+            if answer.hasPrefix("@"), let favourite = offered.first(where: { $0.to.lowercased() == answer.lowercased() }) {
+                return favourite
+            }
+            if accepts(answer, from: from, favourites: list) { return Destination(to: answer, shown: answer) }
         }
-        return Destination(to: answer, shown: answer)
+    }
+
+    /// Whether `answer` can be sent to from `source`: an `@alias` of the user's (or, when the favourites
+    /// cannot be read, any well-formed alias, which Transfer then checks), or a well-formed account
+    /// number other than the source. Shows why not.
+    private func accepts(_ answer: String, from source: AccountNumber, favourites: Recipients?) -> Bool {
+        if answer.hasPrefix("@") {
+            guard let favourites, favourites.favourite(named: answer) == nil else { return true }
+            screen.showError(UnknownFavourite(alias: String(answer.dropFirst())))
+            return false
+        }
+        do {
+            let number = try AccountNumber(answer)
+            guard number != source else { throw PostingError.sameAccount(number) }
+            return true
+        } catch {
+            screen.showError(AccountsViewModel.userFacing(error))
+            return false
+        }
     }
 
     /// Favourites (`@alias · number`), then recents (`number`) that are not favourites; never the source.
-    /// A failure to read them only means none are offered.
-    private func offeredRecipients(excluding source: AccountNumber) async -> [Destination] {
-        guard let recipients, let list = try? await recipients.recipients() else { return [] }
+    /// A list that could not be read (`nil`) only means none are offered.
+    private func offeredRecipients(_ list: Recipients?, excluding source: AccountNumber) -> [Destination] {
+        guard let list else { return [] }
         let favourites = list.favourites.filter { $0.accountNumber != source.description }
         let favouriteNumbers = Set(list.favourites.map(\.accountNumber))
         let recents = list.recents.filter { !favouriteNumbers.contains($0.accountNumber) && $0.accountNumber != source.description }
@@ -207,4 +264,12 @@ enum AccountHome {
             await coordinator.run()
         }
     }
+}
+
+/// An `@alias` that names none of the user's favourites, said before anything else is asked.
+struct UnknownFavourite: UserFacingError {
+    let alias: String
+    var message: String { "You have no favourite recipient called @\(alias)." }
+    var hint: String? { "Choose one from the list, or type an account number." }
+    var exitStatus: ExitStatus { .unavailable }
 }

@@ -165,8 +165,10 @@ public struct Recipients: Sendable, Hashable, Codable {
 
     /// The favourite saved under `alias` (with or without `@`, case ignored).
     public func favourite(named alias: String) -> FavouriteRecipient? {
-        let wanted = (alias.hasPrefix("@") ? String(alias.dropFirst()) : alias).lowercased()
-        return favourites.first { $0.alias.lowercased() == wanted }
+        // Compared as aliases are (TransferDomain's RecipientAlias.key): NFKC, then lower case.
+        func key(_ text: String) -> String { text.precomposedStringWithCompatibilityMapping.lowercased() }
+        let wanted = key(alias.hasPrefix("@") ? String(alias.dropFirst()) : alias)
+        return favourites.first { key($0.alias) == wanted }
     }
 }
 
