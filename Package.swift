@@ -90,6 +90,20 @@ let benchmarks: [Module] = [
     .executable("BenchCache", path: "Scripts/Benchmarks/BenchCache", deps: ["SearchData"]),
 ]
 
+/// The ledger simulation (`Scripts/simulate`): the real Account, Transfer, Settings and Inbox use cases
+/// on a real SQLite database, driven by a seeded workload with injected faults; SimulationTests shows
+/// that it catches a broken posting rule.
+let simulation: [Module] = [
+    .library(
+        "LedgerSimulation", path: "Scripts/Simulation/LedgerSimulation",
+        deps: [
+            "AccountData", "AccountDomain", "AccountInterface", "TransferData", "TransferDomain", "TransferInterface",
+            "SettingsData", "SettingsDomain", "SettingsInterface", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface",
+            "Registry", "Persistence", "Storage", "SharedKit", "Money", grdb,
+        ]),
+    .executable("MoaSimulate", path: "Scripts/Simulation/MoaSimulate", deps: ["LedgerSimulation", argumentParser]),
+]
+
 /// The fuzz targets of every parser of outside input (Scripts/fuzz builds them with libFuzzer and
 /// AddressSanitizer). Declared only under `MOA_FUZZ=1`: without libFuzzer they have no `main`.
 let fuzzTargets: [Module] = [
@@ -109,6 +123,7 @@ let crossCuttingTests: [Module] = [
           deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Network", grdb, logging]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
+    .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
 ]
 
 // MARK: - Helpers (the only place that knows how a feature becomes targets)
@@ -228,7 +243,7 @@ struct FeatureSpec {
 
 // MARK: - 5. Assemble (and the MOA_ONLY switch)
 
-let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks + crossCuttingTests + (fuzzing ? fuzzTargets : [])
+let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks + simulation + crossCuttingTests + (fuzzing ? fuzzTargets : [])
 let byName = Dictionary(uniqueKeysWithValues: allModules.map { ($0.name, $0) })
 
 /// `MOA_ONLY=<Feature>` keeps that feature's tests and Example with their dependency closure;

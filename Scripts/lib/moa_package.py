@@ -111,7 +111,7 @@ class Role:
     """Where a target sits in the layout.
 
     kind: "Shared", "Core", one of LAYERS, "App", "FeatureTests", "CrossCuttingTests", "Tool"
-    (a benchmark under Scripts/Benchmarks) or "Outside".
+    (a benchmark under Scripts/Benchmarks, the simulation under Scripts/Simulation) or "Outside".
     feature: the feature name for feature layers and feature tests.
     problem: for "Outside", what is wrong.
     """
@@ -133,7 +133,7 @@ class Role:
         return self.kind
 
 
-LAYOUT_HELP = "Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/"
+LAYOUT_HELP = "Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/, Scripts/Benchmarks/ or Scripts/Simulation/"
 
 
 def feature_names(targets: list[Target]) -> list[str]:
@@ -163,7 +163,7 @@ def role_of(target: Target, features: list[str]) -> Role:
             return Role(layer, feature)
         return Role("Outside", problem=f"{target.path} is not Features/<Feature>/<Layer> "
                                        f"with a layer among {', '.join(LAYERS)}")
-    if top == "Scripts" and len(parts) == 3 and parts[1] == "Benchmarks":
+    if top == "Scripts" and len(parts) == 3 and parts[1] in ("Benchmarks", "Simulation"):
         return Role("Tool")
     if top == "Tests" and len(parts) == 2:
         folder = parts[1]

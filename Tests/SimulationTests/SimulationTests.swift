@@ -1,0 +1,57 @@
+import LedgerSimulation
+import Testing
+
+/// The simulator itself: it passes on the real ledger, replays a seed exactly, and catches a broken
+/// posting rule within its first 100 seeds, with a short trace.
+@Suite struct SimulationTests {
+    @Test func theRealLedgerKeepsEveryInvariantOverTwentySeeds() async throws {
+        var faultsFired = 0
+        var posted = 0
+        for seed in UInt64(1)...20 {
+            let report = try await Simulation.run(seed: seed, steps: 150)
+            #expect(report.failure == nil, "seed \(seed): \(String(describing: report.failure))")
+            faultsFired += report.statistics.faultsFired
+            posted += report.statistics.counts["transfer posted", default: 0]
+        }
+        // The workload does something: transfers are posted and faults really fire.
+        #expect(posted > 200)
+        #expect(faultsFired > 20)
+    }
+
+    @Test func aSeedReplaysExactly() async throws {
+        let first = try await Simulation.run(seed: 42, steps: 120)
+        let second = try await Simulation.run(seed: 42, steps: 120)
+        #expect(first.steps == second.steps)
+        let replayed = try await Simulation.replay(first.steps)
+        let again = try await Simulation.replay(first.steps)
+        #expect(replayed.results == again.results)
+        #expect(replayed.failure == nil)
+    }
+
+    @Test(arguments: Sabotage.allCases)
+    func aBrokenPostingRuleIsCaughtWithinTheFirstHundredSeeds(_ sabotage: Sabotage) async throws {
+        var caught: Simulation.SeedReport?
+        for seed in UInt64(1)...100 {
+            let report = try await Simulation.run(seed: seed, steps: 200, sabotage: sabotage)
+            if report.failure != nil {
+                caught = report
+                break
+            }
+        }
+        let report = try #require(caught, "\(sabotage) went unnoticed for 100 seeds")
+        let violation = try #require(report.failure)
+        switch sabotage {
+        case .overdraft: #expect(violation.check == "no balance below zero")
+        case .skipDebit: #expect(violation.check == "balances equal the sum of their entries")
+        }
+        // The failure replays exactly, and its shortest trace is short and still fails the same way.
+        let replayed = try await Simulation.replay(report.steps, sabotage: sabotage)
+        #expect(replayed.failure?.violation == violation)
+        let shortest = try await Simulation.shorten(report.steps, failing: violation.check, sabotage: sabotage)
+        #expect(shortest.count <= 8, "\(shortest)")
+        #expect(shortest.count <= report.steps.count)
+        #expect(try await Simulation.replay(shortest, sabotage: sabotage).failure?.violation.check == violation.check)
+        // Without the sabotage, the same steps pass.
+        #expect(try await Simulation.replay(report.steps).failure == nil)
+    }
+}
