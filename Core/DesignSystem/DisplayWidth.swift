@@ -121,7 +121,10 @@ enum TextWidth {
         var text = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
-            guard scalars[index] == ANSI.escape else {
+            // The theme's own sequences start with its signature (zero width, part of the sequence).
+            let signed = ANSI.signature(in: scalars, at: index)
+            let escape = signed ? index + ANSI.signatureScalars.count : index
+            guard escape < scalars.count, scalars[escape] == ANSI.escape else {
                 text.append(scalars[index])
                 index += 1
                 continue
@@ -130,7 +133,7 @@ enum TextWidth {
                 result.append(.text(String(text)))
                 text = String.UnicodeScalarView()
             }
-            let end = escapeEnd(scalars, start: index)
+            let end = escapeEnd(scalars, start: escape)
             result.append(.escape(String(String.UnicodeScalarView(scalars[index..<end]))))
             index = end
         }

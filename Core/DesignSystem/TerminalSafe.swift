@@ -8,7 +8,9 @@
 ///   overrides, embeddings, isolates and marks (U+061C, U+200E/F, U+202A–U+202E, U+2066–U+2069) by `�`.
 ///
 /// The design system's own styling survives when asked to (``neutralize(_:keepingStyle:)``): an SGR
-/// sequence (`ESC [ digits;… m`, colour and weight only) is kept as it is.
+/// sequence (`ESC [ digits;… m`, colour and weight only) that the theme wrote — it carries the theme's
+/// per-process signature, which is removed — is kept. An SGR from anywhere else (stored text) is
+/// neutralized like every other escape, colour on or off.
 public enum TerminalSafe {
     /// `text` with every control character neutralized. `keepingStyle`: keep SGR sequences (the
     /// theme's colours, when colour is on). `keepingLeadingReturn`: a carriage return that starts the
@@ -20,9 +22,14 @@ public enum TerminalSafe {
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if keepingStyle, scalar == "\u{1B}", let end = sgrEnd(in: scalars, from: index) {
-                result.append(contentsOf: scalars[index...end])
-                index = end + 1
+            if ANSI.signature(in: scalars, at: index) {
+                let sequence = index + ANSI.signatureScalars.count
+                if keepingStyle, let end = sgrEnd(in: scalars, from: sequence) {
+                    result.append(contentsOf: scalars[sequence...end])
+                    index = end + 1
+                } else {
+                    index = sequence // the mark alone never shows; what follows it is neutralized
+                }
                 continue
             }
             if scalar == "\r", (index == 0 && keepingLeadingReturn) || (index + 1 < scalars.count && scalars[index + 1] == "\n") {
@@ -37,7 +44,8 @@ public enum TerminalSafe {
 
     /// Whether `scalar` is replaced (or, for ESC and CR, looked at) by ``neutralize(_:keepingStyle:keepingLeadingReturn:)``.
     static func needsCare(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
+        if scalar == ANSI.signatureScalars[0] { return true }
+        return switch scalar.value {
         case 0x0A, 0x09: false
         case 0x00...0x1F, 0x7F, 0x80...0x9F: true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
@@ -47,7 +55,7 @@ public enum TerminalSafe {
 
     /// The visible stand-in for `scalar` (itself when it is harmless).
     static func standIn(for scalar: Unicode.Scalar) -> String {
-        guard needsCare(scalar) else { return String(scalar) }
+        guard needsCare(scalar), scalar != ANSI.signatureScalars[0] else { return String(scalar) }
         switch scalar.value {
         case 0x00...0x1F: return String(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
         case 0x7F: return "\u{2421}"

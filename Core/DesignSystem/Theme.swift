@@ -36,12 +36,28 @@ public struct Theme: Sendable, Equatable {
     private func sgr(_ text: String, _ parameters: [Int]) -> String {
         guard isColorEnabled, !parameters.isEmpty, !text.isEmpty else { return text }
         let codes = parameters.map(String.init).joined(separator: ";")
-        return "\u{1B}[\(codes)m\(text)\(ANSI.reset)"
+        return ANSI.signature + "\u{1B}[\(codes)m\(text)\(ANSI.reset)"
     }
 }
 
 /// ANSI escape sequences the design system writes.
 enum ANSI {
     static let escape: Unicode.Scalar = "\u{1B}"
-    static let reset = "\u{1B}[0m"
+
+    /// The mark the theme puts before each of its own SGR sequences: four code points of the
+    /// Supplementary Private Use Area-A drawn at random when the process starts (about 64 bits), which
+    /// nobody who stores text can know. ``TerminalSafe`` keeps an SGR only right after it (and drops
+    /// the mark), so a colour sequence that came from stored text — an account name written into the
+    /// database behind Moa's back — is neutralized like any other escape, even when colour is on.
+    static let signature = String(
+        String.UnicodeScalarView((0..<4).compactMap { _ in Unicode.Scalar(UInt32.random(in: 0xF0000...0xFFFFD)) }))
+    static let signatureScalars = Array(signature.unicodeScalars)
+
+    static let reset = signature + "\u{1B}[0m"
+
+    /// Whether the theme's signature starts at `index` of `scalars`.
+    static func signature(in scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        guard index + signatureScalars.count <= scalars.count, scalars[index] == signatureScalars[0] else { return false }
+        return scalars[index..<(index + signatureScalars.count)].elementsEqual(signatureScalars)
+    }
 }

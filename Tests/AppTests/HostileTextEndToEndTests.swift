@@ -50,6 +50,17 @@ struct HostileTextEndToEndTests {
             Self.expectSafe(shown.out + shown.err, arguments.joined(separator: " "))
             #expect(shown.out.contains("b␛[31mred"), "the name is still shown, visibly: \(shown.out)")
         }
+        // Colour on (MOA_DISPLAY_COLOR=always): the theme's own colours reach the terminal, the stored ones do
+        // not — only the design system's signed sequences pass.
+        for arguments in [["account", "list"], ["account", "show", account], ["account", "history", account]] {
+            let shown = try moa.run(arguments, environment: ["MOA_DISPLAY_COLOR": "always"])
+            #expect(shown.status == 0, "\(arguments): \(shown.err)")
+            #expect(shown.out.contains("b␛[31mred"), "the name is still shown, visibly: \(shown.out.debugDescription)")
+            #expect(!shown.out.contains("\u{1B}[31mred") && !shown.out.contains("\u{1B}]"), "\(shown.out.debugDescription)")
+            let raw = shown.out.unicodeScalars.filter { ["\u{07}", "\u{9B}", "\u{202E}"].contains($0) }
+            #expect(raw.isEmpty, "\(arguments): \(shown.out.debugDescription)")
+            if arguments[1] == "history" { #expect(shown.out.contains("\u{1B}[32m"), "colour is on: \(shown.out.debugDescription)") }
+        }
         // --json stays exact: the stored bytes, escaped by JSON.
         let json = try moa.run(["account", "list", "--json"])
         #expect(json.out.contains(#"b\u001b[31mred"#), "\(json.out)")

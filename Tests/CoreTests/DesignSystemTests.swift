@@ -1,9 +1,11 @@
-import DesignSystem
 import Money
 import SharedKit
 import Testing
 
-private let esc = "\u{1B}"
+@testable import DesignSystem
+
+/// How the theme starts its own escape sequences: its per-process signature, then ESC.
+private let esc = ANSI.signature + "\u{1B}"
 
 private func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
 
@@ -145,7 +147,7 @@ struct DesignSystemTests {
     func noEscapeSequencesWhenColourIsOff(mode: ColorMode, flag: Bool, environment: [String: String], tty: Bool) {
         let theme = Theme.resolve(mode: mode, noColorFlag: flag, terminal: terminal(tty: tty, environment))
         #expect(!theme.isColorEnabled)
-        #expect(!renderEverything(theme).contains(esc))
+        #expect(!renderEverything(theme).contains("\u{1B}"))
     }
 
     @Test func escapeSequencesWhenAlwaysOnATerminal() {

@@ -29,8 +29,14 @@ struct TerminalSafeTests {
     func styling() {
         let painted = Theme.colored.paint("ok", .success)
         #expect(painted.contains("\u{1B}["))
-        #expect(TerminalSafe.neutralize(painted, keepingStyle: true) == painted)
+        #expect(TerminalSafe.neutralize(painted, keepingStyle: true) == "\u{1B}[32mok\u{1B}[0m") // the signature is gone
         #expect(!TerminalSafe.neutralize(painted).contains("\u{1B}"))
+        // The same SGR from stored text (no signature) is neutralized, colour on or off, inside a painted
+        // cell or beside it.
+        let stored = "b\u{1B}[31mred\u{1B}[8m"
+        #expect(TerminalSafe.neutralize(stored, keepingStyle: true) == "b␛[31mred␛[8m")
+        let cell = Theme.colored.paint(stored, .danger)
+        #expect(TerminalSafe.neutralize(cell, keepingStyle: true) == "\u{1B}[31mb␛[31mred␛[8m\u{1B}[0m")
         // Cursor movement, an OSC and an unterminated CSI are not styling.
         for sequence in [
             "\u{1B}[2A", "\u{1B}]8;;https://evil.example\u{1B}\\", "\u{1B}[31", "\u{1B}[" + String(repeating: "1;", count: 40) + "m",
@@ -46,7 +52,7 @@ struct TerminalSafeTests {
         safe.write("\r[====] 50% \u{1B}]0;x\u{07}\n")
         #expect(captured.text == "\r[====] 50% ␛]0;x␇\n")
         let again = TerminalSafeOutput(safe, keepsStyle: true)
-        again.write(Theme.colored.paint("!", .warning))
-        #expect(captured.text.hasSuffix(Theme.colored.paint("!", .warning)))
+        again.write(Theme.colored.paint("!", .warning) + " \u{1B}[2mforged")
+        #expect(captured.text.hasSuffix("\u{1B}[33m!\u{1B}[0m ␛[2mforged"))
     }
 }
