@@ -158,11 +158,14 @@ final class Runner {
                 let limits = try await bank.settings.snapshot().transferLimits
                 let day = Model.day(of: bank.clock.now())
                 var outcomes: [String] = []
-                for (index, line) in lines.enumerated() {
-                    let verdict = model.sendVerdict(by: user, line, limits: limits, day: day)
+                for (index, written) in lines.enumerated() {
                     let row = BatchRow(
-                        line: index + 2, from: model.reference(line.from), to: model.reference(line.to), amount: line.amount, memo: nil,
-                        idempotencyKey: line.key)
+                        line: index + 2, from: model.reference(written.from), to: model.reference(written.to), amount: written.amount,
+                        memo: nil, idempotencyKey: written.key)
+                    // A row without a key has one derived from its line and fields (a file run again
+                    // skips what was done): the model sees the key the bank uses.
+                    let line = BatchLine(from: written.from, to: written.to, amount: written.amount, key: row.effectiveKey)
+                    let verdict = model.sendVerdict(by: user, line, limits: limits, day: day)
                     let outcome: BatchRowOutcome
                     do {
                         outcome = try await run.execute(row)
