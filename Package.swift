@@ -247,14 +247,20 @@ let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks 
 let byName = Dictionary(uniqueKeysWithValues: allModules.map { ($0.name, $0) })
 
 /// `MOA_ONLY=<Feature>` keeps that feature's tests and Example with their dependency closure;
-/// `MOA_ONLY=Core` keeps Shared, Core and their tests; `MOA_FUZZ=1` keeps the fuzz targets. Unset:
+/// `MOA_ONLY=Core` keeps Shared, Core and their tests; several names (`MOA_ONLY=Core,Account`) keep
+/// the union; `MOA_FUZZ=1` keeps the fuzz targets. Unset:
 /// everything but the fuzz targets.
 func selectedModules() -> [Module] {
     if fuzzing { return closure(of: fuzzTargets.map(\.name)) }
     guard let only = ProcessInfo.processInfo.environment["MOA_ONLY"], !only.isEmpty else { return allModules }
-    if only == "Core" { return closure(of: ["CoreTests"]) }
-    if let spec = features.first(where: { $0.name == only }) { return closure(of: [spec.tests, spec.example]) }
-    return closure(of: [only])  // any single target name, e.g. MOA_ONLY=MoaApp
+    // Several names, comma-separated, keep the union of their closures (MOA_ONLY=Core,Account).
+    let roots = only.split(separator: ",").flatMap { part -> [String] in
+        let name = String(part.filter { $0 != " " })
+        if name == "Core" { return ["CoreTests"] }
+        if let spec = features.first(where: { $0.name == name }) { return [spec.tests, spec.example] }
+        return [name]  // any target name, e.g. MOA_ONLY=MoaApp
+    }
+    return closure(of: roots)
 }
 
 /// `roots` with everything they depend on (and the executables their tests run).
