@@ -14,7 +14,8 @@ struct DoctorCommand: ServiceCommand {
         discussion: """
             Exits 0 when every interface has exactly one provider, the data keeps its invariants and only you can \
             read or change what moa keeps; 70 when the composition is broken, 65 when the data breaks an invariant, \
-            78 when other users can read or change the home or the files with secrets in it.
+            78 when other users can read or change the home or the files with secrets in it; 64 when --without \
+            names a key no module provides.
             """
     )
 
@@ -26,6 +27,8 @@ struct DoctorCommand: ServiceCommand {
     var without: [String] = []
 
     func run(in environment: DoctorEnvironment, context: CommandContext) async throws {
+        let keys = Set(environment.modules.flatMap { $0.providers.map(\.key.name) })
+        if let unknown = without.first(where: { !keys.contains($0) }) { throw DoctorError.unknownKey(unknown) }
         var report = Doctor.report(modules: environment.modules, without: without, home: environment.home, database: environment.database)
         if report.ok, let registry = try? Composition.validate(environment.modules) {
             report.checks = await Doctor.runChecks(registry.resolve().checks)
@@ -54,6 +57,8 @@ enum DoctorError: UserFacingError {
     case inconsistentData(checks: [String])
     /// Other users can read or change the home or a file with secrets in it.
     case unsafePermissions(problems: Int)
+    /// `--without` names a key no module provides.
+    case unknownKey(String)
 
     var message: String {
         switch self {
@@ -61,6 +66,14 @@ enum DoctorError: UserFacingError {
         case .inconsistentData(let checks): "The data breaks invariants of: \(checks.joined(separator: ", ")) (listed above)."
         case .unsafePermissions(let problems):
             "The home's permissions have \(problems) problem\(problems == 1 ? "" : "s") (listed above)."
+        case .unknownKey(let key): "No module provides a key called “\(key.count > 40 ? String(key.prefix(40)) + "…" : key)”."
+        }
+    }
+
+    var hint: String? {
+        switch self {
+        case .unknownKey: "`moa doctor` lists every key in its first column (for example DatabaseKey)."
+        default: nil
         }
     }
 
@@ -69,6 +82,7 @@ enum DoctorError: UserFacingError {
         case .compositionBroken: .software
         case .inconsistentData: .dataError
         case .unsafePermissions: .configuration
+        case .unknownKey: .usage
         }
     }
 }

@@ -293,17 +293,13 @@ struct TourWalk: Sendable {
         do {
             parsed = try MoaCommand.parseAsRoot(arguments)
         } catch {
-            return CommandError.usage(MoaCommand.message(for: error))
+            return CommandRunner.usageError(error, root: MoaCommand.self, arguments: arguments)
         }
         do {
             for group in root.app.commandGroups where try await group.run(parsed, context: context) { return nil }
             return CommandError.internalFailure("No feature runs `moa \(arguments.joined(separator: " "))`.")
-        } catch let error as any UserFacingError {
-            return error
-        } catch let error as ValidationError {
-            return CommandError.usage(error.message)
         } catch {
-            return CommandError.internalFailure("Unexpected error: \(error)")
+            return CommandRunner.userFacing(error)
         }
     }
 

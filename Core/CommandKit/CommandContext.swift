@@ -74,15 +74,20 @@ public struct CommandContext: Sendable {
 
     /// The context of this process: real streams, colour decided per stream.
     public static func live(options: GlobalOptions, colorMode: ColorMode = .auto) -> CommandContext {
+        live(json: options.json, noColor: options.noColor, verbose: options.verbose, colorMode: colorMode)
+    }
+
+    /// The same, from the global options as flags (when the command line could not be parsed).
+    static func live(json: Bool, noColor: Bool, verbose: Bool, colorMode: ColorMode = .auto) -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
         func theme(_ stream: StandardStream) -> Theme {
             Theme.resolve(
-                mode: colorMode, noColorFlag: options.noColor,
+                mode: colorMode, noColorFlag: noColor,
                 terminal: TerminalEnvironment(environment: environment, isTerminal: stream.isTerminal))
         }
         return CommandContext(
-            json: options.json, verbose: options.verbose,
-            theme: options.json ? .plain : theme(.output), errorTheme: theme(.error),
+            json: json, verbose: verbose,
+            theme: json ? .plain : theme(.output), errorTheme: theme(.error),
             out: StreamOutput.standardOutput, err: StreamOutput.standardError,
             environment: environment, isInteractive: isatty(STDIN_FILENO) == 1
         )

@@ -11,7 +11,8 @@ public enum CommandRunner {
         case exit(Int32)
     }
 
-    /// Parses `arguments` for `root`; prints help/version/usage errors as ArgumentParser does.
+    /// Parses `arguments` for `root`; prints help and version as ArgumentParser does, and reports a
+    /// command line it cannot read as one sentence (``CommandLineError``, 64), as JSON with `--json`.
     static func parse(_ root: any ParsableCommand.Type, arguments: [String]) async -> Parsed {
         do {
             let parsed = try root.parseAsRoot(arguments)
@@ -28,12 +29,38 @@ public enum CommandRunner {
             }
             return .exit(ExitStatus.ok.rawValue)
         } catch {
-            let code = root.exitCode(for: error)
-            let text = root.fullMessage(for: error)
-            let stream = code == .success ? FileHandle.standardOutput : FileHandle.standardError
-            if !text.isEmpty { stream.write(Data((text + "\n").utf8)) }
-            return .exit(code.rawValue)
+            if root.exitCode(for: error) == .success {
+                let text = root.fullMessage(for: error)
+                if !text.isEmpty { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+                return .exit(ExitStatus.ok.rawValue)
+            }
+            // The global options were not parsed: `--json` and `--no-color` as they were typed.
+            let context = CommandContext.live(
+                json: arguments.contains("--json"), noColor: arguments.contains("--no-color"), verbose: arguments.contains("--verbose"))
+            return .exit(context.report(usageError(error, root: root, arguments: arguments)).rawValue)
         }
+    }
+
+    /// What ArgumentParser could not read in `arguments`, as one sentence and a hint naming the help
+    /// of the (sub)command it was parsing.
+    public static func usageError(_ error: any Error, root: any ParsableCommand.Type, arguments: [String]) -> CommandLineError {
+        var command = root
+        var path = [root._commandName]
+        for argument in arguments {
+            guard let sub = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { continue }
+            command = sub
+            path.append(argument)
+        }
+        return CommandLineError(
+            argumentParserMessage: root.message(for: error), hint: "See `\(path.joined(separator: " ")) --help`.")
+    }
+
+    /// `error` as a person reads it: SharedKit's one ``ErrorMapping`` (what `moa`, the tour and every
+    /// Example report). ArgumentParser's `ValidationError`, should a command throw one while it runs, is
+    /// first made what it means: a ``CommandLineError`` (64).
+    public static func userFacing(_ error: any Error) -> any UserFacingError {
+        let typed: any Error = (error as? ValidationError).map { CommandLineError(argumentParserMessage: $0.message, hint: nil) } ?? error
+        return ErrorMapping.userFacing(typed, unexpectedSentence: "The command failed unexpectedly")
     }
 
     /// Parses `arguments`, composes the command groups for the parsed command, runs it with the group
@@ -100,10 +127,33 @@ public enum CommandRunner {
     }
 
     static func report(_ error: any Error, _ context: CommandContext) -> Int32 {
-        switch error {
-        case let error as any UserFacingError: context.report(error).rawValue
-        case let error as ValidationError: context.report(CommandError.usage(error.message)).rawValue
-        default: context.report(CommandError.internalFailure("Unexpected error: \(error)")).rawValue
-        }
+        context.report(userFacing(error)).rawValue
+    }
+}
+
+/// A command line ArgumentParser could not read — an unknown option, a missing argument, a value that
+/// is not a number or not one of the choices, options that do not go together — as one sentence with
+/// the help to read: a usage error, 64.
+public struct CommandLineError: UserFacingError, Equatable {
+    public let message: String
+    public let hint: String?
+    public var exitStatus: ExitStatus { .usage }
+
+    public init(message: String, hint: String? = nil) {
+        self.message = message
+        self.hint = hint
+    }
+
+    /// ArgumentParser's message made one sentence: on one line, its list of choices joined to it
+    /// ("…: use one of 'json' and 'csv'."), ending in one full stop (or its question mark).
+    init(argumentParserMessage text: String, hint: String?) {
+        var sentence = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty }.map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) + "," : $0 }.joined(separator: " ")
+        sentence = sentence.replacingOccurrences(of: ". Please provide one of the following: ", with: ": use one of ")
+            .replacingOccurrences(of: ". Please provide one of ", with: ": use one of ")
+            .replacingOccurrences(of: ". Did you mean ", with: ": did you mean ")
+        while let last = sentence.last, last == "." || last == "," || last.isWhitespace { sentence.removeLast() }
+        if sentence.isEmpty { sentence = "The command line cannot be read" }
+        self.init(message: sentence.hasSuffix("?") ? sentence : sentence + ".", hint: hint)
     }
 }

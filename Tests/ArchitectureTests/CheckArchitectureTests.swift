@@ -204,7 +204,7 @@ struct CheckArchitectureTests {
         #expect(result.status == 1, "\(result)")
         #expect(
             result.lines == [
-                "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/ or Scripts/Benchmarks/"
+                "Package.swift:\(line) Helpers: outside the layout: Sources/Helpers is not under Shared/, Core/, Features/<Feature>/<Layer>, App/, Tests/, Scripts/Benchmarks/ or Scripts/Simulation/"
             ], "\(result)")
     }
 

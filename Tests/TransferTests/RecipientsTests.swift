@@ -168,7 +168,7 @@ struct RecipientsTests {
             _ = try await h.sendMoney().send(TransferDraft(from: h.checking.description, to: "@carol", amount: "10,000"))
         }
         #expect(TransferError.unknownAlias("carol").message == "You have no favourite recipient called @carol, so nothing was sent.")
-        #expect(TransferError.unknownAlias("carol").exitStatus == .refused)
+        #expect(TransferError.unknownAlias("carol").exitStatus == .unavailable)
         await #expect(throws: TransferError.invalidAlias("@not an alias")) {
             _ = try await h.sendMoney().send(TransferDraft(from: h.checking.description, to: "@not an alias", amount: "10,000"))
         }

@@ -109,7 +109,8 @@ public enum AccountError: Error, UserFacingError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound: .unavailable
-        case .invalidName, .unknownCurrency, .invalidCursor, .invalidLimit: .dataError
+        case .invalidName, .unknownCurrency, .invalidCursor: .dataError
+        case .invalidLimit: .usage
         case .closeWithBalance, .alreadyClosed: .refused
         case .numberSpaceExhausted: .temporaryFailure
         }

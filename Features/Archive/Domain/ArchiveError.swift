@@ -89,10 +89,10 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         switch self {
         case .unknownEvent, .unknownTicket: .unavailable
         case .eventNotStarted, .alreadyArchived: .refused
-        case .invalidLimit, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage, .preferenceCount: .usage
+        case .invalidLimit, .invalidRating, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage, .preferenceCount: .usage
         case .duplicatePreference, .unknownDistrict, .unknownCategory, .ambiguousCategory: .dataError
         case .cannotWrite: .ioError
-        case .attendedInFuture, .attendedOutsideRun, .invalidRating, .memoTooLong, .invalidText, .invalidDate, .ambiguousTicket: .dataError
+        case .attendedInFuture, .attendedOutsideRun, .memoTooLong, .invalidText, .invalidDate, .ambiguousTicket: .dataError
         }
     }
 }

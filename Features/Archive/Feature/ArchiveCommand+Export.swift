@@ -27,6 +27,9 @@ extension ArchiveCommand {
 
         func validate() throws {
             if bom, format != .csv { throw ValidationError("--bom goes with --format csv: JSON never starts with a byte-order mark.") }
+            if let output, output.allSatisfy(\.isWhitespace) {
+                throw ValidationError("--output names no file: give a path, or leave --output out to write to standard output.")
+            }
         }
 
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {

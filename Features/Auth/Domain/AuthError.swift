@@ -12,6 +12,8 @@ public enum AuthError: Error, UserFacingError, Equatable {
     case notVerified(String)
     case throttled(until: Date)
     case noPendingVerification(String)
+    /// Not 6 digits: no code Moa mails (refused before any lookup, and no try is used up).
+    case malformedCode
     case wrongCode(triesLeft: Int)
     case codeExpired
     case tooManyCodeAttempts
@@ -29,6 +31,7 @@ public enum AuthError: Error, UserFacingError, Equatable {
         case .notVerified(let email): "\(email) is not verified yet: enter the code from the verification e-mail first."
         case .throttled(let until): "Too many failed logins for this address: try again after \(Self.time(until))."
         case .noPendingVerification(let email): "There is no verification waiting for \(email)."
+        case .malformedCode: "A code is the 6 digits from the e-mail, and this one is not."
         case .wrongCode(let triesLeft): "The code is wrong (\(triesLeft) \(triesLeft == 1 ? "try" : "tries") left)."
         case .codeExpired: "The code has expired."
         case .tooManyCodeAttempts: "Too many wrong codes: this code no longer works."
@@ -50,7 +53,7 @@ public enum AuthError: Error, UserFacingError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .invalidEmail, .weakPassword, .passwordsDoNotMatch: .dataError
+        case .invalidEmail, .weakPassword, .passwordsDoNotMatch, .malformedCode: .dataError
         case .emailTaken: .refused
         case .wrongCredentials, .notVerified, .wrongCode, .codeExpired, .tooManyCodeAttempts,
             .sessionFileExposed, .sessionFileUnreadable:

@@ -66,16 +66,18 @@ public struct PasswordReset: Sendable {
     /// is published, in one transaction. A wrong, expired or used-up code — or an address without an
     /// account — is ``AccountSecurityError/resetCodeInvalid``; wrong codes count toward the address's
     /// throttle, and a locked address is ``AccountSecurityError/resetLocked(until:)`` (the owner of a
-    /// known address finds a `login-lockout` notice in their inbox).
+    /// known address finds a `login-lockout` notice in their inbox). A code that is not 6 digits is
+    /// ``AuthError/malformedCode`` (bad data, 65), before anything is looked up or counted.
     public func complete(email raw: String, code: String, newPassword: String) async throws -> AuthenticatedUser {
         let email = try EmailAddress(raw)
+        let code = try Registration.code(code)
         let normalized = try PasswordPolicy().check(newPassword, for: email)
         let key = email.value
         let now = clock.now()
         let throttle = try await repository.throttle(for: key)
         if let until = throttle.lockedUntil, now < until { throw AccountSecurityError.resetLocked(until: until) }
 
-        let typed = secrets.digest(code.filter { !$0.isWhitespace })
+        let typed = secrets.digest(code)
         let user = try await repository.user(email: email.value)
         var accepted = false
         if let user, user.verifiedAt != nil, let pending = try await repository.verification(for: user.id),

@@ -54,13 +54,13 @@ public struct Registration: Sendable {
     /// Checks a code: 6 digits, within its lifetime, at most `codeAttempts` wrong tries.
     public func verify(email raw: String, code: String) async throws {
         let email = try EmailAddress(raw)
+        let typed = try Self.code(code)
         guard let user = try await repository.user(email: email.value), user.verifiedAt == nil,
             let verification = try await repository.verification(for: user.id)
         else { throw AuthError.noPendingVerification(email.value) }
         let now = clock.now()
         guard verification.attempts < policy.codeAttempts else { throw AuthError.tooManyCodeAttempts }
         guard now < verification.expiresAt else { throw AuthError.codeExpired }
-        let typed = code.filter { !$0.isWhitespace }
         guard Self.constantTimeEquals(secrets.digest(typed), verification.codeDigest) else {
             let attempts = try await repository.recordWrongCode(for: user.id)
             if attempts >= policy.codeAttempts { throw AuthError.tooManyCodeAttempts }
@@ -99,6 +99,15 @@ public struct Registration: Sendable {
 
                 If you did not sign up, ignore this message.
                 """, purpose: .verification)
+    }
+
+    /// A code as typed, without its spaces: exactly 6 ASCII digits, else ``AuthError/malformedCode``.
+    static func code(_ typed: String) throws(AuthError) -> String {
+        let code = typed.filter { !$0.isWhitespace }
+        guard code.utf8.count == 6, code.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            throw .malformedCode
+        }
+        return code
     }
 
     static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {

@@ -102,7 +102,8 @@ public enum InboxError: Error, UserFacingError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .notFound: .unavailable
-        case .invalidID, .invalidLimit: .dataError
+        case .invalidID: .dataError
+        case .invalidLimit: .usage
         }
     }
 }

@@ -165,7 +165,7 @@ public enum SearchError: Error, Equatable, LocalizedUserFacingError {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .emptyQuery, .invalidPage, .invalidPerPage, .beyondResultCap, .invalidLogin, .freeAndPaid, .invertedDates:
+        case .emptyQuery, .invalidPage, .invalidPerPage, .beyondResultCap, .freeAndPaid, .invertedDates:
             .usage
         case .badToken, .forbidden:
             .noPermission
@@ -173,7 +173,7 @@ public enum SearchError: Error, Equatable, LocalizedUserFacingError {
             .temporaryFailure
         case .unknownUser, .notFound, .offline, .transport, .unexpectedStatus:
             .unavailable
-        case .invalidQuery, .malformedResponse, .invalidDate:
+        case .invalidQuery, .malformedResponse, .invalidDate, .invalidLogin:
             .dataError
         case .invalidBaseURL:
             .configuration

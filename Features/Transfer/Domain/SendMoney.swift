@@ -203,12 +203,12 @@ public struct SendMoney: TransferStarter {
         return digits.count >= 10 && text.allSatisfy { $0.isNumber || $0 == "-" || $0 == " " }
     }
 
-    /// The key, trimmed (`nil` when absent or empty: a new one is generated).
+    /// The key, trimmed (`nil` when absent: a new one is generated). A key given empty is refused like
+    /// any other unusable one: taken for "no key", a retry would send again.
     static func idempotencyKey(_ key: String?) throws(TransferError) -> String? {
         guard let key else { return nil }
         let trimmed = trimmed(key)
-        guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= TransferError.maximumKeyLength, !trimmed.unicodeScalars.contains(where: isControl),
+        guard !trimmed.isEmpty, trimmed.count <= TransferError.maximumKeyLength, !trimmed.unicodeScalars.contains(where: isControl),
             SafeText.firstForbidden(in: trimmed) == nil
         else {
             throw .invalidIdempotencyKey(key)

@@ -5,7 +5,8 @@ import SettingsInterface
 import SharedKit
 
 /// Transfer's own refusals and input errors (Account's `PostingError`s pass through unchanged).
-/// Each message is one sentence; business-rule refusals exit 1, malformed input 65, unknown 69.
+/// Each message is one sentence; business-rule refusals exit 1, a page size out of range 64, malformed
+/// input 65, what names nothing (an account, a transfer, a favourite) 69.
 public enum TransferError: Error, UserFacingError, Equatable {
     case overPerTransferLimit(amount: Money, limit: Money)
     case dailyLimitExceeded(amount: Money, limit: Money, remaining: Money)
@@ -89,11 +90,12 @@ public enum TransferError: Error, UserFacingError, Equatable {
 
     public var exitStatus: ExitStatus {
         switch self {
-        case .overPerTransferLimit, .dailyLimitExceeded, .noLimits, .idempotencyKeyReused, .unknownAlias, .aliasTaken,
-            .alreadyAFavourite, .tooManyFavourites:
+        case .overPerTransferLimit, .dailyLimitExceeded, .noLimits, .idempotencyKeyReused, .aliasTaken, .alreadyAFavourite,
+            .tooManyFavourites:
             .refused
-        case .invalidIdempotencyKey, .invalidCursor, .invalidPageSize, .invalidAlias: .dataError
-        case .notFound, .favouriteNotFound, .unknownSourceAccount: .unavailable
+        case .invalidIdempotencyKey, .invalidCursor, .invalidAlias: .dataError
+        case .invalidPageSize: .usage
+        case .notFound, .unknownAlias, .favouriteNotFound, .unknownSourceAccount: .unavailable
         }
     }
 }

@@ -74,7 +74,8 @@ enum SendLimits {
             One transfer moves at most \(Money.grouped(AmountBounds.maximumOperationMinorUnits)) minor units (\
             \(AmountBounds.maximumOperation(in: .krw).formatted())), and an account holds at most \
             \(Money.grouped(AmountBounds.maximumBalanceMinorUnits)) minor units. Exit status: 65 for a malformed amount, account \
-            number or memo, 69 for an account that does not exist, 1 for a refusal (a limit, insufficient funds, …).
+            number or memo, 69 for an account or a favourite (@alias) that does not exist, 1 for a refusal (a limit, insufficient \
+            funds, …).
             """)
         return lines.joined(separator: "\n")
     }

@@ -20,7 +20,7 @@ public struct TransferDraft: Sendable, Hashable {
     public var from: String
     /// The destination: an account number (anyone's), checked digit by digit before any lookup, or
     /// `@alias` — one of the sender's favourites (`moa transfer recipients add`), matched without
-    /// regard to case. An unknown alias is refused (exit status 1) and nothing is sent.
+    /// regard to case. An unknown alias names nothing (exit status 69) and nothing is sent.
     public var to: String
     /// The amount in the source account's currency, e.g. `50,000` or `12.50`.
     public var amount: String
@@ -87,7 +87,7 @@ public struct TransferReceipt: Sendable, Hashable, Codable {
 /// Starts a transfer for the logged-in user: the one way other features (Account's detail screen)
 /// send money. Refusals are typed `UserFacingError`s with exit status 1 (limits, funds, closed
 /// account, same account, currency mismatch, not the owner, a balance that would pass its maximum, a
-/// reused idempotency key), 69 for an account that does not exist, or 65 for malformed input
+/// reused idempotency key), 69 for an account or a favourite that does not exist, or 65 for malformed input
 /// (account number, amount — zero or less, or above the per-operation maximum —, memo, key).
 public protocol TransferStarter: Sendable {
     func send(_ draft: TransferDraft) async throws -> TransferReceipt
