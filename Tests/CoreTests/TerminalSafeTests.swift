@@ -13,6 +13,7 @@ struct TerminalSafeTests {
             ("\u{202E}txt.exe", "\u{FFFD}txt.exe"), // right-to-left override
             ("\u{2066}x\u{2069}\u{200F}", "\u{FFFD}x\u{FFFD}\u{FFFD}"), // isolates and a mark
             ("mid\rline", "mid␍line"), // a carriage return that would overwrite the line
+            ("b\r\n\u{0353}x", "b\r\n\u{0353}x"), // CRLF moves nothing, even before a combining mark (found by fuzzing)
         ])
     func neutralizes(raw: String, shown: String) {
         #expect(TerminalSafe.neutralize(raw) == shown)
