@@ -23,6 +23,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-crypto": .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     "SwiftCSV": .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     "FlyingFox": .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    "hummingbird": .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -33,6 +34,9 @@ let cryptoExtras = Dep.product("CryptoExtras", package: "swift-crypto")
 let swiftCSV = Dep.product("SwiftCSV", package: "SwiftCSV")
 /// A small pure-Swift HTTP server, for tests that need a real server on 127.0.0.1.
 let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
+/// The HTTP server of `moa-server` (and its test client): only the server's closure builds it.
+let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
+let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
 
 // MARK: - 2. Shared and Core
 
@@ -72,11 +76,19 @@ let features: [FeatureSpec] = [
 
 // MARK: - 4. App, benchmarks and cross-cutting tests
 
+/// The features `moa-server` serves (Search and Archive stay on the client).
+let serverFeatures: Set<String> = ["Auth", "Account", "Transfer", "Inbox", "Settings"]
+
 let app: [Module] = [
     .library("MoaApp", path: "App/MoaApp",
              deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Network", "SharedKit", "Money", argumentParser, logging]
                  + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
+    // The second composition root: the bank over HTTP, for `moa` clients on other machines.
+    .library("MoaServer", path: "App/MoaServer",
+             deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", argumentParser, logging, hummingbird]
+                 + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
+    .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
 ]
 
 /// Benchmark executables (`Scripts/bench-*` build and run them in release mode). Not tests: they
@@ -124,6 +136,8 @@ let crossCuttingTests: [Module] = [
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
+    .test("ServerTests", path: "Tests/ServerTests", deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging],
+          alsoBuilds: ["moa-server"]),
 ]
 
 // MARK: - Helpers (the only place that knows how a feature becomes targets)

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import SharedKit
+import Storage
+import Synchronization
+
+/// `moa-server`: Moa's bank served over HTTP (issue 15). Its flags, its data folder, and its
+/// lifecycle: it prints `Listening on http://HOST:PORT` as its first line once it accepts
+/// connections, and SIGTERM or SIGINT stop it gracefully (requests in flight finish first).
+public struct ServerCommand: AsyncParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "moa-server",
+        abstract: "Serves Moa's bank — accounts, transfers, sign-in, the inbox — to `moa` clients over HTTP.",
+        discussion: """
+            The data lives in SQLite in --data (created with mode 0700 if missing); verification and reset \
+            mails are written to DATA/outbox/. The first line on standard output is `Listening on http://HOST:PORT` \
+            (with --port 0, the port the system chose). SIGTERM and SIGINT stop the server gracefully. \
+            Exit status: 0 after a graceful stop, 64 usage, 69 the address cannot be listened on, 74 the data \
+            folder or its database cannot be opened.
+            """,
+        version: "moa-server \(version) (API v1)")
+
+    @Option(help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on (0: a free port, printed on the first line).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("The folder that holds the server's data.", valueName: "dir"))
+    var data: String?
+
+    public init() {}
+
+    public func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port).") }
+        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".:-".contains($0) }) else {
+            throw ValidationError("--host must be an address or a host name, not \"\(host)\".")
+        }
+        if let data, data.allSatisfy(\.isWhitespace) { throw ValidationError("--data names no folder.") }
+    }
+
+    public func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let folder = MoaHome(
+            root: URL(fileURLWithPath: data.map { Self.expandTilde($0, environment) } ?? Self.defaultFolder(environment)))
+        var logger = Logger(label: "moa-server")
+        logger.logLevel = .info
+        let server = try MoaServer(folder: folder, logger: logger)
+        let host = host
+        let listening = Listening()
+        let application = server.application(host: host, port: port) { port in
+            listening.started()
+            FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
+        }
+        do {
+            try await application.runService()
+        } catch  where !listening.hasStarted {
+            throw ServerError.cannotListen(host: host, port: port, reason: String(describing: error))
+        }
+    }
+
+    /// Whether the server got as far as accepting connections (an error before that is about listening).
+    final class Listening: Sendable {
+        private let state = Mutex(false)
+        func started() { state.withLock { $0 = true } }
+        var hasStarted: Bool { state.withLock { $0 } }
+    }
+
+    static func defaultFolder(_ environment: [String: String]) -> String {
+        (environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()) + "/.moa-server"
+    }
+
+    static func expandTilde(_ path: String, _ environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        return (environment["HOME"] ?? NSHomeDirectory()) + path.dropFirst()
+    }
+}
+
+/// What `moa-server`'s `main` runs: the command, its errors reported as one sentence with their
+/// documented status (SharedKit's one mapping, as `moa` reports them).
+public enum MoaServerMain {
+    public static func run(arguments: [String]) async -> Int32 {
+        do {
+            let command = try ServerCommand.parseAsRoot(arguments)
+            if let server = command as? ServerCommand {
+                try await server.run()
+            } else {
+                var other = command
+                try other.run()
+            }
+            return ExitStatus.ok.rawValue
+        } catch let error as any UserFacingError {
+            return report(error.message, error.exitStatus)
+        } catch {
+            switch ServerCommand.exitCode(for: error) {
+            case .success:
+                FileHandle.standardOutput.write(Data((ServerCommand.fullMessage(for: error) + "\n").utf8))
+                return ExitStatus.ok.rawValue
+            case .validationFailure:
+                let message = ServerCommand.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+                return report(message.hasSuffix(".") ? message : message + ".", .usage)
+            default:
+                let unexpected = ErrorMapping.userFacing(error, unexpectedSentence: "The server stopped unexpectedly")
+                return report(unexpected.message, unexpected.exitStatus)
+            }
+        }
+    }
+
+    private static func report(_ message: String, _ status: ExitStatus) -> Int32 {
+        FileHandle.standardError.write(Data("moa-server: \(message)\n".utf8))
+        return status.rawValue
+    }
+}
+
+/// Why the server could not start.
+public enum ServerError: Error, UserFacingError, Equatable {
+    /// The address cannot be listened on (in use, not this machine's, not permitted).
+    case cannotListen(host: String, port: Int, reason: String)
+
+    public var message: String {
+        switch self {
+        case .cannotListen(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
+        }
+    }
+
+    public var hint: String? {
+        switch self {
+        case .cannotListen: "Choose another --port (0 picks a free one) or --host."
+        }
+    }
+
+    public var exitStatus: ExitStatus { .unavailable }
+}
