@@ -24,6 +24,9 @@ let externalPackages: [String: Package.Dependency] = [
     "SwiftCSV": .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     "FlyingFox": .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     "hummingbird": .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    "swift-openapi-runtime": .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+    "swift-http-types": .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    "swift-openapi-hummingbird": .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -37,6 +40,11 @@ let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 /// The HTTP server of `moa-server` (and its test client): only the server's closure builds it.
 let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
 let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
+/// What the code generated from docs/api/openapi.yaml needs (Scripts/generate-api): the runtime for
+/// the types, and the Hummingbird transport for the server.
+let openAPIRuntime = Dep.product("OpenAPIRuntime", package: "swift-openapi-runtime")
+let openAPIHummingbird = Dep.product("OpenAPIHummingbird", package: "swift-openapi-hummingbird")
+let httpTypes = Dep.product("HTTPTypes", package: "swift-http-types")
 
 // MARK: - 2. Shared and Core
 
@@ -54,7 +62,11 @@ let core: [Module] = [
     .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", "Registry", argumentParser]),
     .library("Persistence", path: "Core/Persistence", deps: ["Registry"]),
     .library("Storage", path: "Core/Storage", deps: ["SharedKit", "Registry", "Persistence", grdb]),
-    .library("Network", path: "Core/Network", deps: ["SharedKit", "Registry", logging]),
+    .library("Networking", path: "Core/Networking", deps: ["SharedKit", "Registry", logging]),
+    // The HTTP API, generated from docs/api/openapi.yaml by Scripts/generate-api: its types, and the
+    // server's route registration (no NIO: server and client share it). Generated code only, so its
+    // warnings (unused `public import`s that Swift 6.4's @diagnose would silence) are not ours.
+    .library("MoaAPI", path: "Core/MoaAPI", deps: [openAPIRuntime, httpTypes], swiftSettings: [.unsafeFlags(["-suppress-warnings"])]),
 ]
 
 // MARK: - 3. Features
@@ -68,8 +80,8 @@ let features: [FeatureSpec] = [
     .feature("Settings", uses: ["Auth"]),
     .feature("Account", uses: ["Auth", "Transfer"]),
     .feature("Transfer", uses: ["Account", "Settings", "Auth", "Inbox"], feature: [swiftCSV], example: ["Persistence"]),
-    .feature("Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Network", grdb], tests: [flyingFox, "Network", logging], example: ["Network"]),
-    .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Network", grdb], tests: [swiftCSV, "Network"]),
+    .feature("Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Networking", grdb], tests: [flyingFox, "Networking", logging], example: ["Networking"]),
+    .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Networking", grdb], tests: [swiftCSV, "Networking"]),
     .feature("Inbox", uses: ["Auth"]),
     // Scripts/new-feature inserts new features above this line.
 ]
@@ -81,12 +93,13 @@ let serverFeatures: Set<String> = ["Auth", "Account", "Transfer", "Inbox", "Sett
 
 let app: [Module] = [
     .library("MoaApp", path: "App/MoaApp",
-             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Network", "SharedKit", "Money", argumentParser, logging]
+             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "Money", argumentParser, logging]
                  + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library("MoaServer", path: "App/MoaServer",
-             deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", argumentParser, logging, hummingbird]
+             deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", argumentParser, logging, hummingbird,
+                    openAPIRuntime, openAPIHummingbird]
                  + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
     .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
 ]
@@ -123,7 +136,7 @@ let fuzzTargets: [Module] = [
     .executable(
         "MoaFuzz", path: "Scripts/Fuzz/MoaFuzz",
         deps: [
-            "FuzzDriver", "Money", "SharedKit", "DesignSystem", "Network", "AccountInterface", "AuthDomain", "TransferDomain", "TransferFeature",
+            "FuzzDriver", "Money", "SharedKit", "DesignSystem", "Networking", "AccountInterface", "AuthDomain", "TransferDomain", "TransferFeature",
             "ArchiveDomain", "ArchiveData", "SearchDomain", "SearchData", "SettingsDomain",
         ],
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
@@ -132,7 +145,7 @@ let fuzzing = ProcessInfo.processInfo.environment["MOA_FUZZ"].map { !$0.isEmpty 
 
 let crossCuttingTests: [Module] = [
     .test("CoreTests", path: "Tests/CoreTests",
-          deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Network", grdb, logging]),
+          deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Networking", grdb, logging]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
@@ -185,8 +198,8 @@ struct Module {
     let alsoBuilds: [String]
     var swiftSettings: [SwiftSetting] = []
 
-    static func library(_ name: String, path: String, deps: [Dep] = []) -> Module {
-        Module(name: name, kind: .library, path: path, deps: deps, alsoBuilds: [])
+    static func library(_ name: String, path: String, deps: [Dep] = [], swiftSettings: [SwiftSetting] = []) -> Module {
+        Module(name: name, kind: .library, path: path, deps: deps, alsoBuilds: [], swiftSettings: swiftSettings)
     }
     static func executable(_ name: String, path: String, deps: [Dep] = [], swiftSettings: [SwiftSetting] = []) -> Module {
         Module(name: name, kind: .executable, path: path, deps: deps, alsoBuilds: [], swiftSettings: swiftSettings)
@@ -198,7 +211,7 @@ struct Module {
     var target: Target {
         let dependencies = deps.map(\.targetDependency)
         switch kind {
-        case .library: return .target(name: name, dependencies: dependencies, path: path)
+        case .library: return .target(name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings)
         case .executable:
             return .executableTarget(
                 name: name, dependencies: dependencies, path: path, swiftSettings: swiftSettings, linkerSettings: linker)

@@ -1,7 +1,7 @@
 import CommandKit
 import DesignSystem
 import Foundation
-import Network
+import Networking
 import SharedKit
 import Synchronization
 

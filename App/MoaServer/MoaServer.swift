@@ -5,6 +5,8 @@ import Foundation
 import Hummingbird
 import InboxData
 import Logging
+import MoaAPI
+import OpenAPIHummingbird
 import Persistence
 import Registry
 import SettingsData
@@ -43,23 +45,20 @@ public struct MoaServer: Sendable {
         AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
     ]
 
-    /// The HTTP routes: `GET /healthz`, and a problem document (RFC 9457) for anything else.
-    public func router() -> Router<BasicRequestContext> {
+    /// The HTTP routes: the operations of docs/api/openapi.yaml the server serves (``ServerAPI``,
+    /// through the code generated from the document), and a problem document (RFC 9457) for anything
+    /// else.
+    public func router() throws -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ProblemMiddleware(logger: logger))
-        let database = database
-        router.get("/healthz") { _, _ -> Response in
-            // Answers while the server runs and its database can be read.
-            _ = try database.read { db in try db.tableExists("account_accounts") }
-            return Problem.json(["status": "ok"], status: .ok, contentType: "application/json")
-        }
+        try ServerAPI(database: database).registerHandlers(on: router)
         return router
     }
 
     /// The application on `host:port`; `listening` is told the port once connections are accepted.
-    public func application(host: String, port: Int, listening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+    public func application(host: String, port: Int, listening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
         Application(
-            router: router(),
+            router: try router(),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "moa-server"),
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)

@@ -52,7 +52,7 @@ public struct ServerCommand: AsyncParsableCommand {
         let server = try MoaServer(folder: folder, logger: logger)
         let host = host
         let listening = Listening()
-        let application = server.application(host: host, port: port) { port in
+        let application = try server.application(host: host, port: port) { port in
             listening.started()
             FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
         }

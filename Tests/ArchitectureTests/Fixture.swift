@@ -73,7 +73,7 @@ struct Fixture {
         fixture.add("SharedKit", "Shared/SharedKit", source: "import Foundation\nimport Synchronization\n")
         fixture.add("Registry", "Core/Registry", ["SharedKit"])
         fixture.add("Storage", "Core/Storage", ["SharedKit", "Registry"], products: ["GRDB"])
-        fixture.add("Network", "Core/Network", ["SharedKit", "Registry"], products: ["Logging"])
+        fixture.add("Networking", "Core/Networking", ["SharedKit", "Registry"], products: ["Logging"])
         fixture.add("DesignSystem", "Core/DesignSystem", ["Money", "SharedKit"])
         fixture.add("ViewModelKit", "Core/ViewModelKit")
         fixture.add("CommandKit", "Core/CommandKit", ["DesignSystem", "SharedKit", "Registry"], products: ["ArgumentParser"])
@@ -82,12 +82,12 @@ struct Fixture {
         let features = ["Account", "Transfer"].flatMap { f in ["Interface", "Domain", "Data", "Feature"].map { f + $0 } }
         fixture.add(
             "MoaApp", "App/MoaApp",
-            ["Registry", "CommandKit", "DesignSystem", "Storage", "Network", "SharedKit", "Money"] + features,
+            ["Registry", "CommandKit", "DesignSystem", "Storage", "Networking", "SharedKit", "Money"] + features,
             products: ["ArgumentParser"])
         fixture.add("moa", "App/moa", type: "executable", ["MoaApp"])
         fixture.add(
             "CoreTests", "Tests/CoreTests", type: "test",
-            ["Money", "SharedKit", "Registry", "Storage", "Network"], products: ["GRDB", "Logging"])
+            ["Money", "SharedKit", "Registry", "Storage", "Networking"], products: ["GRDB", "Logging"])
         fixture.add(
             "ArchitectureTests", "Tests/ArchitectureTests", type: "test",
             source: "import Foundation\nimport Testing\n")

@@ -8,7 +8,7 @@ import AuthTesting
 import CommandKit
 import DesignSystem
 import Foundation
-import Network
+import Networking
 import Registry
 import SettingsInterface
 import SettingsTesting

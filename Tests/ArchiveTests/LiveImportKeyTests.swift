@@ -5,7 +5,7 @@ import ArchiveInterface
 import CommandKit
 import DesignSystem
 import Foundation
-import Network
+import Networking
 import SettingsInterface
 import SharedKit
 import Testing

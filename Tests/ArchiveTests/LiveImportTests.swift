@@ -2,7 +2,7 @@ import ArchiveData
 import ArchiveDomain
 import ArchiveInterface
 import Foundation
-import Network
+import Networking
 import SharedKit
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import Network
+import Networking
 import SharedKit
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
 import CommandKit
 import Foundation
-import Network
+import Networking
 import SearchData
 import SearchDomain
 import SearchFeature

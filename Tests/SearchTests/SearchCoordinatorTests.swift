@@ -2,7 +2,7 @@ import ArchiveInterface
 import ArchiveTesting
 import CommandKit
 import DesignSystem
-import Network
+import Networking
 import SharedKit
 import Testing
 

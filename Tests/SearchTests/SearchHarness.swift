@@ -4,7 +4,7 @@ import CommandKit
 import DesignSystem
 import Foundation
 import Logging
-import Network
+import Networking
 import Registry
 import SearchData
 import SearchDomain

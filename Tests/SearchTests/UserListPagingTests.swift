@@ -3,7 +3,7 @@ import ArchiveTesting
 import CommandKit
 import DesignSystem
 import Foundation
-import Network
+import Networking
 import SearchDomain
 import SearchInterface
 import SharedKit

@@ -1,6 +1,6 @@
 import ArchiveDomain
 import ArchiveInterface
-import Network
+import Networking
 import Registry
 import SharedKit
 import Storage

@@ -1,6 +1,6 @@
 import ArchiveDomain
 import Foundation
-import Network
+import Networking
 
 /// Files and the live API, as import sources.
 public struct ArchiveSources: CatalogueSources {

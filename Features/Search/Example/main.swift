@@ -13,7 +13,7 @@ import ArchiveInterface
 import ArchiveTesting
 import CommandKit
 import Foundation
-import Network
+import Networking
 import Registry
 import SearchData
 import SearchDomain

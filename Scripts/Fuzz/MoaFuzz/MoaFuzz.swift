@@ -13,7 +13,7 @@ import DesignSystem
 import Foundation
 import FuzzDriver
 import Money
-import Network
+import Networking
 import SearchDomain
 import SettingsDomain
 import SharedKit
