@@ -95,27 +95,32 @@ struct ServerProcessTests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 
-    @Test(arguments: [SIGTERM, SIGINT])
-    func listensAnswersAndStopsGracefully(signal: Int32) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-server-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// Starts `moa-server --port 0 --data FOLDER`; returns it with the first line it printed.
+    static func start(data folder: URL) throws -> (process: Process, firstLine: String) {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = binary
         process.arguments = ["--port", "0", "--data", folder.path]
         let out = Pipe()
         process.standardOutput = out
         process.standardError = Pipe()
         try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // The first line says where it listens (a free port, as --port 0 asks).
         var first = Data()
         while !first.contains(UInt8(ascii: "\n")) {
             let chunk = out.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }
             first.append(chunk)
         }
-        let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+        return (process, String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "")
+    }
+
+    @Test(arguments: [SIGTERM, SIGINT])
+    func listensAnswersAndStopsGracefully(signal: Int32) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, line) = try Self.start(data: folder)
+        defer { if process.isRunning { process.terminate() } }
+
+        // The first line says where it listens (a free port, as --port 0 asks).
         #expect(line.hasPrefix("Listening on http://127.0.0.1:"), "\(line)")
         let port = try #require(Int(line.split(separator: ":").last ?? ""))
         #expect(port > 0)
@@ -147,24 +152,12 @@ struct ServerProcessTests {
     @Test func aPortInUseIsOneSentenceAnd69() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let first = Process()
-        first.executableURL = Self.binary
-        first.arguments = ["--port", "0", "--data", folder.path]
-        let out = Pipe()
-        first.standardOutput = out
-        first.standardError = Pipe()
-        try first.run()
+        let (first, line) = try Self.start(data: folder)
         defer {
             first.terminate()
             first.waitUntilExit()
         }
-        var data = Data()
-        while !data.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { break }
-            data.append(chunk)
-        }
-        let port = String(decoding: data, as: UTF8.self).split(separator: "\n").first?.split(separator: ":").last.map(String.init) ?? ""
+        let port = line.split(separator: ":").last.map(String.init) ?? ""
         let second = try Self.run(["--port", port, "--data", folder.path + "-2"])
         defer { try? FileManager.default.removeItem(atPath: folder.path + "-2") }
         #expect(second.status == 69, "\(second.err)")

@@ -110,30 +110,10 @@ final class Runner {
             }
 
         case .deposit(let label, let amount):
-            let verdict = model.depositVerdict(by: user, into: label, amount: amount)
-            do {
-                let entry = try await bank.accounts.deposit(amount, to: model.reference(label), memo: nil)
-                stats.count("deposit", accepted: true)
-                guard effect.accepted(verdict, step: "the deposit into A\(label)") else { return }
-                model.deposited(amount, into: label)
-                effect.outcome = "deposited, balance \(entry.balanceAfter.minorUnits)"
-            } catch {
-                stats.count("deposit", accepted: false)
-                effect.failed(error, verdict: verdict, step: "the deposit of \"\(amount)\" into A\(label)")
-            }
+            await moveCash(deposit: true, label, amount, as: user, &effect)
 
         case .withdraw(let label, let amount):
-            let verdict = model.withdrawalVerdict(by: user, from: label, amount: amount)
-            do {
-                let entry = try await bank.accounts.withdraw(amount, from: model.reference(label), memo: nil)
-                stats.count("withdrawal", accepted: true)
-                guard effect.accepted(verdict, step: "the withdrawal from A\(label)") else { return }
-                model.withdrew(amount, from: label)
-                effect.outcome = "withdrew, balance \(entry.balanceAfter.minorUnits)"
-            } catch {
-                stats.count("withdrawal", accepted: false)
-                effect.failed(error, verdict: verdict, step: "the withdrawal of \"\(amount)\" from A\(label)")
-            }
+            await moveCash(deposit: false, label, amount, as: user, &effect)
 
         case .send(let line):
             do {
@@ -232,6 +212,29 @@ final class Runner {
         case .advanceClock(let minutes):
             bank.clock.advance(by: TimeInterval(minutes * 60))
             effect.outcome = "now \(bank.clock.now())"
+        }
+    }
+
+    /// A deposit into (or a withdrawal from) account `label`, held to the model's verdict.
+    private func moveCash(deposit: Bool, _ label: Int, _ amount: String, as user: UserID, _ effect: inout Effect) async {
+        let kind = deposit ? "deposit" : "withdrawal"
+        let place = deposit ? "into A\(label)" : "from A\(label)"
+        let verdict =
+            deposit
+            ? model.depositVerdict(by: user, into: label, amount: amount) : model.withdrawalVerdict(by: user, from: label, amount: amount)
+        do {
+            let reference = model.reference(label)
+            let entry =
+                deposit
+                ? try await bank.accounts.deposit(amount, to: reference, memo: nil)
+                : try await bank.accounts.withdraw(amount, from: reference, memo: nil)
+            stats.count(kind, accepted: true)
+            guard effect.accepted(verdict, step: "the \(kind) \(place)") else { return }
+            if deposit { model.deposited(amount, into: label) } else { model.withdrew(amount, from: label) }
+            effect.outcome = "\(deposit ? "deposited" : "withdrew"), balance \(entry.balanceAfter.minorUnits)"
+        } catch {
+            stats.count(kind, accepted: false)
+            effect.failed(error, verdict: verdict, step: "the \(kind) of \"\(amount)\" \(place)")
         }
     }
 
