@@ -27,7 +27,7 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(help: "The port to listen on (0: a free port, printed on the first line).")
+    @Option(parsing: .unconditional, help: "The port to listen on (0: a free port, printed on the first line).")
     var port = 8080
 
     @Option(help: ArgumentHelp("The folder that holds the server's data.", valueName: "dir"))

@@ -412,6 +412,10 @@ struct BadInputEndToEndTests {
             #expect(text.status != 70, "\(testCase) is an internal error: \(text.err)")
             if let problem = Self.problem(report: text.err) { Issue.record("\(testCase): \(problem): \(text.err.debugDescription)") }
             #expect(text.out.isEmpty, "\(testCase) printed on standard output: \(text.out)")
+            // A negative number is the option's value, refused for its range — not taken for an option.
+            if testCase.arguments.contains(where: { $0.hasPrefix("-") && $0.dropFirst().first?.isNumber == true }) {
+                #expect(!text.err.contains("Missing value"), "\(testCase): \(text.err)")
+            }
             #expect(!Self.hostileBytes(text.out + text.err), "\(testCase) printed raw control characters: \(text.err.debugDescription)")
             // With --json: the same status, and the error as JSON on standard error.
             #expect(json.status == testCase.status, "\(testCase) --json: exit \(json.status): \(json.err)")

@@ -110,7 +110,7 @@ public struct AccountCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "An account's movements, newest first, page by page.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number or id.") var account: String
-        @Option(help: "Entries per page (1–200).") var limit = 20
+        @Option(parsing: .unconditional, help: "Entries per page (1–200).") var limit = 20
         @Option(help: "The cursor printed under the previous page.") var after: String?
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {
             try await AccountScreen.show(.history(account, limit: limit, after: after), environment, context)

@@ -23,7 +23,7 @@ extension ArchiveCommand {
         @Option(help: "Events running on or after this day (YYYY-MM-DD).") var from: String?
         @Option(help: "Events running on or before this day (YYYY-MM-DD).") var to: String?
         @Option(help: "Events running on this day (YYYY-MM-DD): started on or before it and ending on or after it.") var on: String?
-        @Option(help: "The page to show (1-based).") var page = 1
+        @Option(parsing: .unconditional, help: "The page to show (1-based).") var page = 1
         @Option(name: .customLong("per-page"), help: "Events per page, 1–200 (default: the display.page-size setting).") var perPage: Int?
 
         func validate() throws {

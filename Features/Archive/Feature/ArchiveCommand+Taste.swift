@@ -25,7 +25,7 @@ extension ArchiveCommand {
         static let configuration = CommandConfiguration(
             abstract: "Current and upcoming events you have not archived, ranked by your taste, each with its reason.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "How many, 1–100.") var limit = 10
+        @Option(parsing: .unconditional, help: "How many, 1–100.") var limit = 10
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
             try await ArchiveScreen.show(.recommend(limit: limit), environment, context)
         }

@@ -28,7 +28,7 @@ extension ArchiveCommand {
             name: [.customLong("attended"), .customLong("date")],
             help: "The day you went, YYYY-MM-DD (from the catalogue, default: today, or the last day of an event that is over).")
         var attended: String?
-        @Option(help: "Your rating, 1 to 5.") var rating: Int?
+        @Option(parsing: .unconditional, help: "Your rating, 1 to 5.") var rating: Int?
         @Option(help: "A note, up to 500 characters.") var memo: String?
 
         func validate() throws {

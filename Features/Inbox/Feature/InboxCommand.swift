@@ -44,7 +44,7 @@ public struct InboxCommand: AsyncParsableCommand {
                 """)
         @OptionGroup var global: GlobalOptions
         @Flag(help: "Only the notices not read yet.") var unread = false
-        @Option(help: "Notices per page (1–\(InboxService.maximumLimit)).") var limit = InboxService.defaultLimit
+        @Option(parsing: .unconditional, help: "Notices per page (1–\(InboxService.maximumLimit)).") var limit = InboxService.defaultLimit
         @Option(help: ArgumentHelp("Only notices older than this one (the id printed under the previous page).", valueName: "id"))
         var before: String?
 

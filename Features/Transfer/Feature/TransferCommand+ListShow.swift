@@ -12,7 +12,7 @@ extension TransferCommand {
     struct List: ServiceCommand {
         static let configuration = CommandConfiguration(abstract: "Your transfers, newest first, page by page.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "Transfers per page (1–200).") var limit = 20
+        @Option(parsing: .unconditional, help: "Transfers per page (1–200).") var limit = 20
         @Option(help: "The cursor printed under the previous page.") var after: String?
 
         func run(in environment: TransferEnvironment, context: CommandContext) async throws {
