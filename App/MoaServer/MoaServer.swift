@@ -46,11 +46,12 @@ public struct MoaServer: Sendable {
     ]
 
     /// The HTTP routes: the operations of docs/api/openapi.yaml the server serves (``ServerAPI``,
-    /// through the code generated from the document), and a problem document (RFC 9457) for anything
-    /// else.
+    /// through the code generated from the document), a body limit of ``maximumBodyBytes`` for every
+    /// request, and a problem document (RFC 9457) for every error.
     public func router() throws -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ProblemMiddleware(logger: logger))
+        router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         try ServerAPI(database: database).registerHandlers(on: router)
         return router
     }

@@ -33,8 +33,8 @@ struct Problem: Error, Sendable, Equatable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
-    /// The problem an HTTP error of the router stands for.
-    static func from(_ error: HTTPError) -> Problem {
+    /// The problem an HTTP error of the router or of Hummingbird stands for, by its status.
+    static func from(_ error: any HTTPResponseError) -> Problem {
         switch error.status {
         case .notFound:
             Problem(
@@ -68,7 +68,7 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return problem.response
-        } catch let error as HTTPError {
+        } catch let error as any HTTPResponseError {
             return Problem.from(error).response
         } catch {
             logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
@@ -78,5 +78,21 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             )
             .response
         }
+    }
+}
+
+/// Refuses a request whose body is larger than `maximum` bytes (413, `payload-too-large`) before any
+/// route reads it: by its `Content-Length` when it has one, and by collecting at most `maximum` bytes
+/// of a body without one (chunked). A route then reads the collected body.
+struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+    let maximum: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maximum {
+            throw HTTPError(.contentTooLarge)
+        }
+        var request = request
+        _ = try await request.collectBody(upTo: maximum)
+        return try await next(request, context)
     }
 }

@@ -54,6 +54,29 @@ struct ServerRouteTests {
         }
     }
 
+    @Test func aBodyOverTheLimitIs413WhateverTheAddress() async throws {
+        let (server, folder) = try Self.server()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = Application(router: try server.router())
+        let large = ByteBuffer(repeating: UInt8(ascii: "x"), count: MoaServer.maximumBodyBytes + 1)
+        let small = ByteBuffer(repeating: UInt8(ascii: "x"), count: 1_024)
+        try await app.test(.router) { client in
+            for (uri, body, status, kind, exit) in [
+                ("/v1/transfers", large, HTTPResponse.Status.contentTooLarge, "payload-too-large", 65),
+                ("/healthz", large, .contentTooLarge, "payload-too-large", 65),
+                ("/v1/transfers", small, .notFound, "not-found", 69), // within the limit: routed (not served yet)
+            ] {
+                try await client.execute(uri: uri, method: .post, body: body) { response in
+                    #expect(response.status == status, "\(uri), \(body.readableBytes) bytes")
+                    #expect(response.headers[.contentType] == "application/problem+json")
+                    let problem = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: Any]
+                    #expect(problem?["type"] as? String == "https://moa.example/problems/\(kind)")
+                    #expect(problem?["exit_status"] as? Int == exit)
+                }
+            }
+        }
+    }
+
     @Test func theDataFolderIsCreatedForItsOwnerOnly() throws {
         let (server, folder) = try Self.server()
         defer { try? FileManager.default.removeItem(at: folder) }
