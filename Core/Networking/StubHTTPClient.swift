@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// A test double for ``HTTPClient``: records every endpoint it receives and answers from a queue of
 /// canned results, then from a handler. Safe to share between tasks.
@@ -16,13 +16,30 @@ public final class StubHTTPClient: HTTPClient {
         var queue: [Result<HTTPResponse, NetworkError>] = []
     }
 
-    private let state: Mutex<State>
+    /// Guarded by `lock`. An `NSLock` (a pthread mutex), not `Synchronization.Mutex`: under contention
+    /// Mutex on Linux hands the lock over through a priority-inheritance futex inside the uninstrumented
+    /// standard library, which ThreadSanitizer cannot see, so it reported this stub's state as raced
+    /// (Scripts/sanitize, docs/reliability.md). TSan intercepts pthread mutexes.
+    private nonisolated(unsafe) var _state: State
+    private let lock = NSLock()
     private let handler: Handler?
 
     /// A stub answering with `results`, in order, then with `handler` if given.
     public init(_ results: [Result<HTTPResponse, NetworkError>] = [], handler: Handler? = nil) {
-        state = Mutex(State(queue: results))
+        _state = State(queue: results)
         self.handler = handler
+    }
+
+    private var state: Guarded { Guarded(stub: self) }
+
+    /// `state.withLock { … }`, as with a Mutex.
+    private struct Guarded {
+        let stub: StubHTTPClient
+        func withLock<R>(_ body: (inout State) -> R) -> R {
+            stub.lock.lock()
+            defer { stub.lock.unlock() }
+            return body(&stub._state)
+        }
     }
 
     /// A stub answering every request through `handler`.
