@@ -99,7 +99,7 @@ let app: [Module] = [
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library("MoaServer", path: "App/MoaServer",
              deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", argumentParser, logging, hummingbird,
-                    openAPIRuntime, openAPIHummingbird]
+                    openAPIRuntime, openAPIHummingbird, httpTypes]
                  + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
     .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
 ]
@@ -149,7 +149,7 @@ let crossCuttingTests: [Module] = [
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
-    .test("ServerTests", path: "Tests/ServerTests", deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging],
+    .test("ServerTests", path: "Tests/ServerTests", deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
           alsoBuilds: ["moa-server"]),
 ]
 

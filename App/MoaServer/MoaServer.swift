@@ -1,33 +1,42 @@
 import AccountData
 import AccountDomain
 import AuthData
+import AuthDomain
+import AuthInterface
 import Foundation
 import Hummingbird
 import InboxData
+import InboxDomain
 import Logging
 import MoaAPI
 import OpenAPIHummingbird
 import Persistence
 import Registry
 import SettingsData
+import SettingsDomain
+import SettingsInterface
 import SharedKit
 import Storage
 import TransferData
+import TransferDomain
+import TransferInterface
 
 /// The second composition root: what `moa-server` serves, composed through the same typed registry
-/// as `moa` — Core's database and clock, and the Data modules of the features it serves (Auth,
-/// Account, Transfer, Inbox, Settings) on SQLite in the data folder.
+/// as `moa` — Core's database and clock, and the Data and Domain modules of the features it serves
+/// (Auth, Account, Transfer, Inbox, Settings) on SQLite in the data folder. Each request acts for
+/// the user of its bearer token (``RequestSession`` is `SessionProviderKey`).
 public struct MoaServer: Sendable {
     /// Requests with a larger body are refused with 413 (a `payload-too-large` problem).
     public static let maximumBodyBytes = 64 * 1_024
 
     public let folder: MoaHome
     public let database: AppDatabase
-    let ledger: any ConsistencyCheck
+    let services: ServerServices
     let logger: Logger
 
-    /// Opens (creating with mode 0700 if missing) the data folder and its database, migrated.
-    public init(folder: MoaHome, logger: Logger) throws {
+    /// Opens (creating with mode 0700 if missing) the data folder and its database, migrated, and
+    /// composes the services (a composition problem is a bug: ``ServerError/composition(_:)``).
+    public init(folder: MoaHome, logger: Logger, clock: any WallClock = SystemWallClock()) throws {
         try folder.prepare()
         try FileManager.default.createDirectory(
             at: folder.outboxURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -35,9 +44,12 @@ public struct MoaServer: Sendable {
         self.folder = folder
         self.database = database
         self.logger = logger
-        ledger = try RegistryBuilder(modules: [
-            ModuleOf.core(database: database, home: folder), AccountDataModule(),
-        ]).validate(root: LedgerCheckKey.self).resolve()
+        do {
+            services = try RegistryBuilder(modules: Self.modules(database: database, folder: folder, clock: clock))
+                .validate(root: ServerServicesKey.self).resolve()
+        } catch {
+            throw ServerError.composition(String(describing: error))
+        }
     }
 
     /// The schema of every feature the server stores.
@@ -45,14 +57,34 @@ public struct MoaServer: Sendable {
         AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
     ]
 
-    /// The HTTP routes: the operations of docs/api/openapi.yaml the server serves (``ServerAPI``,
-    /// through the code generated from the document), a body limit of ``maximumBodyBytes`` for every
-    /// request, and a problem document (RFC 9457) for every error.
+    /// Every module of the server: the features' Data modules (Auth's for sessions per request),
+    /// their use cases from their Domains, and the server's own providers.
+    static func modules(database: AppDatabase, folder: MoaHome, clock: any WallClock) -> [any FeatureModule] {
+        [
+            ModuleOf.core(database: database, clock: clock, home: folder),
+            AuthDataModule(sessions: .perRequest),
+            AccountDataModule(),
+            TransferDataModule(),
+            InboxDataModule(),
+            // The server reads no MOA_… variables and no flags: a user's stored value or the default.
+            SettingsDataModule(overrides: SettingsOverrides(), environment: [:]),
+            ModuleOf("Account", AccountService.providers),
+            ModuleOf("Transfer", SendMoney.providers),
+            ModuleOf("Inbox", InboxService.providers),
+            ModuleOf("Server", ServerServices.providers),
+        ]
+    }
+
+    /// The HTTP routes: the operations of docs/api/openapi.yaml (``ServerAPI``, through the code
+    /// generated from the document), a body limit of ``maximumBodyBytes`` for every request, the
+    /// bearer token's user for the rest of the request, and a problem document (RFC 9457) for
+    /// every error.
     public func router() throws -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: ProblemMiddleware(logger: logger))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
-        try ServerAPI(database: database).registerHandlers(on: router)
+        router.add(middleware: BearerMiddleware(tokens: services.tokens))
+        try ServerAPI(database: database, services: services).registerHandlers(on: router, middlewares: [EmptyBodyMiddleware()])
         return router
     }
 
@@ -64,4 +96,47 @@ public struct MoaServer: Sendable {
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
+}
+
+/// The use cases the routes call, resolved once from the registry.
+struct ServerServices: Sendable {
+    let tokens: SessionTokens
+    let registration: Registration
+    let passwordReset: PasswordReset
+    let deletion: AccountDeletion
+    let accounts: AccountService
+    let sendMoney: SendMoney
+    let transfers: any TransferReading
+    let recipients: RecipientBook
+    let inbox: InboxService
+    let settings: SettingsManager
+    let ledger: any ConsistencyCheck
+
+    /// The server's own providers: the request's user as `SessionProviderKey`, every feature's
+    /// share in deleting a user (in the order `moa` erases them), and this root.
+    static var providers: [Provider] {
+        [
+            .instance(SessionProviderKey.self, RequestSession()),
+            .singleton(
+                UserDataOwnersKey.self,
+                requiresEach: [TransferUserDataKey.self, AccountUserDataKey.self, InboxUserDataKey.self, SettingsUserDataKey.self]
+            ) { $0 },
+            .singleton(
+                ServerServicesKey.self, requires: SessionTokensKey.self, RegistrationKey.self, PasswordResetKey.self,
+                AccountDeletionKey.self, AccountServiceKey.self, SendMoneyKey.self, TransferReadingKey.self, RecipientBookKey.self,
+                InboxServiceKey.self, SettingsManagerKey.self, LedgerCheckKey.self
+            ) { tokens, registration, reset, deletion, accounts, sendMoney, transfers, recipients, inbox, settings, ledger in
+                ServerServices(
+                    tokens: tokens, registration: registration, passwordReset: reset, deletion: deletion, accounts: accounts,
+                    sendMoney: sendMoney, transfers: transfers, recipients: recipients, inbox: inbox, settings: settings,
+                    ledger: ledger)
+            },
+        ]
+    }
+}
+
+/// What `moa-server` resolves.
+enum ServerServicesKey: ServiceKey {
+    typealias Service = ServerServices
+    static var expectedProvider: String { "moa-server" }
 }

@@ -1,11 +1,13 @@
+import AuthInterface
 import Foundation
 import Hummingbird
 import Logging
+import OpenAPIRuntime
 import SharedKit
 
 /// An error response as RFC 9457 describes it (`application/problem+json`): a stable `type` URI per
 /// kind of problem, a `title`, the HTTP `status`, a `detail` sentence, and the `exit_status` the CLI
-/// exits with for it (docs/api/openapi.yaml, `Problem`).
+/// exits with for it (docs/api/openapi.yaml, `Problem`, lists every type).
 struct Problem: Error, Sendable, Equatable {
     /// The last path component of the `type` URI (`https://moa.example/problems/not-found`).
     let kind: String
@@ -13,16 +15,27 @@ struct Problem: Error, Sendable, Equatable {
     let status: HTTPResponse.Status
     let detail: String
     let exitStatus: ExitStatus
+    var hint: String? = nil
+    /// A JSON Pointer to the value at fault (`/amount`), for `validation` and `unknown-field`.
+    var field: String? = nil
+    /// Seconds until trying again may work (`Retry-After`), for `rate-limited`.
+    var retryAfter: Int? = nil
+    /// `WWW-Authenticate` (RFC 6750), for `unauthenticated`.
+    var challenge: String? = nil
 
     static let typeBase = "https://moa.example/problems/"
 
     var response: Response {
-        Self.json(
-            [
-                "type": Self.typeBase + kind, "title": title, "status": status.code, "detail": detail,
-                "exit_status": Int(exitStatus.rawValue),
-            ],
-            status: status, contentType: "application/problem+json")
+        var object: [String: Any] = [
+            "type": Self.typeBase + kind, "title": title, "status": status.code, "detail": detail,
+            "exit_status": Int(exitStatus.rawValue),
+        ]
+        if let hint { object["hint"] = hint }
+        if let field { object["field"] = field }
+        var response = Self.json(object, status: status, contentType: "application/problem+json")
+        if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
+        if let challenge { response.headers[.wwwAuthenticate] = challenge }
+        return response
     }
 
     static func json(_ object: [String: Any], status: HTTPResponse.Status, contentType: String) -> Response {
@@ -33,6 +46,25 @@ struct Problem: Error, Sendable, Equatable {
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    // MARK: Kinds
+
+    static func unauthenticated(tokenGiven: Bool) -> Problem {
+        Problem(
+            kind: "unauthenticated", title: "Unauthenticated", status: .unauthorized, detail: NotLoggedInError().message,
+            exitStatus: .noPermission, challenge: tokenGiven ? #"Bearer error="invalid_token""# : "Bearer")
+    }
+
+    static func malformed(_ detail: String, field: String? = nil) -> Problem {
+        Problem(kind: "malformed-request", title: "Malformed request", status: .badRequest, detail: detail, exitStatus: .dataError, field: field)
+    }
+
+    /// A value of the right JSON type that is longer than the document's transport bound.
+    static func tooLong(_ pointer: String, maximum: Int) -> Problem {
+        Problem(
+            kind: "validation", title: "Invalid value", status: .unprocessableContent,
+            detail: "The value of \(pointer) is longer than \(maximum) characters.", exitStatus: .dataError, field: pointer)
+    }
+
     /// The problem an HTTP error of the router or of Hummingbird stands for, by its status.
     static func from(_ error: any HTTPResponseError) -> Problem {
         switch error.status {
@@ -40,19 +72,88 @@ struct Problem: Error, Sendable, Equatable {
             Problem(
                 kind: "not-found", title: "Not found", status: .notFound, detail: "There is nothing at this address.",
                 exitStatus: .unavailable)
-        case .methodNotAllowed:
-            Problem(
-                kind: "method-not-allowed", title: "Method not allowed", status: .methodNotAllowed,
-                detail: "This address does not take that method.", exitStatus: .usage)
         case .contentTooLarge:
             Problem(
                 kind: "payload-too-large", title: "Payload too large", status: .contentTooLarge,
                 detail: "The request body is larger than \(MoaServer.maximumBodyBytes / 1_024) KiB.", exitStatus: .dataError)
         default:
-            Problem(
-                kind: error.status.code < 500 ? "malformed-request" : "internal", title: error.status.reasonPhrase, status: error.status,
-                detail: error.status.code < 500 ? "The request cannot be read." : "The server failed; nothing was changed.",
-                exitStatus: error.status.code < 500 ? .dataError : .software)
+            error.status.code < 500
+                ? malformed("The request cannot be read.")
+                : Problem(
+                    kind: "internal", title: error.status.reasonPhrase, status: error.status,
+                    detail: "The server failed; nothing was changed.", exitStatus: .software)
+        }
+    }
+
+    /// What the generated server code threw: our own error from a handler (unwrapped), or a request
+    /// it could not decode — a body that is not JSON, has a wrong type, misses or adds a field, a
+    /// parameter or header that cannot be read, a body that is not `application/json`.
+    static func from(_ error: OpenAPIRuntime.ServerError) -> Problem? {
+        switch error.underlyingError {
+        case let problem as Problem: return problem
+        case let error as any UserFacingError: return Problem(error)
+        case let error as DecodingError: return from(error)
+        default: break
+        }
+        switch error.httpStatus {
+        case .unsupportedMediaType:
+            return Problem(
+                kind: "unsupported-media-type", title: "Unsupported media type", status: .unsupportedMediaType,
+                detail: "The request body must be application/json.", exitStatus: .dataError)
+        case .badRequest:
+            let cause = String(describing: error.underlyingError)
+            if cause.contains("Failed to decode a value of type") {
+                return Problem(
+                    kind: "invalid-parameter", title: "Invalid parameter", status: .badRequest,
+                    detail: "A parameter of the address or the query has a value this route does not take.", exitStatus: .usage)
+            }
+            if cause.contains("header field") {
+                return malformed("A required header is missing: \(Self.quoted(error.causeDescription)).")
+            }
+            return malformed("The request cannot be read: \(Self.quoted(error.causeDescription)).")
+        default:
+            return nil
+        }
+    }
+
+    /// A body the generated decoder refused: a field this route does not define, or JSON of the wrong shape.
+    static func from(_ error: DecodingError) -> Problem {
+        switch error {
+        case .dataCorrupted(let context) where context.debugDescription.hasPrefix("Additional properties are disabled"):
+            let name = context.codingPath.last?.stringValue ?? "?"
+            let pointer = "/" + (context.codingPath.dropLast().map(\.stringValue) + [name]).joined(separator: "/")
+            return Problem(
+                kind: "unknown-field", title: "Unknown field", status: .badRequest,
+                detail: "The request has a field “\(Self.quoted(name))” that this route does not take.", exitStatus: .dataError,
+                field: pointer)
+        case .keyNotFound(let key, let context):
+            let pointer = "/" + (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "/")
+            return malformed("The request has no “\(Self.quoted(key.stringValue))”, which this route needs.", field: pointer)
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            let pointer = "/" + context.codingPath.map(\.stringValue).joined(separator: "/")
+            return malformed("The value of \(Self.quoted(pointer)) has the wrong type.", field: pointer)
+        case .dataCorrupted(let context):
+            if context.codingPath.isEmpty { return malformed("The request body is not valid JSON.") }
+            let pointer = "/" + context.codingPath.map(\.stringValue).joined(separator: "/")
+            return malformed("The value of \(Self.quoted(pointer)) cannot be read.", field: pointer)
+        @unknown default:
+            return malformed("The request body cannot be read.")
+        }
+    }
+
+    /// Text from the request, as a detail quotes it: at most 40 characters, no control character.
+    static func quoted(_ text: String) -> String {
+        let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.generalCategory.isControlLike }))
+        return clean.count > 40 ? String(clean.prefix(40)) + "…" : clean
+    }
+}
+
+extension Unicode.GeneralCategory {
+    /// Control, format (bidirectional overrides among them), and unassigned or private code points.
+    fileprivate var isControlLike: Bool {
+        switch self {
+        case .control, .format, .unassigned, .privateUse, .surrogate, .lineSeparator, .paragraphSeparator: true
+        default: false
         }
     }
 }
@@ -68,16 +169,27 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return problem.response
+        } catch let error as OpenAPIRuntime.ServerError {
+            if let problem = Problem.from(error) { return problem.response }
+            return failed(request, error.underlyingError)
+        } catch let error as any UserFacingError {
+            return Problem(error).response
         } catch let error as any HTTPResponseError {
             return Problem.from(error).response
         } catch {
-            logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
-            return Problem(
-                kind: "internal", title: "Internal Server Error", status: .internalServerError,
-                detail: "The server failed; nothing was changed.", exitStatus: .software
-            )
-            .response
+            return failed(request, error)
         }
+    }
+
+    /// A bug, or the database failing under us: logged with its cause (never a request body, so
+    /// never a password or a token), answered with a 500 that tells nothing of it.
+    private func failed(_ request: Request, _ error: any Error) -> Response {
+        logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
+        return Problem(
+            kind: "internal", title: "Internal Server Error", status: .internalServerError,
+            detail: "The server failed; nothing was changed.", exitStatus: .software
+        )
+        .response
     }
 }
 

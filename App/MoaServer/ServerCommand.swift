@@ -120,18 +120,27 @@ public enum MoaServerMain {
 public enum ServerError: Error, UserFacingError, Equatable {
     /// The address cannot be listened on (in use, not this machine's, not permitted).
     case cannotListen(host: String, port: Int, reason: String)
+    /// The registry refused the server's composition: a bug of ours, found before serving anything.
+    case composition(String)
 
     public var message: String {
         switch self {
         case .cannotListen(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
+        case .composition(let problems): "The server's composition is broken: \(problems)."
         }
     }
 
     public var hint: String? {
         switch self {
         case .cannotListen: "Choose another --port (0 picks a free one) or --host."
+        case .composition: "This is a bug in moa-server; please report it."
         }
     }
 
-    public var exitStatus: ExitStatus { .unavailable }
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .cannotListen: .unavailable
+        case .composition: .software
+        }
+    }
 }

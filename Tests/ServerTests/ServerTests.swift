@@ -64,7 +64,7 @@ struct ServerRouteTests {
             for (uri, body, status, kind, exit) in [
                 ("/v1/transfers", large, HTTPResponse.Status.contentTooLarge, "payload-too-large", 65),
                 ("/healthz", large, .contentTooLarge, "payload-too-large", 65),
-                ("/v1/transfers", small, .notFound, "not-found", 69), // within the limit: routed (not served yet)
+                ("/v1/transfers", small, .badRequest, "malformed-request", 65), // within the limit: routed, and read
             ] {
                 try await client.execute(uri: uri, method: .post, body: body) { response in
                     #expect(response.status == status, "\(uri), \(body.readableBytes) bytes")

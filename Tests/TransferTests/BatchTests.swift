@@ -158,7 +158,7 @@ struct BatchRunTests {
             Issue.record("row 7 was not refused")
             return
         }
-        #expect(notMine == PostingError.notOwner(h.bobs).message)
+        #expect(notMine == TransferError.unknownSourceAccount(h.bobs.description).message)
         #expect(progress.withLock { $0 } == [0, 1, 2, 3, 4, 5, 6])
         #expect(h.accounts.postings.count == 3)
         #expect(viewModel.state.summary.line == "Summary: 6 rows: 3 done, 3 refused, 0 skipped (already done), 0 not run.")

@@ -291,7 +291,9 @@ struct SendMoneyTests {
     @Test func unknownAccountsAreRefused() async throws {
         let h = try Harness()
         await #expect(throws: PostingError.unknownAccount(h.nobodys)) { try await h.send(h.checking, to: h.nobodys, "1,000") }
-        await #expect(throws: PostingError.unknownAccount(h.nobodys)) { try await h.send(h.nobodys, to: h.checking, "1,000") }
+        await #expect(throws: TransferError.unknownSourceAccount(h.nobodys.description)) {
+            try await h.send(h.nobodys, to: h.checking, "1,000")
+        }
         await #expect(throws: TransferError.unknownSourceAccount("my-wallet")) {
             try await h.sendMoney().send(TransferDraft(from: "my-wallet", to: h.bobs.description, amount: "1"))
         }
@@ -301,11 +303,15 @@ struct SendMoneyTests {
         #expect(h.store.all.isEmpty)
     }
 
-    @Test func sendingFromSomeoneElsesAccountIsRefused() async throws {
+    @Test func someoneElsesAccountIsNotFoundAsASource() async throws {
         let h = try Harness()
-        await #expect(throws: PostingError.notOwner(h.bobs)) { try await h.send(h.bobs, to: h.checking, "1,000") }
+        // Exactly what a number nobody has gets: the sender learns nothing of Bo's account.
+        await #expect(throws: TransferError.unknownSourceAccount(h.bobs.description)) { try await h.send(h.bobs, to: h.checking, "1,000") }
+        await #expect(throws: TransferError.unknownSourceAccount(h.nobodys.description)) {
+            try await h.send(h.nobodys, to: h.checking, "1,000")
+        }
         #expect(h.accounts.postings.isEmpty && h.store.all.isEmpty)
-        #expect(PostingError.notOwner(h.bobs).exitStatus == .refused)
+        #expect(TransferError.unknownSourceAccount(h.bobs.description).exitStatus == .unavailable)
     }
 
     // MARK: Idempotency

@@ -19,5 +19,14 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/headers` section of the OpenAPI document.
-    public enum Headers {}
+    public enum Headers {
+        /// Seconds until the lockout ends (or until trying again may work).
+        ///
+        /// - Remark: Generated from `#/components/headers/RetryAfter`.
+        public typealias RetryAfter = Swift.Int
+        /// `Bearer`, with `error="invalid_token"` when a token was given (RFC 6750).
+        ///
+        /// - Remark: Generated from `#/components/headers/WWWAuthenticate`.
+        public typealias WWWAuthenticate = Swift.String
+    }
 }

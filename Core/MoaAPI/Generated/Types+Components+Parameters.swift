@@ -19,5 +19,33 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 extension Components {
     /// Types generated from the `#/components/parameters` section of the OpenAPI document.
-    public enum Parameters {}
+    public enum Parameters {
+        /// One of the user's accounts: its number, `110-1234-5678-9` (dashes optional), or its id (the
+        /// 12 digits). A number with a wrong digit is 422 (the Luhn check digit, before any lookup); a
+        /// number that is not the user's is 404.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/AccountRef`.
+        public typealias AccountRef = Swift.String
+        /// Items per page, 1 to 200 (400 `invalid-parameter` outside).
+        ///
+        /// - Remark: Generated from `#/components/parameters/Limit`.
+        public typealias Limit = Swift.Int
+        /// Opaque; the `next_cursor` of the previous page. One not given by this route is 422.
+        ///
+        /// - Remark: Generated from `#/components/parameters/Cursor`.
+        public typealias Cursor = Swift.String
+        /// Any text unique to this transfer, so that a retry cannot send it twice (the CLI's
+        /// `--idempotency-key`, a batch row's key, or one the client generates). Unique per user; kept
+        /// with the transfer as `idempotency_key`. 1 to 128 characters, trimmed, no control or
+        /// line-break character (422 otherwise); HTTP carries it as visible ASCII and inner spaces.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/parameters/IdempotencyKey`.
+        public typealias IdempotencyKey = Swift.String
+        /// One of the money-protecting settings (any other key is 400 `invalid-parameter`).
+        ///
+        /// - Remark: Generated from `#/components/parameters/SettingKeyParam`.
+        public typealias SettingKeyParam = Components.Schemas.SettingKey
+    }
 }

@@ -133,5 +133,1312 @@ extension Components {
                 case apiVersion = "api_version"
             }
         }
+        /// An exact amount in one currency (`{"minor_units": 1250, "currency": "USD"}` is 12.50 USD).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Money`.
+        public struct Money: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Money/minor_units`.
+            public var minorUnits: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Money/currency`.
+            public var currency: Components.Schemas.CurrencyCode
+            /// Creates a new `Money`.
+            ///
+            /// - Parameters:
+            ///   - minorUnits:
+            ///   - currency:
+            public init(
+                minorUnits: Swift.Int64,
+                currency: Components.Schemas.CurrencyCode
+            ) {
+                self.minorUnits = minorUnits
+                self.currency = currency
+            }
+            public enum CodingKeys: String, CodingKey {
+                case minorUnits = "minor_units"
+                case currency
+            }
+        }
+        /// An ISO 4217 code, upper case.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CurrencyCode`.
+        public typealias CurrencyCode = Swift.String
+        /// An amount as typed, parsed on the server in the account's currency (see "Amounts in
+        /// requests are text" above): "50,000", "12.50", "10,000 KRW". More than zero, at most
+        /// 100,000,000,000 minor units, no more decimal places than the currency has.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/AmountText`.
+        public typealias AmountText = Swift.String
+        /// A note for both histories. Domain rule: at most 140 characters once trimmed and in NFC,
+        /// one line, no control or bidirectional formatting character; blank means none.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/MemoText`.
+        public typealias MemoText = Swift.String
+        /// Trimmed, NFKC and lower-cased on the server (at most 254 bytes then).
+        ///
+        /// - Remark: Generated from `#/components/schemas/EmailText`.
+        public typealias EmailText = Swift.String
+        /// 15 to 128 characters after NFKC (the sign-up policy). Never logged, never echoed.
+        ///
+        /// - Remark: Generated from `#/components/schemas/PasswordText`.
+        public typealias PasswordText = Swift.String
+        /// The 6 digits from the mail; spaces are ignored. Anything else is 422 and uses no try.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CodeText`.
+        public typealias CodeText = Swift.String
+        /// - Remark: Generated from `#/components/schemas/SignUpRequest`.
+        public struct SignUpRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SignUpRequest/email`.
+            public var email: Components.Schemas.EmailText
+            /// - Remark: Generated from `#/components/schemas/SignUpRequest/password`.
+            public var password: Components.Schemas.PasswordText
+            /// Creates a new `SignUpRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - password:
+            public init(
+                email: Components.Schemas.EmailText,
+                password: Components.Schemas.PasswordText
+            ) {
+                self.email = email
+                self.password = password
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case password
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Components.Schemas.EmailText.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Components.Schemas.PasswordText.self,
+                    forKey: .password
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "password"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/VerifyRequest`.
+        public struct VerifyRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/email`.
+            public var email: Components.Schemas.EmailText
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/code`.
+            public var code: Components.Schemas.CodeText
+            /// Creates a new `VerifyRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - code:
+            public init(
+                email: Components.Schemas.EmailText,
+                code: Components.Schemas.CodeText
+            ) {
+                self.email = email
+                self.code = code
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case code
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Components.Schemas.EmailText.self,
+                    forKey: .email
+                )
+                self.code = try container.decode(
+                    Components.Schemas.CodeText.self,
+                    forKey: .code
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "code"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/EmailRequest`.
+        public struct EmailRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/EmailRequest/email`.
+            public var email: Components.Schemas.EmailText
+            /// Creates a new `EmailRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            public init(email: Components.Schemas.EmailText) {
+                self.email = email
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Components.Schemas.EmailText.self,
+                    forKey: .email
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LoginRequest`.
+        public struct LoginRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/LoginRequest/email`.
+            public var email: Components.Schemas.EmailText
+            /// - Remark: Generated from `#/components/schemas/LoginRequest/password`.
+            public var password: Components.Schemas.PasswordText
+            /// Creates a new `LoginRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - password:
+            public init(
+                email: Components.Schemas.EmailText,
+                password: Components.Schemas.PasswordText
+            ) {
+                self.email = email
+                self.password = password
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case password
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Components.Schemas.EmailText.self,
+                    forKey: .email
+                )
+                self.password = try container.decode(
+                    Components.Schemas.PasswordText.self,
+                    forKey: .password
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "password"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RefreshRequest`.
+        public struct RefreshRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RefreshRequest/refresh_token`.
+            public var refreshToken: Swift.String
+            /// Creates a new `RefreshRequest`.
+            ///
+            /// - Parameters:
+            ///   - refreshToken:
+            public init(refreshToken: Swift.String) {
+                self.refreshToken = refreshToken
+            }
+            public enum CodingKeys: String, CodingKey {
+                case refreshToken = "refresh_token"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.refreshToken = try container.decode(
+                    Swift.String.self,
+                    forKey: .refreshToken
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "refresh_token"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/LogoutRequest`.
+        public struct LogoutRequest: Codable, Hashable, Sendable {
+            /// Revoke every session of the user, on every device (`moa auth logout --all`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/LogoutRequest/everywhere`.
+            public var everywhere: Swift.Bool?
+            /// Creates a new `LogoutRequest`.
+            ///
+            /// - Parameters:
+            ///   - everywhere: Revoke every session of the user, on every device (`moa auth logout --all`).
+            public init(everywhere: Swift.Bool? = nil) {
+                self.everywhere = everywhere
+            }
+            public enum CodingKeys: String, CodingKey {
+                case everywhere
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.everywhere = try container.decodeIfPresent(
+                    Swift.Bool.self,
+                    forKey: .everywhere
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "everywhere"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest`.
+        public struct ChangePasswordRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest/current_password`.
+            public var currentPassword: Components.Schemas.PasswordText
+            /// - Remark: Generated from `#/components/schemas/ChangePasswordRequest/new_password`.
+            public var newPassword: Components.Schemas.PasswordText
+            /// Creates a new `ChangePasswordRequest`.
+            ///
+            /// - Parameters:
+            ///   - currentPassword:
+            ///   - newPassword:
+            public init(
+                currentPassword: Components.Schemas.PasswordText,
+                newPassword: Components.Schemas.PasswordText
+            ) {
+                self.currentPassword = currentPassword
+                self.newPassword = newPassword
+            }
+            public enum CodingKeys: String, CodingKey {
+                case currentPassword = "current_password"
+                case newPassword = "new_password"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.currentPassword = try container.decode(
+                    Components.Schemas.PasswordText.self,
+                    forKey: .currentPassword
+                )
+                self.newPassword = try container.decode(
+                    Components.Schemas.PasswordText.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "current_password",
+                    "new_password"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/CompleteResetRequest`.
+        public struct CompleteResetRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/CompleteResetRequest/email`.
+            public var email: Components.Schemas.EmailText
+            /// - Remark: Generated from `#/components/schemas/CompleteResetRequest/code`.
+            public var code: Components.Schemas.CodeText
+            /// - Remark: Generated from `#/components/schemas/CompleteResetRequest/new_password`.
+            public var newPassword: Components.Schemas.PasswordText
+            /// Creates a new `CompleteResetRequest`.
+            ///
+            /// - Parameters:
+            ///   - email:
+            ///   - code:
+            ///   - newPassword:
+            public init(
+                email: Components.Schemas.EmailText,
+                code: Components.Schemas.CodeText,
+                newPassword: Components.Schemas.PasswordText
+            ) {
+                self.email = email
+                self.code = code
+                self.newPassword = newPassword
+            }
+            public enum CodingKeys: String, CodingKey {
+                case email
+                case code
+                case newPassword = "new_password"
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.email = try container.decode(
+                    Components.Schemas.EmailText.self,
+                    forKey: .email
+                )
+                self.code = try container.decode(
+                    Components.Schemas.CodeText.self,
+                    forKey: .code
+                )
+                self.newPassword = try container.decode(
+                    Components.Schemas.PasswordText.self,
+                    forKey: .newPassword
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "email",
+                    "code",
+                    "new_password"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/DeleteUserRequest`.
+        public struct DeleteUserRequest: Codable, Hashable, Sendable {
+            /// The user's e-mail address, typed again (compared in canonical form).
+            ///
+            /// - Remark: Generated from `#/components/schemas/DeleteUserRequest/confirmation`.
+            public var confirmation: Swift.String
+            /// Creates a new `DeleteUserRequest`.
+            ///
+            /// - Parameters:
+            ///   - confirmation: The user's e-mail address, typed again (compared in canonical form).
+            public init(confirmation: Swift.String) {
+                self.confirmation = confirmation
+            }
+            public enum CodingKeys: String, CodingKey {
+                case confirmation
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.confirmation = try container.decode(
+                    Swift.String.self,
+                    forKey: .confirmation
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "confirmation"
+                ])
+            }
+        }
+        /// A session's tokens — secrets the client keeps in its owner-only session file and never
+        /// prints. `moa auth … --json` never shows them.
+        ///
+        ///
+        /// - Remark: Generated from `#/components/schemas/Session`.
+        public struct Session: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Session/user_id`.
+            public var userId: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Session/email`.
+            public var email: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Session/token_type`.
+            @frozen public enum TokenTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case bearer = "Bearer"
+            }
+            /// - Remark: Generated from `#/components/schemas/Session/token_type`.
+            public var tokenType: Components.Schemas.Session.TokenTypePayload
+            /// - Remark: Generated from `#/components/schemas/Session/access_token`.
+            public var accessToken: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Session/access_expires_at`.
+            public var accessExpiresAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Session/refresh_token`.
+            public var refreshToken: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Session/refresh_expires_at`.
+            public var refreshExpiresAt: Foundation.Date
+            /// Creates a new `Session`.
+            ///
+            /// - Parameters:
+            ///   - userId:
+            ///   - email:
+            ///   - tokenType:
+            ///   - accessToken:
+            ///   - accessExpiresAt:
+            ///   - refreshToken:
+            ///   - refreshExpiresAt:
+            public init(
+                userId: Swift.String,
+                email: Swift.String,
+                tokenType: Components.Schemas.Session.TokenTypePayload,
+                accessToken: Swift.String,
+                accessExpiresAt: Foundation.Date,
+                refreshToken: Swift.String,
+                refreshExpiresAt: Foundation.Date
+            ) {
+                self.userId = userId
+                self.email = email
+                self.tokenType = tokenType
+                self.accessToken = accessToken
+                self.accessExpiresAt = accessExpiresAt
+                self.refreshToken = refreshToken
+                self.refreshExpiresAt = refreshExpiresAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case userId = "user_id"
+                case email
+                case tokenType = "token_type"
+                case accessToken = "access_token"
+                case accessExpiresAt = "access_expires_at"
+                case refreshToken = "refresh_token"
+                case refreshExpiresAt = "refresh_expires_at"
+            }
+        }
+        /// The shape of `moa auth … --json` (never a token, a code or a password).
+        ///
+        /// - Remark: Generated from `#/components/schemas/AuthStatus`.
+        public struct AuthStatus: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/status`.
+            @frozen public enum StatusPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case codeSent = "code-sent"
+                case verified = "verified"
+                case loggedIn = "logged-in"
+                case loggedOut = "logged-out"
+                case passwordChanged = "password-changed"
+                case resetCodeRequested = "reset-code-requested"
+                case passwordReset = "password-reset"
+                case deleted = "deleted"
+            }
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/status`.
+            public var status: Components.Schemas.AuthStatus.StatusPayload
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/email`.
+            public var email: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/user_id`.
+            public var userId: Swift.String?
+            /// Where the server's mail sender put the code (its outbox file name, never a full path).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/verification_mail`.
+            public var verificationMail: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/session_until`.
+            public var sessionUntil: Foundation.Date?
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/everywhere`.
+            public var everywhere: Swift.Bool?
+            /// What happened to the sessions (`all-revoked`, `others-revoked-this-reissued`).
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/sessions`.
+            public var sessions: Swift.String?
+            /// The features whose data was erased, in order; Auth last.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AuthStatus/erased`.
+            public var erased: [Swift.String]?
+            /// Creates a new `AuthStatus`.
+            ///
+            /// - Parameters:
+            ///   - status:
+            ///   - email:
+            ///   - userId:
+            ///   - verificationMail: Where the server's mail sender put the code (its outbox file name, never a full path).
+            ///   - sessionUntil:
+            ///   - everywhere:
+            ///   - sessions: What happened to the sessions (`all-revoked`, `others-revoked-this-reissued`).
+            ///   - erased: The features whose data was erased, in order; Auth last.
+            public init(
+                status: Components.Schemas.AuthStatus.StatusPayload,
+                email: Swift.String? = nil,
+                userId: Swift.String? = nil,
+                verificationMail: Swift.String? = nil,
+                sessionUntil: Foundation.Date? = nil,
+                everywhere: Swift.Bool? = nil,
+                sessions: Swift.String? = nil,
+                erased: [Swift.String]? = nil
+            ) {
+                self.status = status
+                self.email = email
+                self.userId = userId
+                self.verificationMail = verificationMail
+                self.sessionUntil = sessionUntil
+                self.everywhere = everywhere
+                self.sessions = sessions
+                self.erased = erased
+            }
+            public enum CodingKeys: String, CodingKey {
+                case status
+                case email
+                case userId = "user_id"
+                case verificationMail = "verification_mail"
+                case sessionUntil = "session_until"
+                case everywhere
+                case sessions
+                case erased
+            }
+        }
+        /// The product; its code starts the number: checking 110, savings 220, investment 330.
+        ///
+        /// - Remark: Generated from `#/components/schemas/AccountType`.
+        @frozen public enum AccountType: String, Codable, Hashable, Sendable, CaseIterable {
+            case checking = "checking"
+            case savings = "savings"
+            case investment = "investment"
+        }
+        /// `moa account show/list/open/rename/close --json`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Account`.
+        public struct Account: Codable, Hashable, Sendable {
+            /// The number's 12 digits.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Account/id`.
+            public var id: Swift.String
+            /// 3 + 4 + 4 digits and a Luhn check digit.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Account/number`.
+            public var number: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Account/name`.
+            public var name: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Account/type`.
+            public var _type: Components.Schemas.AccountType
+            /// - Remark: Generated from `#/components/schemas/Account/balance`.
+            public var balance: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Account/closed`.
+            public var closed: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Account/opened_at`.
+            public var openedAt: Foundation.Date
+            /// Creates a new `Account`.
+            ///
+            /// - Parameters:
+            ///   - id: The number's 12 digits.
+            ///   - number: 3 + 4 + 4 digits and a Luhn check digit.
+            ///   - name:
+            ///   - _type:
+            ///   - balance:
+            ///   - closed:
+            ///   - openedAt:
+            public init(
+                id: Swift.String,
+                number: Swift.String,
+                name: Swift.String,
+                _type: Components.Schemas.AccountType,
+                balance: Components.Schemas.Money,
+                closed: Swift.Bool,
+                openedAt: Foundation.Date
+            ) {
+                self.id = id
+                self.number = number
+                self.name = name
+                self._type = _type
+                self.balance = balance
+                self.closed = closed
+                self.openedAt = openedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case number
+                case name
+                case _type = "type"
+                case balance
+                case closed
+                case openedAt = "opened_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/OpenAccountRequest`.
+        public struct OpenAccountRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OpenAccountRequest/type`.
+            public var _type: Components.Schemas.AccountType
+            /// Domain rule — 1 to 40 characters once trimmed and in NFC, one line, no control or bidi character.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAccountRequest/name`.
+            public var name: Swift.String
+            /// An ISO 4217 code Moa supports (case and surrounding blanks ignored): AED AUD BHD BRL CAD
+            /// CHF CLP CNY CZK DKK EUR GBP HKD HUF IDR ILS INR ISK JOD JPY KRW KWD MXN MYR NOK NZD OMR
+            /// PHP PLN SAR SEK SGD THB TND TRY TWD USD VND ZAR. Another is 422, with the list as hint.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/OpenAccountRequest/currency`.
+            public var currency: Swift.String?
+            /// Creates a new `OpenAccountRequest`.
+            ///
+            /// - Parameters:
+            ///   - _type:
+            ///   - name: Domain rule — 1 to 40 characters once trimmed and in NFC, one line, no control or bidi character.
+            ///   - currency: An ISO 4217 code Moa supports (case and surrounding blanks ignored): AED AUD BHD BRL CAD
+            public init(
+                _type: Components.Schemas.AccountType,
+                name: Swift.String,
+                currency: Swift.String? = nil
+            ) {
+                self._type = _type
+                self.name = name
+                self.currency = currency
+            }
+            public enum CodingKeys: String, CodingKey {
+                case _type = "type"
+                case name
+                case currency
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self._type = try container.decode(
+                    Components.Schemas.AccountType.self,
+                    forKey: ._type
+                )
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                self.currency = try container.decodeIfPresent(
+                    Swift.String.self,
+                    forKey: .currency
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "type",
+                    "name",
+                    "currency"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RenameAccountRequest`.
+        public struct RenameAccountRequest: Codable, Hashable, Sendable {
+            /// The same rule as when opening.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RenameAccountRequest/name`.
+            public var name: Swift.String
+            /// Creates a new `RenameAccountRequest`.
+            ///
+            /// - Parameters:
+            ///   - name: The same rule as when opening.
+            public init(name: Swift.String) {
+                self.name = name
+            }
+            public enum CodingKeys: String, CodingKey {
+                case name
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.name = try container.decode(
+                    Swift.String.self,
+                    forKey: .name
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "name"
+                ])
+            }
+        }
+        /// A deposit or a withdrawal.
+        ///
+        /// - Remark: Generated from `#/components/schemas/MoneyMovementRequest`.
+        public struct MoneyMovementRequest: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MoneyMovementRequest/amount`.
+            public var amount: Components.Schemas.AmountText
+            /// - Remark: Generated from `#/components/schemas/MoneyMovementRequest/memo`.
+            public var memo: Components.Schemas.MemoText?
+            /// Creates a new `MoneyMovementRequest`.
+            ///
+            /// - Parameters:
+            ///   - amount:
+            ///   - memo:
+            public init(
+                amount: Components.Schemas.AmountText,
+                memo: Components.Schemas.MemoText? = nil
+            ) {
+                self.amount = amount
+                self.memo = memo
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case memo
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.amount = try container.decode(
+                    Components.Schemas.AmountText.self,
+                    forKey: .amount
+                )
+                self.memo = try container.decodeIfPresent(
+                    Components.Schemas.MemoText.self,
+                    forKey: .memo
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "amount",
+                    "memo"
+                ])
+            }
+        }
+        /// One line of an account's history.
+        ///
+        /// - Remark: Generated from `#/components/schemas/LedgerEntry`.
+        public struct LedgerEntry: Codable, Hashable, Sendable {
+            /// Increasing with every entry written.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/id`.
+            public var id: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/account`.
+            public var account: Swift.String
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
+            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case deposit = "deposit"
+                case withdrawal = "withdrawal"
+                case transferIn = "transfer-in"
+                case transferOut = "transfer-out"
+            }
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
+            public var kind: Components.Schemas.LedgerEntry.KindPayload
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/amount`.
+            public var amount: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/balance_after`.
+            public var balanceAfter: Components.Schemas.Money
+            /// The other account of a transfer.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/counterparty`.
+            public var counterparty: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/memo`.
+            public var memo: Swift.String?
+            /// The transfer's id, for a transfer's entries.
+            ///
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/reference`.
+            public var reference: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/LedgerEntry/at`.
+            public var at: Foundation.Date
+            /// Creates a new `LedgerEntry`.
+            ///
+            /// - Parameters:
+            ///   - id: Increasing with every entry written.
+            ///   - account:
+            ///   - kind:
+            ///   - amount:
+            ///   - balanceAfter:
+            ///   - counterparty: The other account of a transfer.
+            ///   - memo:
+            ///   - reference: The transfer's id, for a transfer's entries.
+            ///   - at:
+            public init(
+                id: Swift.Int64,
+                account: Swift.String,
+                kind: Components.Schemas.LedgerEntry.KindPayload,
+                amount: Components.Schemas.Money,
+                balanceAfter: Components.Schemas.Money,
+                counterparty: Swift.String? = nil,
+                memo: Swift.String? = nil,
+                reference: Swift.String? = nil,
+                at: Foundation.Date
+            ) {
+                self.id = id
+                self.account = account
+                self.kind = kind
+                self.amount = amount
+                self.balanceAfter = balanceAfter
+                self.counterparty = counterparty
+                self.memo = memo
+                self.reference = reference
+                self.at = at
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case account
+                case kind
+                case amount
+                case balanceAfter = "balance_after"
+                case counterparty
+                case memo
+                case reference
+                case at
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/HistoryPage`.
+        public struct HistoryPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/HistoryPage/account`.
+            public var account: Components.Schemas.Account
+            /// - Remark: Generated from `#/components/schemas/HistoryPage/entries`.
+            public var entries: [Components.Schemas.LedgerEntry]
+            /// Pass as `cursor` for the next page; null: no more.
+            ///
+            /// - Remark: Generated from `#/components/schemas/HistoryPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `HistoryPage`.
+            ///
+            /// - Parameters:
+            ///   - account:
+            ///   - entries:
+            ///   - nextCursor: Pass as `cursor` for the next page; null: no more.
+            public init(
+                account: Components.Schemas.Account,
+                entries: [Components.Schemas.LedgerEntry],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.account = account
+                self.entries = entries
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case account
+                case entries
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SendTransferRequest`.
+        public struct SendTransferRequest: Codable, Hashable, Sendable {
+            /// One of the user's accounts, by number (dashes optional) or id. Not the user's is 404.
+            ///
+            /// - Remark: Generated from `#/components/schemas/SendTransferRequest/from`.
+            public var from: Swift.String
+            /// Any account number (checked digit by digit before any lookup), or `@alias`, one of the
+            /// user's favourites. An unknown number or alias is 404, and nothing is sent.
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/SendTransferRequest/to`.
+            public var to: Swift.String
+            /// - Remark: Generated from `#/components/schemas/SendTransferRequest/amount`.
+            public var amount: Components.Schemas.AmountText
+            /// - Remark: Generated from `#/components/schemas/SendTransferRequest/memo`.
+            public var memo: Components.Schemas.MemoText?
+            /// Creates a new `SendTransferRequest`.
+            ///
+            /// - Parameters:
+            ///   - from: One of the user's accounts, by number (dashes optional) or id. Not the user's is 404.
+            ///   - to: Any account number (checked digit by digit before any lookup), or `@alias`, one of the
+            ///   - amount:
+            ///   - memo:
+            public init(
+                from: Swift.String,
+                to: Swift.String,
+                amount: Components.Schemas.AmountText,
+                memo: Components.Schemas.MemoText? = nil
+            ) {
+                self.from = from
+                self.to = to
+                self.amount = amount
+                self.memo = memo
+            }
+            public enum CodingKeys: String, CodingKey {
+                case from
+                case to
+                case amount
+                case memo
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.from = try container.decode(
+                    Swift.String.self,
+                    forKey: .from
+                )
+                self.to = try container.decode(
+                    Swift.String.self,
+                    forKey: .to
+                )
+                self.amount = try container.decode(
+                    Components.Schemas.AmountText.self,
+                    forKey: .amount
+                )
+                self.memo = try container.decodeIfPresent(
+                    Components.Schemas.MemoText.self,
+                    forKey: .memo
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "from",
+                    "to",
+                    "amount",
+                    "memo"
+                ])
+            }
+        }
+        /// `moa transfer send/show --json`; a list's items have no `replayed`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Transfer`.
+        public struct Transfer: Codable, Hashable, Sendable {
+            /// A lowercase UUID.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Transfer/id`.
+            public var id: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/from`.
+            public var from: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/to`.
+            public var to: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/amount`.
+            public var amount: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Transfer/memo`.
+            public var memo: Swift.String?
+            /// - Remark: Generated from `#/components/schemas/Transfer/idempotency_key`.
+            public var idempotencyKey: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/created_at`.
+            public var createdAt: Foundation.Date
+            /// The sender's user id.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Transfer/initiated_by`.
+            public var initiatedBy: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Transfer/from_balance_after`.
+            public var fromBalanceAfter: Components.Schemas.Money
+            /// Only from a send; true when the key had already been used for this very request.
+            ///
+            /// - Remark: Generated from `#/components/schemas/Transfer/replayed`.
+            public var replayed: Swift.Bool?
+            /// Creates a new `Transfer`.
+            ///
+            /// - Parameters:
+            ///   - id: A lowercase UUID.
+            ///   - from:
+            ///   - to:
+            ///   - amount:
+            ///   - memo:
+            ///   - idempotencyKey:
+            ///   - createdAt:
+            ///   - initiatedBy: The sender's user id.
+            ///   - fromBalanceAfter:
+            ///   - replayed: Only from a send; true when the key had already been used for this very request.
+            public init(
+                id: Swift.String,
+                from: Swift.String,
+                to: Swift.String,
+                amount: Components.Schemas.Money,
+                memo: Swift.String? = nil,
+                idempotencyKey: Swift.String,
+                createdAt: Foundation.Date,
+                initiatedBy: Swift.String,
+                fromBalanceAfter: Components.Schemas.Money,
+                replayed: Swift.Bool? = nil
+            ) {
+                self.id = id
+                self.from = from
+                self.to = to
+                self.amount = amount
+                self.memo = memo
+                self.idempotencyKey = idempotencyKey
+                self.createdAt = createdAt
+                self.initiatedBy = initiatedBy
+                self.fromBalanceAfter = fromBalanceAfter
+                self.replayed = replayed
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case from
+                case to
+                case amount
+                case memo
+                case idempotencyKey = "idempotency_key"
+                case createdAt = "created_at"
+                case initiatedBy = "initiated_by"
+                case fromBalanceAfter = "from_balance_after"
+                case replayed
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/TransferPage`.
+        public struct TransferPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/TransferPage/transfers`.
+            public var transfers: [Components.Schemas.Transfer]
+            /// - Remark: Generated from `#/components/schemas/TransferPage/next_cursor`.
+            public var nextCursor: Swift.String?
+            /// Creates a new `TransferPage`.
+            ///
+            /// - Parameters:
+            ///   - transfers:
+            ///   - nextCursor:
+            public init(
+                transfers: [Components.Schemas.Transfer],
+                nextCursor: Swift.String? = nil
+            ) {
+                self.transfers = transfers
+                self.nextCursor = nextCursor
+            }
+            public enum CodingKeys: String, CodingKey {
+                case transfers
+                case nextCursor = "next_cursor"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/FavouriteRecipient`.
+        public struct FavouriteRecipient: Codable, Hashable, Sendable {
+            /// Without the `@`, as first written.
+            ///
+            /// - Remark: Generated from `#/components/schemas/FavouriteRecipient/alias`.
+            public var alias: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FavouriteRecipient/account_number`.
+            public var accountNumber: Swift.String
+            /// - Remark: Generated from `#/components/schemas/FavouriteRecipient/added_at`.
+            public var addedAt: Foundation.Date
+            /// Creates a new `FavouriteRecipient`.
+            ///
+            /// - Parameters:
+            ///   - alias: Without the `@`, as first written.
+            ///   - accountNumber:
+            ///   - addedAt:
+            public init(
+                alias: Swift.String,
+                accountNumber: Swift.String,
+                addedAt: Foundation.Date
+            ) {
+                self.alias = alias
+                self.accountNumber = accountNumber
+                self.addedAt = addedAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case alias
+                case accountNumber = "account_number"
+                case addedAt = "added_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/RecentRecipient`.
+        public struct RecentRecipient: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/RecentRecipient/account_number`.
+            public var accountNumber: Swift.String
+            /// - Remark: Generated from `#/components/schemas/RecentRecipient/last_sent_at`.
+            public var lastSentAt: Foundation.Date
+            /// Its favourite's alias, if it is one.
+            ///
+            /// - Remark: Generated from `#/components/schemas/RecentRecipient/alias`.
+            public var alias: Swift.String?
+            /// Creates a new `RecentRecipient`.
+            ///
+            /// - Parameters:
+            ///   - accountNumber:
+            ///   - lastSentAt:
+            ///   - alias: Its favourite's alias, if it is one.
+            public init(
+                accountNumber: Swift.String,
+                lastSentAt: Foundation.Date,
+                alias: Swift.String? = nil
+            ) {
+                self.accountNumber = accountNumber
+                self.lastSentAt = lastSentAt
+                self.alias = alias
+            }
+            public enum CodingKeys: String, CodingKey {
+                case accountNumber = "account_number"
+                case lastSentAt = "last_sent_at"
+                case alias
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Recipients`.
+        public struct Recipients: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Recipients/favourites`.
+            public var favourites: [Components.Schemas.FavouriteRecipient]
+            /// - Remark: Generated from `#/components/schemas/Recipients/recents`.
+            public var recents: [Components.Schemas.RecentRecipient]
+            /// Creates a new `Recipients`.
+            ///
+            /// - Parameters:
+            ///   - favourites:
+            ///   - recents:
+            public init(
+                favourites: [Components.Schemas.FavouriteRecipient],
+                recents: [Components.Schemas.RecentRecipient]
+            ) {
+                self.favourites = favourites
+                self.recents = recents
+            }
+            public enum CodingKeys: String, CodingKey {
+                case favourites
+                case recents
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/AddFavouriteRequest`.
+        public struct AddFavouriteRequest: Codable, Hashable, Sendable {
+            /// An account number that exists.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AddFavouriteRequest/number`.
+            public var number: Swift.String
+            /// 1 to 20 letters, digits, `-` or `_` (any script, at least one letter), `@` optional; unique per user whatever the case.
+            ///
+            /// - Remark: Generated from `#/components/schemas/AddFavouriteRequest/alias`.
+            public var alias: Swift.String
+            /// Creates a new `AddFavouriteRequest`.
+            ///
+            /// - Parameters:
+            ///   - number: An account number that exists.
+            ///   - alias: 1 to 20 letters, digits, `-` or `_` (any script, at least one letter), `@` optional; unique per user whatever the case.
+            public init(
+                number: Swift.String,
+                alias: Swift.String
+            ) {
+                self.number = number
+                self.alias = alias
+            }
+            public enum CodingKeys: String, CodingKey {
+                case number
+                case alias
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.number = try container.decode(
+                    Swift.String.self,
+                    forKey: .number
+                )
+                self.alias = try container.decode(
+                    Swift.String.self,
+                    forKey: .alias
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "number",
+                    "alias"
+                ])
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/Notice`.
+        public struct Notice: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Notice/id`.
+            public var id: Swift.Int64
+            /// Stable values: money-received, large-transfer-sent, new-login, refresh-token-reuse,
+            /// password-changed, login-lockout, pin-lockout, pin-removed (more may come within v1).
+            ///
+            ///
+            /// - Remark: Generated from `#/components/schemas/Notice/kind`.
+            public var kind: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Notice/title`.
+            public var title: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Notice/body`.
+            public var body: Swift.String
+            /// - Remark: Generated from `#/components/schemas/Notice/created_at`.
+            public var createdAt: Foundation.Date
+            /// - Remark: Generated from `#/components/schemas/Notice/read`.
+            public var read: Swift.Bool
+            /// - Remark: Generated from `#/components/schemas/Notice/read_at`.
+            public var readAt: Foundation.Date?
+            /// Creates a new `Notice`.
+            ///
+            /// - Parameters:
+            ///   - id:
+            ///   - kind: Stable values: money-received, large-transfer-sent, new-login, refresh-token-reuse,
+            ///   - title:
+            ///   - body:
+            ///   - createdAt:
+            ///   - read:
+            ///   - readAt:
+            public init(
+                id: Swift.Int64,
+                kind: Swift.String,
+                title: Swift.String,
+                body: Swift.String,
+                createdAt: Foundation.Date,
+                read: Swift.Bool,
+                readAt: Foundation.Date? = nil
+            ) {
+                self.id = id
+                self.kind = kind
+                self.title = title
+                self.body = body
+                self.createdAt = createdAt
+                self.read = read
+                self.readAt = readAt
+            }
+            public enum CodingKeys: String, CodingKey {
+                case id
+                case kind
+                case title
+                case body
+                case createdAt = "created_at"
+                case read
+                case readAt = "read_at"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/InboxPage`.
+        public struct InboxPage: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/InboxPage/notices`.
+            public var notices: [Components.Schemas.Notice]
+            /// All the user's unread notices, not only this page's.
+            ///
+            /// - Remark: Generated from `#/components/schemas/InboxPage/unread_count`.
+            public var unreadCount: Swift.Int
+            /// Pass as `before`; null: the last page.
+            ///
+            /// - Remark: Generated from `#/components/schemas/InboxPage/next_before`.
+            public var nextBefore: Swift.Int64?
+            /// Creates a new `InboxPage`.
+            ///
+            /// - Parameters:
+            ///   - notices:
+            ///   - unreadCount: All the user's unread notices, not only this page's.
+            ///   - nextBefore: Pass as `before`; null: the last page.
+            public init(
+                notices: [Components.Schemas.Notice],
+                unreadCount: Swift.Int,
+                nextBefore: Swift.Int64? = nil
+            ) {
+                self.notices = notices
+                self.unreadCount = unreadCount
+                self.nextBefore = nextBefore
+            }
+            public enum CodingKeys: String, CodingKey {
+                case notices
+                case unreadCount = "unread_count"
+                case nextBefore = "next_before"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/NoticeRead`.
+        public struct NoticeRead: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NoticeRead/notice`.
+            public var notice: Components.Schemas.Notice
+            /// - Remark: Generated from `#/components/schemas/NoticeRead/was_unread`.
+            public var wasUnread: Swift.Bool
+            /// Creates a new `NoticeRead`.
+            ///
+            /// - Parameters:
+            ///   - notice:
+            ///   - wasUnread:
+            public init(
+                notice: Components.Schemas.Notice,
+                wasUnread: Swift.Bool
+            ) {
+                self.notice = notice
+                self.wasUnread = wasUnread
+            }
+            public enum CodingKeys: String, CodingKey {
+                case notice
+                case wasUnread = "was_unread"
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/MarkedAllRead`.
+        public struct MarkedAllRead: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/MarkedAllRead/marked`.
+            public var marked: Swift.Int
+            /// Creates a new `MarkedAllRead`.
+            ///
+            /// - Parameters:
+            ///   - marked:
+            public init(marked: Swift.Int) {
+                self.marked = marked
+            }
+            public enum CodingKeys: String, CodingKey {
+                case marked
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/SettingKey`.
+        @frozen public enum SettingKey: String, Codable, Hashable, Sendable, CaseIterable {
+            case transfer_perTransferLimit = "transfer.per-transfer-limit"
+            case transfer_dailyLimit = "transfer.daily-limit"
+            case notifications_largeTransfer = "notifications.large-transfer"
+        }
+        /// An entry of `moa settings list --json`: `{key, value, default, source, description}`.
+        ///
+        /// - Remark: Generated from `#/components/schemas/Setting`.
+        public struct Setting: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Setting/key`.
+            public var key: Components.Schemas.SettingKey
+            /// - Remark: Generated from `#/components/schemas/Setting/value`.
+            public var value: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/Setting/default`.
+            public var _default: Components.Schemas.Money
+            /// `user`: the user set it; `default`: not set (the server reads no environment or flag layer).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Setting/source`.
+            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case user = "user"
+                case _default = "default"
+            }
+            /// `user`: the user set it; `default`: not set (the server reads no environment or flag layer).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Setting/source`.
+            public var source: Components.Schemas.Setting.SourcePayload
+            /// - Remark: Generated from `#/components/schemas/Setting/description`.
+            public var description: Swift.String
+            /// Creates a new `Setting`.
+            ///
+            /// - Parameters:
+            ///   - key:
+            ///   - value:
+            ///   - _default:
+            ///   - source: `user`: the user set it; `default`: not set (the server reads no environment or flag layer).
+            ///   - description:
+            public init(
+                key: Components.Schemas.SettingKey,
+                value: Components.Schemas.Money,
+                _default: Components.Schemas.Money,
+                source: Components.Schemas.Setting.SourcePayload,
+                description: Swift.String
+            ) {
+                self.key = key
+                self.value = value
+                self._default = _default
+                self.source = source
+                self.description = description
+            }
+            public enum CodingKeys: String, CodingKey {
+                case key
+                case value
+                case _default = "default"
+                case source
+                case description
+            }
+        }
+        /// - Remark: Generated from `#/components/schemas/PutSettingRequest`.
+        public struct PutSettingRequest: Codable, Hashable, Sendable {
+            /// KRW as typed, "5,000,000" or "5,000,000 KRW".
+            ///
+            /// - Remark: Generated from `#/components/schemas/PutSettingRequest/value`.
+            public var value: Swift.String
+            /// Creates a new `PutSettingRequest`.
+            ///
+            /// - Parameters:
+            ///   - value: KRW as typed, "5,000,000" or "5,000,000 KRW".
+            public init(value: Swift.String) {
+                self.value = value
+            }
+            public enum CodingKeys: String, CodingKey {
+                case value
+            }
+            public init(from decoder: any Swift.Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                self.value = try container.decode(
+                    Swift.String.self,
+                    forKey: .value
+                )
+                try decoder.ensureNoAdditionalProperties(knownKeys: [
+                    "value"
+                ])
+            }
+        }
     }
 }

@@ -24,6 +24,230 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
+    /// Create an unverified user and mail a 6-digit verification code.
+    ///
+    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
+    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
+    /// name part. The code works for 10 minutes and 5 wrong tries.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/signup`.
+    /// - Remark: Generated from `#/paths//v1/auth/signup/post(signUp)`.
+    func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output
+    /// Verify the e-mail address with the code from the mail.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/verify`.
+    /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
+    func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
+    /// Mail a new verification code (the old one stops working).
+    ///
+    /// - Remark: HTTP `POST /v1/auth/verify/resend`.
+    /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
+    func resendVerificationCode(_ input: Operations.ResendVerificationCode.Input) async throws -> Operations.ResendVerificationCode.Output
+    /// Log in with e-mail and password; start a session (a new token family).
+    ///
+    /// Throttled per address, the same way whether or not the address has an account: 5 failures
+    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/login`.
+    /// - Remark: Generated from `#/paths//v1/auth/login/post(logIn)`.
+    func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output
+    /// Rotate the refresh token; get a new access and refresh token.
+    ///
+    /// The refresh token presented is marked rotated. Presenting a rotated token again means it
+    /// was copied: the whole family is revoked, a `refresh-token-reuse` notice goes to the
+    /// user's inbox, and the answer is 401. A 401 here ends the client's session.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/refresh`.
+    /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshSession)`.
+    func refreshSession(_ input: Operations.RefreshSession.Input) async throws -> Operations.RefreshSession.Output
+    /// Revoke this session's family, or every session of the user with `everywhere`.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/logout`.
+    /// - Remark: Generated from `#/paths//v1/auth/logout/post(logOut)`.
+    func logOut(_ input: Operations.LogOut.Input) async throws -> Operations.LogOut.Output
+    /// Who the access token belongs to, and until when its session lasts (`moa auth whoami`).
+    ///
+    /// - Remark: HTTP `GET /v1/auth/session`.
+    /// - Remark: Generated from `#/paths//v1/auth/session/get(getSession)`.
+    func getSession(_ input: Operations.GetSession.Input) async throws -> Operations.GetSession.Output
+    /// Change the password; every session is revoked and this one re-issued.
+    ///
+    /// A wrong current password is 403 and counts toward the address's login throttle. On
+    /// success, in one transaction: the hash is replaced, every session of the user is revoked,
+    /// a new session (new family) is returned for this client, and a `password-changed` notice
+    /// is published.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/change`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/change/post(changePassword)`.
+    func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
+    /// Mail a reset code to a verified address (the same answer for every address).
+    ///
+    /// Nothing tells whether the address has an account. At most one mail per address a minute;
+    /// a request within it sends nothing new and answers the same.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/reset`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/reset/post(requestPasswordReset)`.
+    func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output
+    /// Set a new password with the mailed code; every session is revoked.
+    ///
+    /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
+    /// count toward the address's throttle (429 once locked).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/reset/complete/post(completePasswordReset)`.
+    func completePasswordReset(_ input: Operations.CompletePasswordReset.Input) async throws -> Operations.CompletePasswordReset.Output
+    /// Delete the user and everything every feature keeps about them (`moa auth delete`).
+    ///
+    /// `confirmation` must be the user's e-mail address. In one transaction every feature is
+    /// asked for blockers (an open account that holds money: 409, nothing changes), then every
+    /// feature erases; accounts and ledger entries stay, anonymised, so the other side of every
+    /// transfer keeps its history.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/delete`.
+    /// - Remark: Generated from `#/paths//v1/auth/delete/post(deleteUser)`.
+    func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output
+    /// The user's accounts, open first, in the order they were opened.
+    ///
+    /// - Remark: HTTP `GET /v1/accounts`.
+    /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
+    func listAccounts(_ input: Operations.ListAccounts.Input) async throws -> Operations.ListAccounts.Output
+    /// Open an account (checking 110-…, savings 220-…, investment 330-…).
+    ///
+    /// - Remark: HTTP `POST /v1/accounts`.
+    /// - Remark: Generated from `#/paths//v1/accounts/post(openAccount)`.
+    func openAccount(_ input: Operations.OpenAccount.Input) async throws -> Operations.OpenAccount.Output
+    /// One of the user's accounts (`moa account show`; its recent entries come from the history).
+    ///
+    /// - Remark: HTTP `GET /v1/accounts/{account}`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/get(getAccount)`.
+    func getAccount(_ input: Operations.GetAccount.Input) async throws -> Operations.GetAccount.Output
+    /// Rename one of the user's accounts.
+    ///
+    /// - Remark: HTTP `PATCH /v1/accounts/{account}`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/patch(renameAccount)`.
+    func renameAccount(_ input: Operations.RenameAccount.Input) async throws -> Operations.RenameAccount.Output
+    /// Close one of the user's accounts; its balance must be zero (it stays listed, closed).
+    ///
+    /// - Remark: HTTP `POST /v1/accounts/{account}/close`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/close/post(closeAccount)`.
+    func closeAccount(_ input: Operations.CloseAccount.Input) async throws -> Operations.CloseAccount.Output
+    /// Put money into one of the user's open accounts.
+    ///
+    /// A credit of the account and a debit of a hidden cash account, in one transaction. The
+    /// balance may not go above 10^15 minor units (409 `conflict`). Not idempotent: a client
+    /// does not retry it on its own once the request may have reached the server.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/accounts/{account}/deposits`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/deposits/post(deposit)`.
+    func deposit(_ input: Operations.Deposit.Input) async throws -> Operations.Deposit.Output
+    /// Take money out of one of the user's open accounts (never below zero).
+    ///
+    /// Not idempotent, like a deposit.
+    ///
+    /// - Remark: HTTP `POST /v1/accounts/{account}/withdrawals`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/withdrawals/post(withdraw)`.
+    func withdraw(_ input: Operations.Withdraw.Input) async throws -> Operations.Withdraw.Output
+    /// The account's ledger entries, newest first, page by page.
+    ///
+    /// - Remark: HTTP `GET /v1/accounts/{account}/history`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/history/get(listAccountHistory)`.
+    func listAccountHistory(_ input: Operations.ListAccountHistory.Input) async throws -> Operations.ListAccountHistory.Output
+    /// The transfers the user sent, newest first, page by page.
+    ///
+    /// - Remark: HTTP `GET /v1/transfers`.
+    /// - Remark: Generated from `#/paths//v1/transfers/get(listTransfers)`.
+    func listTransfers(_ input: Operations.ListTransfers.Input) async throws -> Operations.ListTransfers.Output
+    /// Send money from one of the user's accounts to any account number or a favourite.
+    ///
+    /// In one transaction: the idempotency key is looked up, the day's total is added up, the two
+    /// ledger entries are posted, the transfer and the recent recipient are recorded, and the
+    /// inbox notices are published ("money received" to the destination's owner, "large
+    /// transfer sent" to the sender at or above `notifications.large-transfer`). A refusal writes
+    /// nothing. Limits: KRW follows the user's `transfer.per-transfer-limit` and
+    /// `transfer.daily-limit`; every other currency has fixed limits (`moa transfer send
+    /// --help`); the day is the server's calendar day. A batch file is the client's business:
+    /// one request per row, each with its row's key.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/transfers`.
+    /// - Remark: Generated from `#/paths//v1/transfers/post(sendTransfer)`.
+    func sendTransfer(_ input: Operations.SendTransfer.Input) async throws -> Operations.SendTransfer.Output
+    /// One transfer the user sent (`moa transfer show`).
+    ///
+    /// - Remark: HTTP `GET /v1/transfers/{transfer_id}`.
+    /// - Remark: Generated from `#/paths//v1/transfers/{transfer_id}/get(getTransfer)`.
+    func getTransfer(_ input: Operations.GetTransfer.Input) async throws -> Operations.GetTransfer.Output
+    /// The user's favourites (by alias) and the last 10 accounts they sent to.
+    ///
+    /// - Remark: HTTP `GET /v1/recipients`.
+    /// - Remark: Generated from `#/paths//v1/recipients/get(listRecipients)`.
+    func listRecipients(_ input: Operations.ListRecipients.Input) async throws -> Operations.ListRecipients.Output
+    /// Save an account number (checked like a destination, and that it exists) under an alias.
+    ///
+    /// - Remark: HTTP `POST /v1/recipients`.
+    /// - Remark: Generated from `#/paths//v1/recipients/post(addFavouriteRecipient)`.
+    func addFavouriteRecipient(_ input: Operations.AddFavouriteRecipient.Input) async throws -> Operations.AddFavouriteRecipient.Output
+    /// Forget a favourite (the transfers to it stay).
+    ///
+    /// - Remark: HTTP `DELETE /v1/recipients/{alias}`.
+    /// - Remark: Generated from `#/paths//v1/recipients/{alias}/delete(removeFavouriteRecipient)`.
+    func removeFavouriteRecipient(_ input: Operations.RemoveFavouriteRecipient.Input) async throws -> Operations.RemoveFavouriteRecipient.Output
+    /// The user's notices, newest first; with `unread=true` only those not read yet.
+    ///
+    /// - Remark: HTTP `GET /v1/inbox`.
+    /// - Remark: Generated from `#/paths//v1/inbox/get(listNotices)`.
+    func listNotices(_ input: Operations.ListNotices.Input) async throws -> Operations.ListNotices.Output
+    /// Mark one of the user's notices read (`moa inbox read ID`).
+    ///
+    /// - Remark: HTTP `POST /v1/inbox/{notice_id}/read`.
+    /// - Remark: Generated from `#/paths//v1/inbox/{notice_id}/read/post(markNoticeRead)`.
+    func markNoticeRead(_ input: Operations.MarkNoticeRead.Input) async throws -> Operations.MarkNoticeRead.Output
+    /// Mark every unread notice of the user read (`moa inbox read --all`).
+    ///
+    /// - Remark: HTTP `POST /v1/inbox/read-all`.
+    /// - Remark: Generated from `#/paths//v1/inbox/read-all/post(markAllNoticesRead)`.
+    func markAllNoticesRead(_ input: Operations.MarkAllNoticesRead.Input) async throws -> Operations.MarkAllNoticesRead.Output
+    /// The money-protecting settings of the user, as `moa settings list --json` shows them.
+    ///
+    /// Only `transfer.per-transfer-limit`, `transfer.daily-limit` and
+    /// `notifications.large-transfer` live on the server (they bind what the server does); the
+    /// other settings (display, search, archive) stay on the client.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/settings`.
+    /// - Remark: Generated from `#/paths//v1/settings/get(listSettings)`.
+    func listSettings(_ input: Operations.ListSettings.Input) async throws -> Operations.ListSettings.Output
+    /// One money-protecting setting (`moa settings get`).
+    ///
+    /// - Remark: HTTP `GET /v1/settings/{key}`.
+    /// - Remark: Generated from `#/paths//v1/settings/{key}/get(getSetting)`.
+    func getSetting(_ input: Operations.GetSetting.Input) async throws -> Operations.GetSetting.Output
+    /// Set one money-protecting setting for the user (`moa settings set`).
+    ///
+    /// The value is KRW as typed, parsed by the setting's own parser: above zero; at most
+    /// 100,000,000,000 KRW (`transfer.per-transfer-limit`, `notifications.large-transfer`) or
+    /// 1,000,000,000,000 KRW (`transfer.daily-limit`); and the daily limit never below the
+    /// per-transfer limit (422 `validation`, nothing changes).
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/settings/{key}`.
+    /// - Remark: Generated from `#/paths//v1/settings/{key}/put(putSetting)`.
+    func putSetting(_ input: Operations.PutSetting.Input) async throws -> Operations.PutSetting.Output
+    /// Remove the user's value of one setting; it reads its default again (`moa settings reset KEY`).
+    ///
+    /// Refused (422) when the default would put the daily limit below the per-transfer limit.
+    ///
+    /// - Remark: HTTP `DELETE /v1/settings/{key}`.
+    /// - Remark: Generated from `#/paths//v1/settings/{key}/delete(resetSetting)`.
+    func resetSetting(_ input: Operations.ResetSetting.Input) async throws -> Operations.ResetSetting.Output
 }
 
 /// Convenience overloads for operation inputs.
@@ -34,6 +258,466 @@ extension APIProtocol {
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
     public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
         try await getHealth(Operations.GetHealth.Input(headers: headers))
+    }
+    /// Create an unverified user and mail a 6-digit verification code.
+    ///
+    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
+    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
+    /// name part. The code works for 10 minutes and 5 wrong tries.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/signup`.
+    /// - Remark: Generated from `#/paths//v1/auth/signup/post(signUp)`.
+    public func signUp(
+        headers: Operations.SignUp.Input.Headers = .init(),
+        body: Operations.SignUp.Input.Body
+    ) async throws -> Operations.SignUp.Output {
+        try await signUp(Operations.SignUp.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Verify the e-mail address with the code from the mail.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/verify`.
+    /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
+    public func verifyEmail(
+        headers: Operations.VerifyEmail.Input.Headers = .init(),
+        body: Operations.VerifyEmail.Input.Body
+    ) async throws -> Operations.VerifyEmail.Output {
+        try await verifyEmail(Operations.VerifyEmail.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Mail a new verification code (the old one stops working).
+    ///
+    /// - Remark: HTTP `POST /v1/auth/verify/resend`.
+    /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
+    public func resendVerificationCode(
+        headers: Operations.ResendVerificationCode.Input.Headers = .init(),
+        body: Operations.ResendVerificationCode.Input.Body
+    ) async throws -> Operations.ResendVerificationCode.Output {
+        try await resendVerificationCode(Operations.ResendVerificationCode.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Log in with e-mail and password; start a session (a new token family).
+    ///
+    /// Throttled per address, the same way whether or not the address has an account: 5 failures
+    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/login`.
+    /// - Remark: Generated from `#/paths//v1/auth/login/post(logIn)`.
+    public func logIn(
+        headers: Operations.LogIn.Input.Headers = .init(),
+        body: Operations.LogIn.Input.Body
+    ) async throws -> Operations.LogIn.Output {
+        try await logIn(Operations.LogIn.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Rotate the refresh token; get a new access and refresh token.
+    ///
+    /// The refresh token presented is marked rotated. Presenting a rotated token again means it
+    /// was copied: the whole family is revoked, a `refresh-token-reuse` notice goes to the
+    /// user's inbox, and the answer is 401. A 401 here ends the client's session.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/refresh`.
+    /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshSession)`.
+    public func refreshSession(
+        headers: Operations.RefreshSession.Input.Headers = .init(),
+        body: Operations.RefreshSession.Input.Body
+    ) async throws -> Operations.RefreshSession.Output {
+        try await refreshSession(Operations.RefreshSession.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Revoke this session's family, or every session of the user with `everywhere`.
+    ///
+    /// - Remark: HTTP `POST /v1/auth/logout`.
+    /// - Remark: Generated from `#/paths//v1/auth/logout/post(logOut)`.
+    public func logOut(
+        headers: Operations.LogOut.Input.Headers = .init(),
+        body: Operations.LogOut.Input.Body? = nil
+    ) async throws -> Operations.LogOut.Output {
+        try await logOut(Operations.LogOut.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Who the access token belongs to, and until when its session lasts (`moa auth whoami`).
+    ///
+    /// - Remark: HTTP `GET /v1/auth/session`.
+    /// - Remark: Generated from `#/paths//v1/auth/session/get(getSession)`.
+    public func getSession(headers: Operations.GetSession.Input.Headers = .init()) async throws -> Operations.GetSession.Output {
+        try await getSession(Operations.GetSession.Input(headers: headers))
+    }
+    /// Change the password; every session is revoked and this one re-issued.
+    ///
+    /// A wrong current password is 403 and counts toward the address's login throttle. On
+    /// success, in one transaction: the hash is replaced, every session of the user is revoked,
+    /// a new session (new family) is returned for this client, and a `password-changed` notice
+    /// is published.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/change`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/change/post(changePassword)`.
+    public func changePassword(
+        headers: Operations.ChangePassword.Input.Headers = .init(),
+        body: Operations.ChangePassword.Input.Body
+    ) async throws -> Operations.ChangePassword.Output {
+        try await changePassword(Operations.ChangePassword.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Mail a reset code to a verified address (the same answer for every address).
+    ///
+    /// Nothing tells whether the address has an account. At most one mail per address a minute;
+    /// a request within it sends nothing new and answers the same.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/reset`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/reset/post(requestPasswordReset)`.
+    public func requestPasswordReset(
+        headers: Operations.RequestPasswordReset.Input.Headers = .init(),
+        body: Operations.RequestPasswordReset.Input.Body
+    ) async throws -> Operations.RequestPasswordReset.Output {
+        try await requestPasswordReset(Operations.RequestPasswordReset.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Set a new password with the mailed code; every session is revoked.
+    ///
+    /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
+    /// count toward the address's throttle (429 once locked).
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.
+    /// - Remark: Generated from `#/paths//v1/auth/password/reset/complete/post(completePasswordReset)`.
+    public func completePasswordReset(
+        headers: Operations.CompletePasswordReset.Input.Headers = .init(),
+        body: Operations.CompletePasswordReset.Input.Body
+    ) async throws -> Operations.CompletePasswordReset.Output {
+        try await completePasswordReset(Operations.CompletePasswordReset.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Delete the user and everything every feature keeps about them (`moa auth delete`).
+    ///
+    /// `confirmation` must be the user's e-mail address. In one transaction every feature is
+    /// asked for blockers (an open account that holds money: 409, nothing changes), then every
+    /// feature erases; accounts and ledger entries stay, anonymised, so the other side of every
+    /// transfer keeps its history.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/auth/delete`.
+    /// - Remark: Generated from `#/paths//v1/auth/delete/post(deleteUser)`.
+    public func deleteUser(
+        headers: Operations.DeleteUser.Input.Headers = .init(),
+        body: Operations.DeleteUser.Input.Body
+    ) async throws -> Operations.DeleteUser.Output {
+        try await deleteUser(Operations.DeleteUser.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The user's accounts, open first, in the order they were opened.
+    ///
+    /// - Remark: HTTP `GET /v1/accounts`.
+    /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
+    public func listAccounts(headers: Operations.ListAccounts.Input.Headers = .init()) async throws -> Operations.ListAccounts.Output {
+        try await listAccounts(Operations.ListAccounts.Input(headers: headers))
+    }
+    /// Open an account (checking 110-…, savings 220-…, investment 330-…).
+    ///
+    /// - Remark: HTTP `POST /v1/accounts`.
+    /// - Remark: Generated from `#/paths//v1/accounts/post(openAccount)`.
+    public func openAccount(
+        headers: Operations.OpenAccount.Input.Headers = .init(),
+        body: Operations.OpenAccount.Input.Body
+    ) async throws -> Operations.OpenAccount.Output {
+        try await openAccount(Operations.OpenAccount.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One of the user's accounts (`moa account show`; its recent entries come from the history).
+    ///
+    /// - Remark: HTTP `GET /v1/accounts/{account}`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/get(getAccount)`.
+    public func getAccount(
+        path: Operations.GetAccount.Input.Path,
+        headers: Operations.GetAccount.Input.Headers = .init()
+    ) async throws -> Operations.GetAccount.Output {
+        try await getAccount(Operations.GetAccount.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Rename one of the user's accounts.
+    ///
+    /// - Remark: HTTP `PATCH /v1/accounts/{account}`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/patch(renameAccount)`.
+    public func renameAccount(
+        path: Operations.RenameAccount.Input.Path,
+        headers: Operations.RenameAccount.Input.Headers = .init(),
+        body: Operations.RenameAccount.Input.Body
+    ) async throws -> Operations.RenameAccount.Output {
+        try await renameAccount(Operations.RenameAccount.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Close one of the user's accounts; its balance must be zero (it stays listed, closed).
+    ///
+    /// - Remark: HTTP `POST /v1/accounts/{account}/close`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/close/post(closeAccount)`.
+    public func closeAccount(
+        path: Operations.CloseAccount.Input.Path,
+        headers: Operations.CloseAccount.Input.Headers = .init()
+    ) async throws -> Operations.CloseAccount.Output {
+        try await closeAccount(Operations.CloseAccount.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Put money into one of the user's open accounts.
+    ///
+    /// A credit of the account and a debit of a hidden cash account, in one transaction. The
+    /// balance may not go above 10^15 minor units (409 `conflict`). Not idempotent: a client
+    /// does not retry it on its own once the request may have reached the server.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/accounts/{account}/deposits`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/deposits/post(deposit)`.
+    public func deposit(
+        path: Operations.Deposit.Input.Path,
+        headers: Operations.Deposit.Input.Headers = .init(),
+        body: Operations.Deposit.Input.Body
+    ) async throws -> Operations.Deposit.Output {
+        try await deposit(Operations.Deposit.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Take money out of one of the user's open accounts (never below zero).
+    ///
+    /// Not idempotent, like a deposit.
+    ///
+    /// - Remark: HTTP `POST /v1/accounts/{account}/withdrawals`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/withdrawals/post(withdraw)`.
+    public func withdraw(
+        path: Operations.Withdraw.Input.Path,
+        headers: Operations.Withdraw.Input.Headers = .init(),
+        body: Operations.Withdraw.Input.Body
+    ) async throws -> Operations.Withdraw.Output {
+        try await withdraw(Operations.Withdraw.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// The account's ledger entries, newest first, page by page.
+    ///
+    /// - Remark: HTTP `GET /v1/accounts/{account}/history`.
+    /// - Remark: Generated from `#/paths//v1/accounts/{account}/history/get(listAccountHistory)`.
+    public func listAccountHistory(
+        path: Operations.ListAccountHistory.Input.Path,
+        query: Operations.ListAccountHistory.Input.Query = .init(),
+        headers: Operations.ListAccountHistory.Input.Headers = .init()
+    ) async throws -> Operations.ListAccountHistory.Output {
+        try await listAccountHistory(Operations.ListAccountHistory.Input(
+            path: path,
+            query: query,
+            headers: headers
+        ))
+    }
+    /// The transfers the user sent, newest first, page by page.
+    ///
+    /// - Remark: HTTP `GET /v1/transfers`.
+    /// - Remark: Generated from `#/paths//v1/transfers/get(listTransfers)`.
+    public func listTransfers(
+        query: Operations.ListTransfers.Input.Query = .init(),
+        headers: Operations.ListTransfers.Input.Headers = .init()
+    ) async throws -> Operations.ListTransfers.Output {
+        try await listTransfers(Operations.ListTransfers.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Send money from one of the user's accounts to any account number or a favourite.
+    ///
+    /// In one transaction: the idempotency key is looked up, the day's total is added up, the two
+    /// ledger entries are posted, the transfer and the recent recipient are recorded, and the
+    /// inbox notices are published ("money received" to the destination's owner, "large
+    /// transfer sent" to the sender at or above `notifications.large-transfer`). A refusal writes
+    /// nothing. Limits: KRW follows the user's `transfer.per-transfer-limit` and
+    /// `transfer.daily-limit`; every other currency has fixed limits (`moa transfer send
+    /// --help`); the day is the server's calendar day. A batch file is the client's business:
+    /// one request per row, each with its row's key.
+    ///
+    ///
+    /// - Remark: HTTP `POST /v1/transfers`.
+    /// - Remark: Generated from `#/paths//v1/transfers/post(sendTransfer)`.
+    public func sendTransfer(
+        headers: Operations.SendTransfer.Input.Headers,
+        body: Operations.SendTransfer.Input.Body
+    ) async throws -> Operations.SendTransfer.Output {
+        try await sendTransfer(Operations.SendTransfer.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// One transfer the user sent (`moa transfer show`).
+    ///
+    /// - Remark: HTTP `GET /v1/transfers/{transfer_id}`.
+    /// - Remark: Generated from `#/paths//v1/transfers/{transfer_id}/get(getTransfer)`.
+    public func getTransfer(
+        path: Operations.GetTransfer.Input.Path,
+        headers: Operations.GetTransfer.Input.Headers = .init()
+    ) async throws -> Operations.GetTransfer.Output {
+        try await getTransfer(Operations.GetTransfer.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The user's favourites (by alias) and the last 10 accounts they sent to.
+    ///
+    /// - Remark: HTTP `GET /v1/recipients`.
+    /// - Remark: Generated from `#/paths//v1/recipients/get(listRecipients)`.
+    public func listRecipients(headers: Operations.ListRecipients.Input.Headers = .init()) async throws -> Operations.ListRecipients.Output {
+        try await listRecipients(Operations.ListRecipients.Input(headers: headers))
+    }
+    /// Save an account number (checked like a destination, and that it exists) under an alias.
+    ///
+    /// - Remark: HTTP `POST /v1/recipients`.
+    /// - Remark: Generated from `#/paths//v1/recipients/post(addFavouriteRecipient)`.
+    public func addFavouriteRecipient(
+        headers: Operations.AddFavouriteRecipient.Input.Headers = .init(),
+        body: Operations.AddFavouriteRecipient.Input.Body
+    ) async throws -> Operations.AddFavouriteRecipient.Output {
+        try await addFavouriteRecipient(Operations.AddFavouriteRecipient.Input(
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Forget a favourite (the transfers to it stay).
+    ///
+    /// - Remark: HTTP `DELETE /v1/recipients/{alias}`.
+    /// - Remark: Generated from `#/paths//v1/recipients/{alias}/delete(removeFavouriteRecipient)`.
+    public func removeFavouriteRecipient(
+        path: Operations.RemoveFavouriteRecipient.Input.Path,
+        headers: Operations.RemoveFavouriteRecipient.Input.Headers = .init()
+    ) async throws -> Operations.RemoveFavouriteRecipient.Output {
+        try await removeFavouriteRecipient(Operations.RemoveFavouriteRecipient.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// The user's notices, newest first; with `unread=true` only those not read yet.
+    ///
+    /// - Remark: HTTP `GET /v1/inbox`.
+    /// - Remark: Generated from `#/paths//v1/inbox/get(listNotices)`.
+    public func listNotices(
+        query: Operations.ListNotices.Input.Query = .init(),
+        headers: Operations.ListNotices.Input.Headers = .init()
+    ) async throws -> Operations.ListNotices.Output {
+        try await listNotices(Operations.ListNotices.Input(
+            query: query,
+            headers: headers
+        ))
+    }
+    /// Mark one of the user's notices read (`moa inbox read ID`).
+    ///
+    /// - Remark: HTTP `POST /v1/inbox/{notice_id}/read`.
+    /// - Remark: Generated from `#/paths//v1/inbox/{notice_id}/read/post(markNoticeRead)`.
+    public func markNoticeRead(
+        path: Operations.MarkNoticeRead.Input.Path,
+        headers: Operations.MarkNoticeRead.Input.Headers = .init()
+    ) async throws -> Operations.MarkNoticeRead.Output {
+        try await markNoticeRead(Operations.MarkNoticeRead.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Mark every unread notice of the user read (`moa inbox read --all`).
+    ///
+    /// - Remark: HTTP `POST /v1/inbox/read-all`.
+    /// - Remark: Generated from `#/paths//v1/inbox/read-all/post(markAllNoticesRead)`.
+    public func markAllNoticesRead(headers: Operations.MarkAllNoticesRead.Input.Headers = .init()) async throws -> Operations.MarkAllNoticesRead.Output {
+        try await markAllNoticesRead(Operations.MarkAllNoticesRead.Input(headers: headers))
+    }
+    /// The money-protecting settings of the user, as `moa settings list --json` shows them.
+    ///
+    /// Only `transfer.per-transfer-limit`, `transfer.daily-limit` and
+    /// `notifications.large-transfer` live on the server (they bind what the server does); the
+    /// other settings (display, search, archive) stay on the client.
+    ///
+    ///
+    /// - Remark: HTTP `GET /v1/settings`.
+    /// - Remark: Generated from `#/paths//v1/settings/get(listSettings)`.
+    public func listSettings(headers: Operations.ListSettings.Input.Headers = .init()) async throws -> Operations.ListSettings.Output {
+        try await listSettings(Operations.ListSettings.Input(headers: headers))
+    }
+    /// One money-protecting setting (`moa settings get`).
+    ///
+    /// - Remark: HTTP `GET /v1/settings/{key}`.
+    /// - Remark: Generated from `#/paths//v1/settings/{key}/get(getSetting)`.
+    public func getSetting(
+        path: Operations.GetSetting.Input.Path,
+        headers: Operations.GetSetting.Input.Headers = .init()
+    ) async throws -> Operations.GetSetting.Output {
+        try await getSetting(Operations.GetSetting.Input(
+            path: path,
+            headers: headers
+        ))
+    }
+    /// Set one money-protecting setting for the user (`moa settings set`).
+    ///
+    /// The value is KRW as typed, parsed by the setting's own parser: above zero; at most
+    /// 100,000,000,000 KRW (`transfer.per-transfer-limit`, `notifications.large-transfer`) or
+    /// 1,000,000,000,000 KRW (`transfer.daily-limit`); and the daily limit never below the
+    /// per-transfer limit (422 `validation`, nothing changes).
+    ///
+    ///
+    /// - Remark: HTTP `PUT /v1/settings/{key}`.
+    /// - Remark: Generated from `#/paths//v1/settings/{key}/put(putSetting)`.
+    public func putSetting(
+        path: Operations.PutSetting.Input.Path,
+        headers: Operations.PutSetting.Input.Headers = .init(),
+        body: Operations.PutSetting.Input.Body
+    ) async throws -> Operations.PutSetting.Output {
+        try await putSetting(Operations.PutSetting.Input(
+            path: path,
+            headers: headers,
+            body: body
+        ))
+    }
+    /// Remove the user's value of one setting; it reads its default again (`moa settings reset KEY`).
+    ///
+    /// Refused (422) when the default would put the daily limit below the per-transfer limit.
+    ///
+    /// - Remark: HTTP `DELETE /v1/settings/{key}`.
+    /// - Remark: Generated from `#/paths//v1/settings/{key}/delete(resetSetting)`.
+    public func resetSetting(
+        path: Operations.ResetSetting.Input.Path,
+        headers: Operations.ResetSetting.Input.Headers = .init()
+    ) async throws -> Operations.ResetSetting.Output {
+        try await resetSetting(Operations.ResetSetting.Input(
+            path: path,
+            headers: headers
+        ))
     }
 }
 

@@ -58,3 +58,19 @@ public struct LedgerCheck: ConsistencyCheck {
 }
 
 public enum LedgerCheckKey: ServiceKey { public typealias Service = any ConsistencyCheck }
+
+extension AccountService {
+    /// How a composition root composes Account's use cases: ``AccountServiceKey`` for whoever
+    /// `SessionProviderKey` says is acting (the terminal's session in `moa`, the request's user in
+    /// `moa-server`), and ``AccountUserDataKey``, Account's share in deleting a user.
+    public static var providers: [Provider] {
+        [
+            .singleton(AccountServiceKey.self, requires: AccountStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
+                AccountService(store: $0, session: $1, clock: $2)
+            },
+            .singleton(AccountUserDataKey.self, requires: AccountUserDataStoreKey.self, WallClockKey.self) {
+                AccountUserData(store: $0, clock: $1)
+            },
+        ]
+    }
+}

@@ -18,18 +18,12 @@ public struct AccountFeatureModule: FeatureModule {
     public init() {}
 
     public var providers: [Provider] {
-        [
-            .singleton(AccountServiceKey.self, requires: AccountStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
-                AccountService(store: $0, session: $1, clock: $2)
-            },
+        AccountService.providers + [
             .singleton(AccountCommandsKey.self, requires: AccountServiceKey.self) { service in
                 FeatureCommands(AccountCommand.self, environment: AccountEnvironment(service: service))
             },
             .singleton(AccountHomeEntryKey.self, requires: AccountServiceKey.self, TransferStarterKey.self, RecipientsReadingKey.self) {
                 AccountHome.entry(service: $0, transfers: $1, recipients: $2)
-            },
-            .singleton(AccountUserDataKey.self, requires: AccountUserDataStoreKey.self, WallClockKey.self) {
-                AccountUserData(store: $0, clock: $1)
             },
         ]
     }

@@ -11,24 +11,32 @@ import Storage
 /// Requires `DatabaseKey`, `MoaHomeKey`, `WallClockKey`, `UnitOfWorkKey` (Core),
 /// `InboxPublisherKey` (Inbox) and `UserDataOwnersKey` (App: every feature's `UserDataOwner`).
 public struct AuthDataModule: FeatureModule {
-    public let name = "Auth"
+    /// Whose sessions the composition serves.
+    public enum Sessions: Sendable {
+        /// One person at a terminal (`moa`): the session file, ``SessionManager`` as
+        /// `SessionProviderKey`, the PIN.
+        case terminal
+        /// Every request its own user (`moa-server`): ``SessionTokens`` (`SessionTokensKey`); the
+        /// composition root provides `SessionProviderKey` (the request's user), and there is no
+        /// session file and no PIN.
+        case perRequest
+    }
 
-    public init() {}
+    public let name = "Auth"
+    private let sessions: Sessions
+
+    public init(sessions: Sessions = .terminal) {
+        self.sessions = sessions
+    }
 
     public var providers: [Provider] {
-        [
+        let shared: [Provider] = [
             .singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthStore(database: $0) },
             .singleton(PasswordHasherKey.self) { ScryptPasswordHasher() },
             .singleton(SecretGeneratorKey.self) { RandomSecretGenerator() },
             .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
                 OutboxMailSender(folder: home.outboxURL, clock: clock)
             },
-            .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
-            SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
-            .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
-            .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
-            PinService.provider, // requires InboxPublisherKey, like the session manager
-            .singleton(SessionUnlockerKey.self, requires: PinServiceKey.self) { $0 },
             .singleton(
                 RegistrationKey.self,
                 requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self
@@ -37,6 +45,23 @@ public struct AuthDataModule: FeatureModule {
                 Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
             },
             PasswordReset.provider,
+        ]
+        switch sessions {
+        case .perRequest:
+            return shared + [SessionTokens.provider, AccountDeletion.serverProvider]
+        case .terminal:
+            return shared + terminal
+        }
+    }
+
+    private var terminal: [Provider] {
+        [
+            .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
+            SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
+            .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
+            .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
+            PinService.provider, // requires InboxPublisherKey, like the session manager
+            .singleton(SessionUnlockerKey.self, requires: PinServiceKey.self) { $0 },
             AccountDeletion.provider, // requires UnitOfWorkKey (Core) and UserDataOwnersKey (App)
         ]
     }

@@ -23,16 +23,20 @@ public struct DeletionReport: Sendable, Equatable {
 /// one, ``AccountSecurityError/deletionBlocked(_:)`` names them all and nothing changes. Otherwise
 /// every owner erases, then Auth deletes its own rows — sessions, pending code, throttle, security
 /// events and the user row itself (deleted, not tombstoned: the address may sign up again, and the
-/// random user id is never reused). Last, the session file of this terminal is removed.
+/// random user id is never reused, and the user's sessions go with it). Last, the session file of
+/// this terminal, if there is one, is removed.
 public struct AccountDeletion: Sendable {
-    private let sessions: SessionManager
+    private let sessions: any SessionProvider
     private let repository: any AuthRepository
-    private let store: any SessionStore
+    private let store: (any SessionStore)?
     private let unitOfWork: any UnitOfWork
     private let owners: [any UserDataOwner]
 
+    /// - Parameters:
+    ///   - sessions: who is deleted: the terminal's session (`moa`), or the request's user (`moa-server`).
+    ///   - store: the terminal's session file, removed after a deletion; `nil` on the server.
     public init(
-        sessions: SessionManager, repository: any AuthRepository, store: any SessionStore,
+        sessions: any SessionProvider, repository: any AuthRepository, store: (any SessionStore)?,
         unitOfWork: any UnitOfWork, owners: [any UserDataOwner]
     ) {
         self.sessions = sessions
@@ -66,7 +70,7 @@ public struct AccountDeletion: Sendable {
             for owner in owners { try owner.erase(user.id, in: transaction) }
             try repository.eraseUser(user.id, email: user.email, in: transaction)
         }
-        try store.clear()
+        try store?.clear()
         return DeletionReport(user: user, erased: owners.map(\.name) + ["Auth"])
     }
 }

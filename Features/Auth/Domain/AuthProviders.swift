@@ -21,6 +21,19 @@ extension SessionManager {
     }
 }
 
+extension SessionTokens {
+    /// `SessionTokensKey`: the token-based session use cases `moa-server` serves; security notices
+    /// go to `InboxPublisherKey`.
+    public static var provider: Provider {
+        .singleton(
+            SessionTokensKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            WallClockKey.self, InboxPublisherKey.self
+        ) { repository, hasher, secrets, clock, inbox in
+            SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, inbox: inbox)
+        }
+    }
+}
+
 extension PinService {
     /// `PinServiceKey`: the PIN lockout and PIN removal notices go to `InboxPublisherKey`.
     public static var provider: Provider {
@@ -46,14 +59,26 @@ extension PasswordReset {
 }
 
 extension AccountDeletion {
-    /// `AccountDeletionKey`: every feature's owner from `UserDataOwnersKey` (the App lists them),
-    /// in one `UnitOfWorkKey` transaction.
+    /// `AccountDeletionKey`: deletes the terminal's user (`SessionProviderKey`, then its session
+    /// file), with every feature's owner from `UserDataOwnersKey` (the App lists them), in one
+    /// `UnitOfWorkKey` transaction.
     public static var provider: Provider {
         .singleton(
-            AccountDeletionKey.self, requires: SessionManagerKey.self, AuthRepositoryKey.self, SessionStoreKey.self,
+            AccountDeletionKey.self, requires: SessionProviderKey.self, AuthRepositoryKey.self, SessionStoreKey.self,
             UnitOfWorkKey.self, UserDataOwnersKey.self
         ) { sessions, repository, store, unitOfWork, owners in
             AccountDeletion(sessions: sessions, repository: repository, store: store, unitOfWork: unitOfWork, owners: owners)
+        }
+    }
+
+    /// `AccountDeletionKey` on a server: deletes the request's user (`SessionProviderKey`); there is
+    /// no session file, and the user's sessions are erased with the user.
+    public static var serverProvider: Provider {
+        .singleton(
+            AccountDeletionKey.self, requires: SessionProviderKey.self, AuthRepositoryKey.self, UnitOfWorkKey.self,
+            UserDataOwnersKey.self
+        ) { sessions, repository, unitOfWork, owners in
+            AccountDeletion(sessions: sessions, repository: repository, store: nil, unitOfWork: unitOfWork, owners: owners)
         }
     }
 }

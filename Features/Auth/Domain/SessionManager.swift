@@ -3,18 +3,18 @@ import Foundation
 import InboxInterface
 import SharedKit
 
-/// Logs in and out, and is the `SessionProvider` other features use.
+/// Logs in and out, and is the `SessionProvider` other features use: the session of this terminal,
+/// kept in its session file. The rules themselves (throttle, rotation, reuse, notices) are
+/// ``SessionTokens``', which `moa-server` uses too.
 ///
 /// An actor: when several callers find the access token expired at the same moment, exactly one
 /// refresh runs and all of them get its result.
 public actor SessionManager: SessionProvider {
+    private let tokens: SessionTokens
     private let repository: any AuthRepository
-    private let hasher: any PasswordHasher
     private let secrets: any SecretGenerator
     private let store: any SessionStore
     private let clock: any WallClock
-    private let policy: AuthPolicy
-    private let inbox: (any InboxPublisher)?
     private var refreshing: Task<AuthenticatedUser?, any Error>?
 
     /// - Parameter inbox: where security notices go (new login, refresh-token reuse, password
@@ -25,52 +25,20 @@ public actor SessionManager: SessionProvider {
         store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
         inbox: (any InboxPublisher)? = nil
     ) {
+        self.tokens = SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, policy: policy, inbox: inbox)
         self.repository = repository
-        self.hasher = hasher
         self.secrets = secrets
         self.store = store
         self.clock = clock
-        self.policy = policy
-        self.inbox = inbox
     }
 
     // MARK: Log in
 
     /// Checks the password (throttled per address, the same way for unknown addresses) and starts a session.
     public func logIn(email raw: String, password: String) async throws -> AuthenticatedUser {
-        let email = try EmailAddress(raw)
-        let key = email.value
-        let now = clock.now()
-        let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
-
-        let normalized = password.precomposedStringWithCompatibilityMapping
-        let user = try await repository.user(email: email.value)
-        let matches: Bool
-        if let user {
-            matches = hasher.verify(normalized, against: user.passwordHash)
-        } else {
-            hasher.verifyAgainstNothing(normalized)
-            matches = false
-        }
-        guard let user, matches else {
-            let next = policy.failing(throttle, at: now)
-            try await repository.saveThrottle(next, for: key)
-            if next.lockouts > throttle.lockouts {
-                // The owner of a known address is told in their inbox; the answer here stays the same.
-                try await repository.recordLockout(
-                    of: email.value, user: user, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
-            }
-            throw AuthError.wrongCredentials
-        }
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
-        guard user.verifiedAt != nil else { throw AuthError.notVerified(user.email) }
-        if hasher.needsRehash(user.passwordHash) {
-            try await repository.updatePasswordHash(user.id, to: try hasher.hash(normalized))
-            try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .passwordUpgraded, at: now))
-        }
-        try await startSession(for: user, family: secrets.identifier(), at: now)
-        return AuthenticatedUser(id: user.id, email: user.email)
+        let session = try await tokens.logIn(email: raw, password: password)
+        try store.save(session)
+        return AuthenticatedUser(id: session.userID, email: session.email)
     }
 
     // MARK: The current session
@@ -100,29 +68,22 @@ public actor SessionManager: SessionProvider {
 
     /// Rotates the refresh token. A rotated token presented again revokes its whole family.
     private func refresh(_ stored: StoredSession, retried: Bool = false) async throws -> AuthenticatedUser? {
-        let now = clock.now()
-        guard let record = try await repository.session(refreshDigest: secrets.digest(stored.refreshToken)),
-            record.revokedAt == nil
-        else { return try end() }
-        if record.rotatedAt != nil {
+        switch try await tokens.rotate(refreshToken: stored.refreshToken, email: stored.email) {
+        case .rotated(let session):
+            try store.save(session)
+            return AuthenticatedUser(id: session.userID, email: session.email)
+        case .ended:
+            return try end()
+        case .alreadyRotated(let record):
             // Another moa process may have rotated it a moment ago and saved the next generation.
             if !retried, let newer = try store.load(), newer.refreshToken != stored.refreshToken {
                 return try await refresh(newer, retried: true)
             }
-            try await repository.revokeFamily(record.familyID, at: now)
-            try await repository.record(
-                SecurityEvent(userID: record.userID, email: stored.email, kind: .refreshTokenReuse, at: now),
-                alongside: SecurityNotices.publishing(
-                    SecurityNotices.refreshTokenReuse(record.userID, email: stored.email, at: now), through: inbox))
+            try await tokens.revokeReused(record, email: stored.email)
             return try end()
-        }
-        guard now < record.refreshExpiresAt else { return try end() }
-        let (next, session) = makeSession(userID: record.userID, email: stored.email, family: record.familyID, at: now)
-        guard try await repository.rotate(record.id, to: next, at: now) else {
+        case .lostRace:
             return retried ? try end() : try await refresh(stored, retried: true)
         }
-        try store.save(session)
-        return AuthenticatedUser(id: record.userID, email: stored.email)
     }
 
     // MARK: Log out
@@ -130,16 +91,10 @@ public actor SessionManager: SessionProvider {
     /// Ends this session (its whole family), or with `everywhere` every session of the user.
     public func logOut(everywhere: Bool) async throws -> AuthenticatedUser? {
         guard let stored = try store.load() else { return nil }
-        let now = clock.now()
-        let record = try await repository.session(refreshDigest: secrets.digest(stored.refreshToken))
-        if everywhere {
-            try await repository.revokeAllSessions(of: stored.userID, at: now)
-        } else if let record {
-            try await repository.revokeFamily(record.familyID, at: now)
-        }
-        try await repository.record(SecurityEvent(userID: stored.userID, email: stored.email, kind: .logout, at: now))
+        let user = AuthenticatedUser(id: stored.userID, email: stored.email)
+        try await tokens.logOut(try await tokens.session(refreshToken: stored.refreshToken), user: user, everywhere: everywhere)
         try store.clear()
-        return AuthenticatedUser(id: stored.userID, email: stored.email)
+        return user
     }
 
     // MARK: Change the password
@@ -148,25 +103,12 @@ public actor SessionManager: SessionProvider {
     /// address's throttle like a failed login), applies the sign-up policy to the new one, and in one
     /// transaction replaces the hash, revokes **every** session of the user and re-issues this
     /// terminal's session (new tokens, new family: copies of the old session file stop working too),
-    /// records the event and publishes `.passwordChanged`.
+    /// records the event and publishes `.passwordChanged` (``SessionTokens/changePassword(of:current:new:)``).
     public func changePassword(current: String, new: String) async throws -> AuthenticatedUser {
-        let record = try await currentRecord()
-        let email = try EmailAddress(record.email)
-        let normalized = try PasswordPolicy().check(new, for: email)
-        let typed = current.precomposedStringWithCompatibilityMapping
-        guard normalized != typed else { throw AccountSecurityError.samePassword }
-
-        let now = clock.now()
-        try await checkPassword(typed, of: record, at: now)
-
-        let (session, stored) = makeSession(userID: record.id, email: record.email, family: secrets.identifier(), at: now)
-        try await repository.replacePassword(
-            of: record.id, with: try hasher.hash(normalized), at: now, newSession: session,
-            event: SecurityEvent(userID: record.id, email: record.email, kind: .passwordChanged, at: now),
-            alongside: SecurityNotices.publishing(
-                SecurityNotices.passwordChanged(record.id, email: record.email, at: now, byReset: false), through: inbox))
-        try store.save(stored)
-        return AuthenticatedUser(id: record.id, email: record.email)
+        let user = try await currentRecordUser()
+        let session = try await tokens.changePassword(of: user, current: current, new: new)
+        try store.save(session)
+        return user
     }
 
     // MARK: Confirming with the password
@@ -175,65 +117,21 @@ public actor SessionManager: SessionProvider {
     /// for it: a wrong one is ``AccountSecurityError/wrongCurrentPassword`` and counts toward the
     /// address's throttle like a failed login; a locked address is refused.
     public func confirmPassword(_ password: String) async throws -> AuthenticatedUser {
-        let record = try await currentRecord()
-        try await checkPassword(password.precomposedStringWithCompatibilityMapping, of: record, at: clock.now())
-        return AuthenticatedUser(id: record.id, email: record.email)
+        let user = try await currentRecordUser()
+        try await tokens.confirmPassword(password, of: user)
+        return user
     }
 
     // MARK: Helpers
 
-    /// The logged-in user's record, or ``NotLoggedInError`` (ending a session whose user is gone).
-    private func currentRecord() async throws -> UserRecord {
+    /// The logged-in user, as their record has it, or ``NotLoggedInError`` (ending a session whose user is gone).
+    private func currentRecordUser() async throws -> AuthenticatedUser {
         guard let user = try await currentUser() else { throw NotLoggedInError() }
         guard let record = try await repository.user(id: user.id) else {
             _ = try end()
             throw NotLoggedInError()
         }
-        return record
-    }
-
-    /// Checks `typed` (already NFKC) against the user's password hash, under the address's throttle:
-    /// a locked address is refused, a wrong password counts as a failed login (the lockout it may cause
-    /// is recorded and its owner told), a right one clears the count.
-    private func checkPassword(_ typed: String, of record: UserRecord, at now: Date) async throws {
-        let key = EmailAddress.canonical(record.email)
-        let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
-        guard hasher.verify(typed, against: record.passwordHash) else {
-            let next = policy.failing(throttle, at: now)
-            try await repository.saveThrottle(next, for: key)
-            if next.lockouts > throttle.lockouts {
-                try await repository.recordLockout(
-                    of: record.email, user: record, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
-            }
-            throw AccountSecurityError.wrongCurrentPassword
-        }
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
-    }
-
-    /// Inserts the session with its `login` event and `.newLogin` notice (one transaction), then saves the session file.
-    private func startSession(for user: UserRecord, family: String, at now: Date) async throws {
-        let (record, session) = makeSession(userID: user.id, email: user.email, family: family, at: now)
-        try await repository.insertSession(
-            record, recording: SecurityEvent(userID: user.id, email: user.email, kind: .login, at: now),
-            clearingWrongPins: true, // the password proves who it is: the PIN gets its five tries back
-            alongside: SecurityNotices.publishing(SecurityNotices.newLogin(user.id, email: user.email, at: now), through: inbox))
-        try store.save(session)
-    }
-
-    private func makeSession(userID: UserID, email: String, family: String, at now: Date) -> (SessionRecord, StoredSession) {
-        let access = secrets.token()
-        let refresh = secrets.token()
-        let accessExpiry = now.addingTimeInterval(policy.accessTokenLifetime)
-        let refreshExpiry = now.addingTimeInterval(policy.refreshTokenLifetime)
-        let record = SessionRecord(
-            id: secrets.identifier(), familyID: family, userID: userID,
-            accessDigest: secrets.digest(access), accessExpiresAt: accessExpiry,
-            refreshDigest: secrets.digest(refresh), refreshExpiresAt: refreshExpiry, createdAt: now)
-        let session = StoredSession(
-            userID: userID, email: email, accessToken: access, refreshToken: refresh,
-            accessExpiresAt: accessExpiry, refreshExpiresAt: refreshExpiry)
-        return (record, session)
+        return AuthenticatedUser(id: record.id, email: record.email)
     }
 
     private func end() throws -> AuthenticatedUser? {

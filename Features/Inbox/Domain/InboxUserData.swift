@@ -16,3 +16,16 @@ public enum InboxUserData {
 public enum InboxUserDataKey: ServiceKey {
     public typealias Service = any UserDataOwner
 }
+
+extension InboxService {
+    /// How a composition root composes Inbox's use cases: ``InboxServiceKey`` for whoever
+    /// `SessionProviderKey` says is acting, and ``InboxUserDataKey``, Inbox's share in deleting a user.
+    public static var providers: [Provider] {
+        [
+            .singleton(InboxServiceKey.self, requires: InboxStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
+                InboxService(store: $0, session: $1, clock: $2)
+            },
+            .singleton(InboxUserDataKey.self, requires: InboxStoreKey.self) { InboxUserData.owner(store: $0) },
+        ]
+    }
+}

@@ -16,14 +16,10 @@ public struct InboxFeatureModule: FeatureModule {
     public init() {}
 
     public var providers: [Provider] {
-        [
-            .singleton(InboxServiceKey.self, requires: InboxStoreKey.self, SessionProviderKey.self, WallClockKey.self) {
-                InboxService(store: $0, session: $1, clock: $2)
-            },
+        InboxService.providers + [
             .singleton(InboxCommandsKey.self, requires: InboxServiceKey.self) { service in
                 FeatureCommands(InboxCommand.self, environment: InboxEnvironment(service: service))
             },
-            .singleton(InboxUserDataKey.self, requires: InboxStoreKey.self) { InboxUserData.owner(store: $0) },
             .singleton(InboxHomeEntryKey.self, requires: InboxServiceKey.self) { InboxHome.entry(service: $0) },
         ]
     }

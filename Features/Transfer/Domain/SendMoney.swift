@@ -179,12 +179,13 @@ public struct SendMoney: TransferStarter {
         return notices
     }
 
-    /// The user's account to send from, by number or id. Someone else's is refused as not theirs.
+    /// The user's account to send from, by number or id. Someone else's is "not found", exactly like
+    /// a number nobody has: a sender never learns that another user's account exists.
     private func sourceAccount(_ reference: String, of user: UserID, cache: SourceCache?) async throws -> AccountSummary {
         if let cached = cache?.account(for: reference) { return cached }
         let account: AccountSummary
         if let number = try? AccountNumber(reference) {
-            guard let found = try await directory.account(number: number) else { throw PostingError.unknownAccount(number) }
+            guard let found = try await directory.account(number: number) else { throw TransferError.unknownSourceAccount(reference) }
             account = found
         } else {
             if Self.looksLikeAccountNumber(reference) { _ = try AccountNumber(reference) } // says which digit rule failed
@@ -193,7 +194,7 @@ public struct SendMoney: TransferStarter {
             }
             account = found
         }
-        guard account.ownerID == user else { throw PostingError.notOwner(account.number) }
+        guard account.ownerID == user else { throw TransferError.unknownSourceAccount(reference) }
         cache?.remember(account, for: reference)
         return account
     }

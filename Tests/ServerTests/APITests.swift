@@ -1,0 +1,258 @@
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The JSON API of docs/api/openapi.yaml, served in process: what two users on two machines do,
+/// what the tokens allow, and what nobody can do to someone else's money.
+@Suite("moa-server · API")
+struct APITests {
+    @Test func twoUsersSendMoneyAndTheReceiverIsTold() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let bo = try await api.user("bo@moa.example")
+            let adas = try await api.account(ada)
+            let bos = try await api.account(bo, name: "Bo")
+
+            let deposit = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "2,500,000", "memo": "월급"], token: ada.access)
+            #expect(deposit.status == .created)
+            #expect((deposit.object["balance_after"] as? [String: Any])?["minor_units"] as? Int == 2_500_000)
+
+            let sent = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": "300,000", "memo": "rent"], token: ada.access,
+                headers: [HTTPField.Name("Idempotency-Key")!: "rent-1"])
+            #expect(sent.status == .created, "\(sent.text)")
+            #expect(sent.object["replayed"] as? Bool == false)
+            #expect((sent.object["from_balance_after"] as? [String: Any])?["minor_units"] as? Int == 2_200_000)
+
+            // The same key and request again: the first transfer, nothing posted.
+            let again = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": "300,000", "memo": "rent"], token: ada.access,
+                headers: [HTTPField.Name("Idempotency-Key")!: "rent-1"])
+            #expect(again.status == .ok)
+            #expect(again.object["replayed"] as? Bool == true)
+            #expect(again.object["id"] as? String == sent.object["id"] as? String)
+            // The same key, another amount: refused, nothing posted.
+            let reused = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": "1", "memo": "rent"], token: ada.access,
+                headers: [HTTPField.Name("Idempotency-Key")!: "rent-1"])
+            #expect(reused.status == .unprocessableContent)
+            #expect(reused.problem == "idempotency-key-reused")
+
+            #expect(try await api.balance(ada, adas) == 2_200_000)
+            #expect(try await api.balance(bo, bos) == 300_000)
+            let inbox = try await api.send(.get, "/v1/inbox?unread=true", token: bo.access)
+            let kinds = (inbox.object["notices"] as? [[String: Any]] ?? []).compactMap { $0["kind"] as? String }
+            #expect(kinds.contains("money-received"))
+            #expect(inbox.object["unread_count"] as? Int == kinds.count)
+            let history = try await api.send(.get, "/v1/accounts/\(bos)/history", token: bo.access)
+            let entries = history.object["entries"] as? [[String: Any]] ?? []
+            #expect(entries.map { $0["kind"] as? String } == ["transfer-in"])
+            #expect(entries.first?["counterparty"] as? String == adas)
+        }
+    }
+
+    @Test func moneyRulesHoldOnTheServer() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let bo = try await api.user("bo@moa.example")
+            let adas = try await api.account(ada)
+            let bos = try await api.account(bo)
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "k1"]
+            func send(_ amount: String) async throws -> APIHarness.Reply {
+                try await api.send(.post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": amount], token: ada.access, headers: key)
+            }
+            #expect(try await send("1,000").problem == "insufficient-funds")
+            _ = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "9,000,000"], token: ada.access)
+            let overLimit = try await send("6,000,000")
+            #expect(overLimit.status == .conflict)
+            #expect(overLimit.problem == "limit-exceeded")
+            #expect(overLimit.object["exit_status"] as? Int == 1)
+            for bad in ["12.5", "-5", "1e3", "0", "abc", "100000000000000"] {
+                let reply = try await send(bad)
+                #expect(reply.status == .unprocessableContent, "\(bad): \(reply.text)")
+                #expect(reply.problem == "validation", "\(bad)")
+                #expect(reply.object["exit_status"] as? Int == 65)
+            }
+            // Lowering the limit on the server binds the next send.
+            let limit = try await api.send(
+                .put, "/v1/settings/transfer.per-transfer-limit", json: ["value": "1,000"], token: ada.access)
+            #expect(limit.status == .ok)
+            #expect(limit.object["source"] as? String == "user")
+            #expect(try await send("1,001").problem == "limit-exceeded")
+            #expect(try await api.balance(ada, adas) == 9_000_000)
+            #expect(try await api.balance(bo, bos) == 0)
+            // A withdrawal never goes below zero.
+            let overdraw = try await api.send(.post, "/v1/accounts/\(adas)/withdrawals", json: ["amount": "9,000,001"], token: ada.access)
+            #expect(overdraw.problem == "insufficient-funds")
+        }
+    }
+
+    /// Issue 15, item 8: for each endpoint that takes an account, another user's is 404 — exactly what
+    /// an account nobody has gets — and nothing changes.
+    @Test func anotherUsersAccountIsNotFoundOnEveryEndpoint() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let eve = try await api.user("eve@moa.example")
+            let adas = try await api.account(ada)
+            let eves = try await api.account(eve)
+            _ = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "50,000"], token: ada.access)
+            let nobodys = "110-0000-0000-7"  // well-formed, nobody's
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "steal"]
+            for target in [adas, nobodys] {
+                let attempts: [(HTTPRequest.Method, String, [String: Any]?, HTTPFields)] = [
+                    (.get, "/v1/accounts/\(target)", nil, [:]),
+                    (.patch, "/v1/accounts/\(target)", ["name": "mine now"], [:]),
+                    (.post, "/v1/accounts/\(target)/close", nil, [:]),
+                    (.post, "/v1/accounts/\(target)/deposits", ["amount": "1"], [:]),
+                    (.post, "/v1/accounts/\(target)/withdrawals", ["amount": "1"], [:]),
+                    (.get, "/v1/accounts/\(target)/history", nil, [:]),
+                    (.post, "/v1/transfers", ["from": target, "to": eves, "amount": "1"], key),
+                ]
+                for (method, path, json, headers) in attempts {
+                    let reply = try await api.send(method, path, json: json, token: eve.access, headers: headers)
+                    #expect(reply.status == .notFound, "\(method) \(path) → \(reply.status) \(reply.text)")
+                    #expect(reply.problem == "not-found", "\(method) \(path)")
+                    #expect(reply.object["exit_status"] as? Int == 69)
+                    if target == adas {
+                        #expect(!reply.text.contains("mine now") && !reply.text.contains("50,000") && !reply.text.contains("생활비"))
+                    }
+                }
+            }
+            // Nothing changed: Ada's account as she sees it, and nothing sent.
+            let account = try await api.send(.get, "/v1/accounts/\(adas)", token: ada.access)
+            #expect(account.object["name"] as? String == "생활비")
+            #expect(account.object["closed"] as? Bool == false)
+            #expect(try await api.balance(ada, adas) == 50_000)
+            #expect(try await api.balance(eve, eves) == 0)
+            #expect((try await api.send(.get, "/v1/accounts", token: eve.access)).array.count == 1)
+            // Eve's own transfers, notices and favourites hold nothing of Ada's either.
+            let transfers = try await api.send(.get, "/v1/transfers", token: eve.access)
+            #expect((transfers.object["transfers"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test func withoutALiveAccessTokenEveryUsersRouteIs401() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let routes: [(HTTPRequest.Method, String)] = [
+                (.get, "/v1/accounts"), (.get, "/v1/transfers"), (.get, "/v1/inbox"), (.get, "/v1/settings"),
+                (.get, "/v1/auth/session"), (.get, "/v1/recipients"),
+            ]
+            for (method, path) in routes {
+                for token in [nil, "not-a-token", String(repeating: "A", count: 43), "\u{1B}[31m"] {
+                    let reply = try await api.send(method, path, token: token)
+                    #expect(reply.status == .unauthorized, "\(path) with \(token ?? "no token")")
+                    #expect(reply.problem == "unauthenticated")
+                    #expect(reply.object["exit_status"] as? Int == 77)
+                    #expect(reply.headers[.wwwAuthenticate] == (token == nil ? "Bearer" : #"Bearer error="invalid_token""#))
+                }
+            }
+            #expect(try await api.send(.get, "/v1/auth/session", token: ada.access).object["email"] as? String == "ada@moa.example")
+        }
+    }
+
+    @Test func refreshRotatesAndReuseRevokesTheFamily() async throws {
+        try await APIHarness().run { api in
+            let first = try await api.user("ada@moa.example")
+            let rotated = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refresh])
+            #expect(rotated.status == .ok)
+            let second = try APIHarness.Session(rotated)
+            #expect(second.access != first.access && second.refresh != first.refresh)
+            // The old access token stopped working with the rotation; the new one works.
+            #expect(try await api.send(.get, "/v1/accounts", token: first.access).status == .unauthorized)
+            #expect(try await api.send(.get, "/v1/accounts", token: second.access).status == .ok)
+
+            // The first refresh token again (a copy): 401, and the whole family is revoked.
+            let reuse = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": first.refresh])
+            #expect(reuse.status == .unauthorized)
+            #expect(try await api.send(.get, "/v1/accounts", token: second.access).status == .unauthorized)
+            #expect(try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": second.refresh]).status == .unauthorized)
+
+            // The user is told, in the inbox of a new session.
+            let third = try await api.logIn("ada@moa.example")
+            let inbox = try await api.send(.get, "/v1/inbox", token: third.access)
+            #expect((inbox.object["notices"] as? [[String: Any]] ?? []).contains { $0["kind"] as? String == "refresh-token-reuse" })
+        }
+    }
+
+    @Test func logoutRevokesOnTheServer() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let laptop = try await api.logIn("ada@moa.example")
+            let out = try await api.send(.post, "/v1/auth/logout", token: ada.access)
+            #expect(out.status == .ok)
+            #expect(out.object["status"] as? String == "logged-out")
+            #expect(try await api.send(.get, "/v1/accounts", token: ada.access).status == .unauthorized)
+            #expect(try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": ada.refresh]).status == .unauthorized)
+            // Another session of the same user lives on, until it logs out everywhere.
+            #expect(try await api.send(.get, "/v1/accounts", token: laptop.access).status == .ok)
+            let phone = try await api.logIn("ada@moa.example")
+            #expect(try await api.send(.post, "/v1/auth/logout", json: ["everywhere": true], token: laptop.access).status == .ok)
+            #expect(try await api.send(.get, "/v1/accounts", token: phone.access).status == .unauthorized)
+        }
+    }
+
+    @Test func loginThrottlingHoldsOnTheServer() async throws {
+        try await APIHarness().run { api in
+            _ = try await api.user("ada@moa.example")
+            for _ in 0..<5 {
+                let wrong = try await api.send(.post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "not the password at all"])
+                #expect(wrong.status == .forbidden)
+                #expect(wrong.problem == "invalid-credentials")
+            }
+            // Locked, even with the right password: 429 with Retry-After.
+            let locked = try await api.send(.post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "plum-orbit-lantern-42-quietly"])
+            #expect(locked.status == .tooManyRequests)
+            #expect(locked.problem == "rate-limited")
+            #expect(Int(locked.headers[.retryAfter] ?? "") ?? 0 > 0)
+            #expect(!locked.text.contains("access_token"))
+        }
+    }
+
+    /// Issue 15, item 5 and its acceptance: malformed bodies to every POST/PUT/PATCH route are 4xx
+    /// problem documents, never 5xx.
+    @Test func malformedBodiesAreProblemsOnEveryWritingRoute() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let adas = try await api.account(ada)
+            let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "k"]
+            let routes: [(HTTPRequest.Method, String, HTTPFields)] = [
+                (.post, "/v1/auth/signup", [:]), (.post, "/v1/auth/verify", [:]), (.post, "/v1/auth/verify/resend", [:]),
+                (.post, "/v1/auth/login", [:]), (.post, "/v1/auth/refresh", [:]), (.post, "/v1/auth/logout", [:]),
+                (.post, "/v1/auth/password/change", [:]), (.post, "/v1/auth/password/reset", [:]),
+                (.post, "/v1/auth/password/reset/complete", [:]), (.post, "/v1/auth/delete", [:]),
+                (.post, "/v1/accounts", [:]), (.patch, "/v1/accounts/\(adas)", [:]),
+                (.post, "/v1/accounts/\(adas)/deposits", [:]), (.post, "/v1/accounts/\(adas)/withdrawals", [:]),
+                (.post, "/v1/transfers", key), (.post, "/v1/recipients", [:]),
+                (.put, "/v1/settings/transfer.daily-limit", [:]),
+            ]
+            let bodies = ["{", "[]", "\"text\"", "{\"amount\": 5}", "{\"unknown\": 1, \"email\": \"a@b.c\"}", "{\"everywhere\": \"yes\"}", "null"]
+            for (method, path, headers) in routes {
+                for body in bodies {
+                    let reply = try await api.send(method, path, body: body, token: ada.access, headers: headers)
+                    #expect((400..<500).contains(reply.status.code), "\(method) \(path) \(body) → \(reply.status) \(reply.text)")
+                    #expect(reply.problem != nil, "\(method) \(path) \(body)")
+                }
+                let wrongType = try await api.send(
+                    method, path, body: "{}", token: ada.access, headers: headers.merging([.contentType: "text/plain"]))
+                #expect((400..<500).contains(wrongType.status.code), "\(method) \(path) as text/plain → \(wrongType.status)")
+            }
+            // An unknown field is named.
+            let unknown = try await api.send(.post, "/v1/accounts/\(adas)/deposits", body: #"{"amout": "5"}"#, token: ada.access)
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.problem == "unknown-field" || unknown.problem == "malformed-request")
+            let extra = try await api.send(.post, "/v1/accounts/\(adas)/deposits", body: #"{"amount": "5", "amout": "5"}"#, token: ada.access)
+            #expect(extra.problem == "unknown-field")
+            #expect(extra.object["field"] as? String == "/amout")
+            #expect(try await api.balance(ada, adas) == 0)
+        }
+    }
+}
+
+extension HTTPFields {
+    func merging(_ other: HTTPFields) -> HTTPFields {
+        var merged = self
+        for field in other { merged[field.name] = field.value }
+        return merged
+    }
+}
