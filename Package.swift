@@ -27,6 +27,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-openapi-runtime": .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     "swift-http-types": .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     "swift-openapi-hummingbird": .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
+    "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -45,6 +46,8 @@ let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird
 let openAPIRuntime = Dep.product("OpenAPIRuntime", package: "swift-openapi-runtime")
 let openAPIHummingbird = Dep.product("OpenAPIHummingbird", package: "swift-openapi-hummingbird")
 let httpTypes = Dep.product("HTTPTypes", package: "swift-http-types")
+/// The client's transport (Foundation's URLSession: no NIO in `moa`'s closure).
+let openAPIURLSession = Dep.product("OpenAPIURLSession", package: "swift-openapi-urlsession")
 
 // MARK: - 2. Shared and Core
 
@@ -93,8 +96,15 @@ let serverFeatures: Set<String> = ["Auth", "Account", "Transfer", "Inbox", "Sett
 
 let app: [Module] = [
     .library("MoaApp", path: "App/MoaApp",
-             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "Money", argumentParser, logging]
+             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "Money", "MoaRemote",
+                    argumentParser, logging]
                  + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
+    // `moa` as a client of `moa-server`: the remote implementations of the served features' use
+    // cases, over the generated client on URLSession. Only the App sees it, so no feature's closure
+    // (its Example, its tests) builds the API client.
+    .library("MoaRemote", path: "App/MoaRemote",
+             deps: ["Registry", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIURLSession, httpTypes, "SettingsData"]
+                 + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library("MoaServer", path: "App/MoaServer",

@@ -12,6 +12,7 @@ import Foundation
 import InboxData
 import InboxDomain
 import InboxFeature
+import MoaRemote
 import Persistence
 import Registry
 import SearchData
@@ -160,9 +161,17 @@ public enum Composition {
         ]
     }
 
-    /// Validates `modules` (all problems at once) into the registry the app runs on.
-    public static func validate(_ modules: [any FeatureModule]) throws(RegistryProblems) -> ValidatedRegistry<AppRootKey> {
-        try RegistryBuilder(modules: modules).validate(root: AppRootKey.self)
+    /// Validates `modules` (all problems at once) into the registry the app runs on; with a
+    /// `server`, the use cases it serves are replaced by their remote implementations
+    /// (``RemoteComposition``), validated again.
+    public static func validate(
+        _ modules: [any FeatureModule], server: ServerAddress? = nil
+    ) throws(RegistryProblems) -> ValidatedRegistry<AppRootKey> {
+        let embedded = try RegistryBuilder(modules: modules).validate(root: AppRootKey.self)
+        guard let server else { return embedded }
+        return try embedded.overriding { overrides in
+            for provider in RemoteComposition.replacements(for: server) { overrides.replace(provider) }
+        }
     }
 
     /// Opens `$MOA_HOME` and its database (applying migrations).

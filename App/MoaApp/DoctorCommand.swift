@@ -4,6 +4,7 @@ import DesignSystem
 import Persistence
 import Registry
 import SharedKit
+import MoaRemote
 import Storage
 
 /// `moa doctor`: who provides what, where the data lives, and whether the composition is sound.
@@ -33,12 +34,14 @@ struct DoctorCommand: ServiceCommand {
         if report.ok, let registry = try? Composition.validate(environment.modules) {
             report.checks = await Doctor.runChecks(registry.resolve().checks)
         }
+        if let server = environment.server { report.server = await Doctor.checkServer(server) }
         if context.json {
             try context.printJSON(report)
         } else {
             context.out.write(Doctor.render(report, theme: context.theme))
         }
         if !report.ok { throw DoctorError.compositionBroken(problems: report.problems.count) }
+        if let server = report.server, !server.ok { throw DoctorError.serverUnusable(url: server.url) }
         let broken = report.checks.filter { !$0.problems.isEmpty }
         if !broken.isEmpty { throw DoctorError.inconsistentData(checks: broken.map(\.name)) }
         if !report.permissions.ok { throw DoctorError.unsafePermissions(problems: report.permissions.problems.count) }
@@ -50,6 +53,8 @@ struct DoctorEnvironment: Sendable {
     let modules: [any FeatureModule]
     let home: MoaHome
     let database: AppDatabase
+    /// The moa-server this home uses (`nil`: the embedded bank).
+    var server: ServerAddress? = nil
 }
 
 enum DoctorError: UserFacingError {
@@ -59,6 +64,8 @@ enum DoctorError: UserFacingError {
     case unsafePermissions(problems: Int)
     /// `--without` names a key no module provides.
     case unknownKey(String)
+    /// The server cannot be reached, or speaks another API version.
+    case serverUnusable(url: String)
 
     var message: String {
         switch self {
@@ -67,6 +74,7 @@ enum DoctorError: UserFacingError {
         case .unsafePermissions(let problems):
             "The home's permissions have \(problems) problem\(problems == 1 ? "" : "s") (listed above)."
         case .unknownKey(let key): "No module provides a key called “\(key.count > 40 ? String(key.prefix(40)) + "…" : key)”."
+        case .serverUnusable(let url): "moa-server at \(url) cannot be used (listed above)."
         }
     }
 
@@ -83,6 +91,7 @@ enum DoctorError: UserFacingError {
         case .inconsistentData: .dataError
         case .unsafePermissions: .configuration
         case .unknownKey: .usage
+        case .serverUnusable: .unavailable
         }
     }
 }
@@ -107,6 +116,39 @@ struct DoctorReport: Encodable, Sendable {
     let permissions: Permissions
     /// The features' invariants on the live database (run only when the composition is sound).
     var checks: [CheckResult] = []
+    /// The moa-server this home uses, when it uses one.
+    var server: ServerCheck? = nil
+
+    /// Whether the server answers, its version, and whether it speaks this moa's API version.
+    struct ServerCheck: Encodable, Sendable {
+        let url: String
+        let reachable: Bool
+        let version: String?
+        let apiVersion: String?
+        let clientApiVersion: String
+        let compatible: Bool
+        /// Why it cannot be used, one sentence (`nil` when it can).
+        let problem: String?
+        var ok: Bool { problem == nil }
+
+        enum CodingKeys: String, CodingKey {
+            case url, reachable, version, compatible, problem, ok
+            case apiVersion = "api_version"
+            case clientApiVersion = "client_api_version"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(ok, forKey: .ok)
+            try container.encode(url, forKey: .url)
+            try container.encode(reachable, forKey: .reachable)
+            try container.encode(version, forKey: .version)
+            try container.encode(apiVersion, forKey: .apiVersion)
+            try container.encode(clientApiVersion, forKey: .clientApiVersion)
+            try container.encode(compatible, forKey: .compatible)
+            try container.encode(problem, forKey: .problem)
+        }
+    }
 
     struct Permissions: Encodable, Sendable {
         /// The home's permission bits, e.g. `0700` (`nil` if it could not be read).
@@ -159,6 +201,24 @@ enum Doctor {
             version: MoaVersion.current, home: home.root.path, database: database.path,
             schema: schema, providers: providers, problems: problems,
             permissions: .init(mode: home.rootMode().map(MoaHome.octal), problems: home.permissionProblems().map(\.sentence)))
+    }
+
+    /// Asks the server for its health: reachable, its version, and the same API major version as ours.
+    static func checkServer(_ address: ServerAddress) async -> DoctorReport.ServerCheck {
+        let url = address.url.absoluteString
+        do {
+            let health = try await RemoteAPI(address: address).health()
+            return .init(
+                url: url, reachable: true, version: health.version, apiVersion: health.apiVersion, clientApiVersion: RemoteAPI.apiVersion,
+                compatible: health.isCompatible,
+                problem: health.isCompatible
+                    ? nil : "It speaks API \(health.apiVersion) and this moa speaks \(RemoteAPI.apiVersion): update the older one.")
+        } catch {
+            let sentence = (error as? any UserFacingError)?.message ?? "It did not answer: \(error)."
+            return .init(
+                url: url, reachable: false, version: nil, apiVersion: nil, clientApiVersion: RemoteAPI.apiVersion, compatible: false,
+                problem: sentence)
+        }
     }
 
     static func runChecks(_ checks: [any ConsistencyCheck]) async -> [DoctorReport.CheckResult] {
@@ -214,6 +274,15 @@ enum Doctor {
             let count = report.permissions.problems.count
             out += theme.paint("Permissions wrong", .danger) + " (\(count) problem\(count == 1 ? "" : "s")):\n"
             out += report.permissions.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
+        }
+        if let server = report.server {
+            if server.ok {
+                out +=
+                    theme.paint("Server OK", .success)
+                    + ": \(server.url) answers, moa-server \(server.version ?? "?"), API \(server.apiVersion ?? "?") (this moa speaks \(server.clientApiVersion)).\n"
+            } else {
+                out += theme.paint("Server unusable", .danger) + " (\(server.url)):\n  • \(server.problem ?? "")\n"
+            }
         }
         for check in report.checks {
             if check.problems.isEmpty {

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandKit
 import DesignSystem
 import Logging
+import MoaRemote
 import Registry
 import SettingsFeature
 import SettingsInterface
@@ -25,15 +26,21 @@ public enum MoaMain {
             let home = try MoaHome.locate(option: global.home, environment: context.environment)
             // A home other users can write to is made owner-only before the database in it is opened.
             for note in home.tightenPermissions() { context.err.writeLine(note) }
+            // The bank: a moa-server (refused before any request when its address is unsafe), or the embedded one.
+            let choosing = (command as? any ServerChoosingCommand)?.serverOptions
+            let server = try ServerChoice.resolve(
+                option: choosing?.server, allowInsecureHTTP: choosing?.allowInsecureHTTP ?? false, environment: context.environment,
+                home: home)
             let database = try Composition.openInfrastructure(home: home)
             let modules = Composition.modules(home: home, database: database, overrides: SettingsOverrides(global: global))
             // The doctor runs on the unvalidated modules: its job is to report what validation finds.
             if command is DoctorCommand {
                 let doctor = FeatureCommands(
-                    DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database))
+                    DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database, server: server))
                 return .init(commands: [doctor], context: context)
             }
-            let root = try Composition.validate(modules).resolve()
+            if let server, choosing?.server != nil { try ServerChoice.remember(server, in: home) }
+            let root = try Composition.validate(modules, server: server).resolve()
             let interactive = FeatureCommands(
                 MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session, unlocker: root.unlocker))
             return .init(commands: root.commandGroups + [interactive], context: await displaySettings(root.settings, context, global))

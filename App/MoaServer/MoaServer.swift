@@ -101,14 +101,14 @@ public struct MoaServer: Sendable {
 /// The use cases the routes call, resolved once from the registry.
 struct ServerServices: Sendable {
     let tokens: SessionTokens
-    let registration: Registration
-    let passwordReset: PasswordReset
-    let deletion: AccountDeletion
-    let accounts: AccountService
-    let sendMoney: SendMoney
+    let registration: any RegistrationUseCases
+    let passwordReset: any PasswordResetUseCases
+    let deletion: any AccountDeletionUseCases
+    let accounts: any AccountUseCases
+    let sendMoney: any TransferSending
     let transfers: any TransferReading
-    let recipients: RecipientBook
-    let inbox: InboxService
+    let recipients: any RecipientUseCases
+    let inbox: any InboxUseCases
     let settings: SettingsManager
     let ledger: any ConsistencyCheck
 

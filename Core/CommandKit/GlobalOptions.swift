@@ -25,3 +25,23 @@ public struct GlobalOptions: ParsableArguments, Sendable {
 public protocol GlobalOptionsCommand: ParsableCommand {
     var global: GlobalOptions { get }
 }
+
+/// The options of the commands that choose which bank a home uses (`moa auth signup`, `moa auth login`).
+public struct ServerOptions: ParsableArguments, Sendable {
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The moa-server to use, from now on (remembered in the home).",
+            discussion: "http://HOST:PORT or https://HOST. MOA_SERVER_URL chooses one for a single command.", valueName: "url"))
+    public var server: String?
+
+    @Flag(name: .customLong("allow-insecure-http"), help: "Allow plain http:// to another machine (passwords and tokens unencrypted).")
+    public var allowInsecureHTTP = false
+
+    public init() {}
+}
+
+/// A command that may choose the server its home uses.
+public protocol ServerChoosingCommand: ParsableCommand {
+    var serverOptions: ServerOptions { get }
+}

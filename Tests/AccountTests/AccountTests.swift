@@ -26,7 +26,7 @@ struct AccountHarness {
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let clock = ManualWallClock()
     let registry: ValidatedRegistry<AccountServiceKey>
-    var service: AccountService { registry.resolve() }
+    var service: any AccountUseCases { registry.resolve() }
 
     static let bo = AuthenticatedUser(id: "user-bo", email: "bo@example.com")
 

@@ -553,7 +553,7 @@ struct AuthDataSessionStoreTests {
 private struct AuthServices: Sendable {
     let provider: any SessionProvider
     let manager: SessionManager
-    let registration: Registration
+    let registration: any RegistrationUseCases
 }
 
 private enum AuthServicesKey: ServiceKey {

@@ -19,7 +19,7 @@ import Testing
 /// Everything a test needs from the composed Inbox.
 private enum HarnessRoot: ServiceKey {
     struct Service: Sendable {
-        let service: InboxService
+        let service: any InboxUseCases
         let publisher: any InboxPublisher
         let commands: FeatureCommands
         let userData: any UserDataOwner
@@ -32,7 +32,7 @@ private struct InboxHarness {
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let clock = ManualWallClock() // 2026-01-01T00:00:00Z
     let root: HarnessRoot.Service
-    var service: InboxService { root.service }
+    var service: any InboxUseCases { root.service }
 
     static let ada = FakeSessionProvider.ada
     static let bo = AuthenticatedUser(id: "user-bo", email: "bo@example.com")

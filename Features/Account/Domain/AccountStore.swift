@@ -35,7 +35,7 @@ public struct DuplicateAccountNumber: Error {
 public enum AccountStoreKey: ServiceKey { public typealias Service = any AccountStore }
 
 /// The account use cases, for Account's commands and screens.
-public enum AccountServiceKey: ServiceKey { public typealias Service = AccountService }
+public enum AccountServiceKey: ServiceKey { public typealias Service = any AccountUseCases }
 
 /// The ledger's invariants, for `moa doctor`: every balance equals the sum of its entries, the
 /// entries of each currency sum to zero, and every transfer has exactly two entries that cancel.

@@ -50,6 +50,6 @@ exit(
 enum ExampleRoot: ServiceKey {
     struct Service: Sendable {
         let commands: FeatureCommands
-        let service: AccountService
+        let service: any AccountUseCases
     }
 }

@@ -17,7 +17,7 @@ public enum AccountCommandsKey: ServiceKey {
 
 /// What Account's commands run with.
 public struct AccountEnvironment: Sendable {
-    let service: AccountService
+    let service: any AccountUseCases
 }
 
 extension AccountKind: ExpressibleByArgument {}

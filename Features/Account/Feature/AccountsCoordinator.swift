@@ -31,7 +31,7 @@ final class AccountsCoordinator: Coordinator {
     private let recipients: (any RecipientsReading)?
 
     /// - Parameter recipients: what to offer when asking for the destination (`nil`: only ask).
-    init(screen: Screen, service: AccountService, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) {
+    init(screen: Screen, service: any AccountUseCases, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) {
         self.screen = screen
         self.viewModel = AccountsViewModel(service: service)
         self.transfers = transfers
@@ -258,7 +258,7 @@ final class AccountsCoordinator: Coordinator {
 enum AccountHome {
     /// - Parameter recipients: Transfer's `RecipientsReading` (`RecipientsReadingKey`), offered when
     ///   asking where to send; `nil`: only ask.
-    static func entry(service: AccountService, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) -> HomeEntry {
+    static func entry(service: any AccountUseCases, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) -> HomeEntry {
         HomeEntry(title: LocalizedText(en: "Accounts and transfers", ko: "계좌와 송금")) { screen in
             let coordinator = await AccountsCoordinator(screen: screen, service: service, transfers: transfers, recipients: recipients)
             await coordinator.run()

@@ -35,9 +35,9 @@ public final class AccountsViewModel: ReportingViewModel {
     public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
-    private let service: AccountService
+    private let service: any AccountUseCases
 
-    public nonisolated init(service: AccountService) {
+    public nonisolated init(service: any AccountUseCases) {
         self.service = service
     }
 

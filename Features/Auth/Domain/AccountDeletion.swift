@@ -76,4 +76,4 @@ public struct AccountDeletion: Sendable {
 }
 
 /// Deleting the logged-in user.
-public enum AccountDeletionKey: ServiceKey { public typealias Service = AccountDeletion }
+public enum AccountDeletionKey: ServiceKey { public typealias Service = any AccountDeletionUseCases }

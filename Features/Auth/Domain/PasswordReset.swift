@@ -123,4 +123,4 @@ public struct PasswordReset: Sendable {
 }
 
 /// Password reset by mailed code.
-public enum PasswordResetKey: ServiceKey { public typealias Service = PasswordReset }
+public enum PasswordResetKey: ServiceKey { public typealias Service = any PasswordResetUseCases }

@@ -252,4 +252,4 @@ public enum SessionStoreKey: ServiceKey { public typealias Service = any Session
 /// The session manager (log in, log out, current user) that Auth's commands and `SessionProviderKey` share.
 public enum SessionManagerKey: ServiceKey { public typealias Service = SessionManager }
 /// Sign-up and verification.
-public enum RegistrationKey: ServiceKey { public typealias Service = Registration }
+public enum RegistrationKey: ServiceKey { public typealias Service = any RegistrationUseCases }

@@ -10,13 +10,12 @@ import SharedKit
 /// An actor: when several callers find the access token expired at the same moment, exactly one
 /// refresh runs and all of them get its result.
 public actor SessionManager: SessionProvider {
-    private let tokens: SessionTokens
-    private let repository: any AuthRepository
-    private let secrets: any SecretGenerator
+    private let authority: any SessionAuthority
     private let store: any SessionStore
     private let clock: any WallClock
     private var refreshing: Task<AuthenticatedUser?, any Error>?
 
+    /// The embedded app's session manager: the rules are ``SessionTokens``' on this machine's database.
     /// - Parameter inbox: where security notices go (new login, refresh-token reuse, password
     ///   changed, login lockout of a known address), in the event's transaction. The app always
     ///   gives one (``provider``); `nil` only for tests of other concerns.
@@ -25,9 +24,15 @@ public actor SessionManager: SessionProvider {
         store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
         inbox: (any InboxPublisher)? = nil
     ) {
-        self.tokens = SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, policy: policy, inbox: inbox)
-        self.repository = repository
-        self.secrets = secrets
+        let tokens = SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, policy: policy, inbox: inbox)
+        self.init(authority: LocalSessionAuthority(tokens: tokens, repository: repository, secrets: secrets), store: store, clock: clock)
+    }
+
+    /// A session manager whose rules are `authority`'s: the embedded one, or — when `moa` is a
+    /// client of `moa-server` — the server's, over its API. The session file, its expiry and the
+    /// single-flight refresh are this actor's either way.
+    public init(authority: any SessionAuthority, store: any SessionStore, clock: any WallClock) {
+        self.authority = authority
         self.store = store
         self.clock = clock
     }
@@ -36,7 +41,7 @@ public actor SessionManager: SessionProvider {
 
     /// Checks the password (throttled per address, the same way for unknown addresses) and starts a session.
     public func logIn(email raw: String, password: String) async throws -> AuthenticatedUser {
-        let session = try await tokens.logIn(email: raw, password: password)
+        let session = try await authority.logIn(email: raw, password: password)
         try store.save(session)
         return AuthenticatedUser(id: session.userID, email: session.email)
     }
@@ -46,13 +51,31 @@ public actor SessionManager: SessionProvider {
     public func currentUser() async throws -> AuthenticatedUser? {
         if let refreshing { return try await refreshing.value }
         guard let stored = try store.load() else { return nil }
-        if clock.now() < stored.accessExpiresAt,
-            let record = try await repository.session(accessDigest: secrets.digest(stored.accessToken)),
-            record.revokedAt == nil, record.rotatedAt == nil
-        {
+        if clock.now() < stored.accessExpiresAt, try await authority.accessIsLive(stored) {
             return AuthenticatedUser(id: stored.userID, email: stored.email)
         }
-        // Another caller may have started the refresh while this one awaited the lookup.
+        return try await refreshOnce(stored)
+    }
+
+    /// The access token to send to the server, refreshed first when it has expired (remote mode).
+    public func accessToken() async throws -> String? {
+        guard try await currentUser() != nil else { return nil }
+        return try store.load()?.accessToken
+    }
+
+    /// The server refused `rejected` (401): refreshes once — unless another caller already did, in
+    /// which case its token is returned — and returns the token to retry with (`nil`: the session ended).
+    public func accessToken(replacing rejected: String) async throws -> String? {
+        if let refreshing { _ = try await refreshing.value }
+        guard let stored = try store.load() else { return nil }
+        if stored.accessToken != rejected { return stored.accessToken }
+        guard try await refreshOnce(stored) != nil else { return nil }
+        return try store.load()?.accessToken
+    }
+
+    /// Refreshes `stored`, or joins the refresh another caller started (single-flight).
+    private func refreshOnce(_ stored: StoredSession) async throws -> AuthenticatedUser? {
+        // Another caller may have started the refresh while this one awaited.
         if let refreshing { return try await refreshing.value }
         let task = Task { try await self.refresh(stored) }
         refreshing = task
@@ -68,18 +91,18 @@ public actor SessionManager: SessionProvider {
 
     /// Rotates the refresh token. A rotated token presented again revokes its whole family.
     private func refresh(_ stored: StoredSession, retried: Bool = false) async throws -> AuthenticatedUser? {
-        switch try await tokens.rotate(refreshToken: stored.refreshToken, email: stored.email) {
+        switch try await authority.rotate(stored) {
         case .rotated(let session):
             try store.save(session)
             return AuthenticatedUser(id: session.userID, email: session.email)
         case .ended:
             return try end()
-        case .alreadyRotated(let record):
+        case .alreadyRotated(let reuse):
             // Another moa process may have rotated it a moment ago and saved the next generation.
             if !retried, let newer = try store.load(), newer.refreshToken != stored.refreshToken {
                 return try await refresh(newer, retried: true)
             }
-            try await tokens.revokeReused(record, email: stored.email)
+            try await reuse.revoke()
             return try end()
         case .lostRace:
             return retried ? try end() : try await refresh(stored, retried: true)
@@ -91,10 +114,9 @@ public actor SessionManager: SessionProvider {
     /// Ends this session (its whole family), or with `everywhere` every session of the user.
     public func logOut(everywhere: Bool) async throws -> AuthenticatedUser? {
         guard let stored = try store.load() else { return nil }
-        let user = AuthenticatedUser(id: stored.userID, email: stored.email)
-        try await tokens.logOut(try await tokens.session(refreshToken: stored.refreshToken), user: user, everywhere: everywhere)
+        try await authority.logOut(stored, everywhere: everywhere)
         try store.clear()
-        return user
+        return AuthenticatedUser(id: stored.userID, email: stored.email)
     }
 
     // MARK: Change the password
@@ -106,7 +128,8 @@ public actor SessionManager: SessionProvider {
     /// records the event and publishes `.passwordChanged` (``SessionTokens/changePassword(of:current:new:)``).
     public func changePassword(current: String, new: String) async throws -> AuthenticatedUser {
         let user = try await currentRecordUser()
-        let session = try await tokens.changePassword(of: user, current: current, new: new)
+        guard let stored = try store.load() else { throw NotLoggedInError() }
+        let session = try await authority.changePassword(of: stored, current: current, new: new)
         try store.save(session)
         return user
     }
@@ -118,7 +141,7 @@ public actor SessionManager: SessionProvider {
     /// address's throttle like a failed login; a locked address is refused.
     public func confirmPassword(_ password: String) async throws -> AuthenticatedUser {
         let user = try await currentRecordUser()
-        try await tokens.confirmPassword(password, of: user)
+        try await authority.confirmPassword(password, of: user)
         return user
     }
 
@@ -127,11 +150,11 @@ public actor SessionManager: SessionProvider {
     /// The logged-in user, as their record has it, or ``NotLoggedInError`` (ending a session whose user is gone).
     private func currentRecordUser() async throws -> AuthenticatedUser {
         guard let user = try await currentUser() else { throw NotLoggedInError() }
-        guard let record = try await repository.user(id: user.id) else {
+        guard try await authority.userExists(user) else {
             _ = try end()
             throw NotLoggedInError()
         }
-        return AuthenticatedUser(id: record.id, email: record.email)
+        return user
     }
 
     private func end() throws -> AuthenticatedUser? {

@@ -97,16 +97,28 @@ public struct SessionTokens: Sendable {
     // MARK: Refresh tokens
 
     /// What presenting a refresh token did.
-    public enum Rotation: Sendable, Equatable {
+    public enum Rotation: Sendable {
         /// The next generation of the session (the presented token is now rotated).
         case rotated(StoredSession)
         /// The token had been rotated before: presented again, it may be a copy. The caller decides
-        /// (``revokeReused(_:)``), since a terminal may first look for a newer generation it saved.
-        case alreadyRotated(SessionRecord)
+        /// (``Reuse/revoke()``), since a terminal may first look for a newer generation it saved.
+        case alreadyRotated(Reuse)
         /// Unknown, expired or revoked: the session is over.
         case ended
         /// Another request rotated it at the same moment.
         case lostRace
+    }
+
+    /// A rotated refresh token presented again, and what revoking its family takes.
+    public struct Reuse: Sendable {
+        private let revoking: @Sendable () async throws -> Void
+
+        public init(revoking: @escaping @Sendable () async throws -> Void) {
+            self.revoking = revoking
+        }
+
+        /// Revokes the whole family, records the event and tells the user (`refresh-token-reuse`).
+        public func revoke() async throws { try await revoking() }
     }
 
     /// Rotates `refreshToken`: marks its generation rotated and issues the next one (same family).
@@ -115,7 +127,7 @@ public struct SessionTokens: Sendable {
         let now = clock.now()
         guard let record = try await repository.session(refreshDigest: secrets.digest(refreshToken)), record.revokedAt == nil
         else { return .ended }
-        if record.rotatedAt != nil { return .alreadyRotated(record) }
+        if record.rotatedAt != nil { return .alreadyRotated(Reuse { try await revokeReused(record, email: email) }) }
         guard now < record.refreshExpiresAt else { return .ended }
         let address: String
         if let email {
@@ -131,7 +143,7 @@ public struct SessionTokens: Sendable {
 
     /// A rotated refresh token came back: revokes its whole family, records the event and tells the
     /// user in their inbox (`refresh-token-reuse`), in one transaction.
-    public func revokeReused(_ record: SessionRecord, email: String? = nil) async throws {
+    func revokeReused(_ record: SessionRecord, email: String? = nil) async throws {
         let now = clock.now()
         var address = email ?? ""
         if email == nil, let user = try await repository.user(id: record.userID) { address = user.email }
@@ -151,11 +163,11 @@ public struct SessionTokens: Sendable {
             return session
         case .ended:
             return nil
-        case .alreadyRotated(let record):
-            try await revokeReused(record)
+        case .alreadyRotated(let reuse):
+            try await reuse.revoke()
             return nil
         case .lostRace:
-            if case .alreadyRotated(let record) = try await rotate(refreshToken: refreshToken) { try await revokeReused(record) }
+            if case .alreadyRotated(let reuse) = try await rotate(refreshToken: refreshToken) { try await reuse.revoke() }
             return nil
         }
     }

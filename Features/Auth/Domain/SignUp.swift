@@ -5,7 +5,13 @@ import SharedKit
 /// What a sign-up or a resend produced: where the code went.
 public struct CodeSent: Sendable, Equatable {
     public let email: String
+    /// Where the code went: the outbox file (the server's mail: its file name only).
     public let location: String
+
+    public init(email: String, location: String) {
+        self.email = email
+        self.location = location
+    }
 }
 
 /// `moa auth signup` and `moa auth verify`: create an unverified account, mail a code, check it.

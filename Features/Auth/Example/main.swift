@@ -37,12 +37,12 @@ final class InMemorySessionStore: SessionStore {
 
 enum AuthExampleRoot: ServiceKey {
     struct Service: Sendable {
-        let registration: Registration
+        let registration: any RegistrationUseCases
         let sessions: SessionManager
         let repository: any AuthRepository
         let secrets: any SecretGenerator
-        let reset: PasswordReset
-        let deletion: AccountDeletion
+        let reset: any PasswordResetUseCases
+        let deletion: any AccountDeletionUseCases
     }
 }
 

@@ -35,10 +35,10 @@ public final class AccountSecurityViewModel: ReportingViewModel {
 
     public private(set) var state = State()
     private let sessions: SessionManager
-    private let reset: PasswordReset
-    private let deletion: AccountDeletion
+    private let reset: any PasswordResetUseCases
+    private let deletion: any AccountDeletionUseCases
 
-    public nonisolated init(sessions: SessionManager, reset: PasswordReset, deletion: AccountDeletion) {
+    public nonisolated init(sessions: SessionManager, reset: any PasswordResetUseCases, deletion: any AccountDeletionUseCases) {
         self.sessions = sessions
         self.reset = reset
         self.deletion = deletion

@@ -13,11 +13,11 @@ public enum AuthCommandsKey: ServiceKey {
 
 /// What Auth's commands run with.
 public struct AuthEnvironment: Sendable {
-    let registration: Registration
+    let registration: any RegistrationUseCases
     let sessions: SessionManager
     let pins: PinService
-    let passwordReset: PasswordReset
-    let deletion: AccountDeletion
+    let passwordReset: any PasswordResetUseCases
+    let deletion: any AccountDeletionUseCases
 }
 
 /// `moa auth …`
@@ -30,7 +30,7 @@ public struct AuthCommand: AsyncParsableCommand {
 
     public init() {}
 
-    struct SignUp: ServiceCommand {
+    struct SignUp: ServiceCommand, ServerChoosingCommand {
         static let configuration = CommandConfiguration(
             commandName: "signup",
             abstract: "Create an account; a verification code is mailed to you.",
@@ -38,6 +38,7 @@ public struct AuthCommand: AsyncParsableCommand {
                 "On a terminal the password is asked twice, without echo. Passwords: 15 to 128 characters, not a common one, not containing your e-mail's name."
         )
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var serverOptions: ServerOptions
         @Option(help: "Your e-mail address.") var email: String
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
@@ -72,10 +73,11 @@ public struct AuthCommand: AsyncParsableCommand {
         }
     }
 
-    struct LogIn: ServiceCommand {
+    struct LogIn: ServiceCommand, ServerChoosingCommand {
         static let configuration = CommandConfiguration(
             commandName: "login", abstract: "Log in; the session lasts 14 days unless you log out.")
         @OptionGroup var global: GlobalOptions
+        @OptionGroup var serverOptions: ServerOptions
         @Option(help: "Your e-mail address.") var email: String
         @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 

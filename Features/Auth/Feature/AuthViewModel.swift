@@ -33,10 +33,10 @@ public final class AuthViewModel: ReportingViewModel {
     public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
-    private let registration: Registration
+    private let registration: any RegistrationUseCases
     private let sessions: SessionManager
 
-    public nonisolated init(registration: Registration, sessions: SessionManager) {
+    public nonisolated init(registration: any RegistrationUseCases, sessions: SessionManager) {
         self.registration = registration
         self.sessions = sessions
     }

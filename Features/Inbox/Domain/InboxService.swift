@@ -49,7 +49,7 @@ public struct InboxService: Sendable {
     }
 
     /// A notice id as a person types it: `12`, ` 12 `, or `#12`.
-    static func noticeID(_ text: String) throws(InboxError) -> Int64 {
+    public static func noticeID(_ text: String) throws(InboxError) -> Int64 {
         var trimmed = Substring(text).drop(while: \.isWhitespace)
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
         if trimmed.first == "#" { trimmed.removeFirst() }

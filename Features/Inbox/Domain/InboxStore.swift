@@ -74,7 +74,7 @@ public protocol InboxStore: Sendable {
 public enum InboxStoreKey: ServiceKey { public typealias Service = any InboxStore }
 
 /// The inbox use cases, for Inbox's commands.
-public enum InboxServiceKey: ServiceKey { public typealias Service = InboxService }
+public enum InboxServiceKey: ServiceKey { public typealias Service = any InboxUseCases }
 
 /// Inbox's refusals.
 public enum InboxError: Error, UserFacingError, Equatable {

@@ -15,9 +15,9 @@ public enum InboxCommandsKey: ServiceKey {
 
 /// What Inbox's commands run with.
 public struct InboxEnvironment: Sendable {
-    let service: InboxService
+    let service: any InboxUseCases
 
-    public init(service: InboxService) {
+    public init(service: any InboxUseCases) {
         self.service = service
     }
 }

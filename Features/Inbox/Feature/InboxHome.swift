@@ -10,13 +10,13 @@ public enum InboxHomeEntryKey: ServiceKey { public typealias Service = HomeEntry
 /// The inbox in the interactive mode: the newest notices as `moa inbox` shows them, then "mark all
 /// as read" (when some are unread) and "older notices" (when there are more), until "back".
 enum InboxHome {
-    static func entry(service: InboxService) -> HomeEntry {
+    static func entry(service: any InboxUseCases) -> HomeEntry {
         HomeEntry(title: LocalizedText(en: "Inbox", ko: "알림함")) { screen in
             await run(screen, service: service)
         }
     }
 
-    static func run(_ screen: Screen, service: InboxService) async {
+    static func run(_ screen: Screen, service: any InboxUseCases) async {
         var before: String?
         while true {
             guard let page = await load(.list(unreadOnly: false, limit: InboxService.defaultLimit, before: before), screen, service),
@@ -52,7 +52,7 @@ enum InboxHome {
     }
 
     /// Runs one input through the view model; shows its error and returns `nil` if it failed.
-    private static func load(_ input: InboxViewModel.Input, _ screen: Screen, _ service: InboxService) async -> InboxViewModel.Outcome? {
+    private static func load(_ input: InboxViewModel.Input, _ screen: Screen, _ service: any InboxUseCases) async -> InboxViewModel.Outcome? {
         let viewModel = InboxViewModel(service: service)
         await viewModel.send(input)
         let state = await viewModel.state

@@ -27,9 +27,9 @@ public final class InboxViewModel: ReportingViewModel {
     public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
-    private let service: InboxService
+    private let service: any InboxUseCases
 
-    public nonisolated init(service: InboxService) {
+    public nonisolated init(service: any InboxUseCases) {
         self.service = service
     }
 

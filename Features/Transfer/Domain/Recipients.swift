@@ -127,7 +127,18 @@ public struct RecipientBook: RecipientsReading {
     }
 }
 
-public enum RecipientBookKey: ServiceKey { public typealias Service = RecipientBook }
+/// What Transfer's recipients commands and screens ask, whoever answers: the embedded
+/// ``RecipientBook``, or the App's remote implementation over `moa-server`'s API.
+public protocol RecipientUseCases: RecipientsReading {
+    /// Saves `number` (checked like a transfer's destination, and that it exists) under `alias`.
+    func add(number: String, alias: String) async throws -> FavouriteRecipient
+    /// Removes the favourite under `alias`.
+    func remove(alias: String) async throws -> FavouriteRecipient
+}
+
+extension RecipientBook: RecipientUseCases {}
+
+public enum RecipientBookKey: ServiceKey { public typealias Service = any RecipientUseCases }
 
 // MARK: Deleting a user
 

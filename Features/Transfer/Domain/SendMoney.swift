@@ -242,8 +242,38 @@ final class SourceCache: Sendable {
     func remember(_ account: AccountSummary, for reference: String) { accounts.withLock { $0[reference] = account } }
 }
 
+/// Sending money as Transfer's own screens need it: one transfer (``TransferStarter``), or a batch
+/// of them that resolves once what all its rows share. The embedded ``SendMoney``, or the App's
+/// remote implementation over `moa-server`'s API.
+public protocol TransferSending: TransferStarter {
+    /// Begins a batch: the user and their limits are resolved once for all its rows.
+    func startBatch() async throws -> any BatchSending
+}
+
+/// One batch's way of sending its rows, each on its own, each with its own idempotency key.
+public protocol BatchSending: Sendable {
+    func send(_ draft: TransferDraft) async throws -> TransferReceipt
+}
+
+extension SendMoney: TransferSending {
+    public func startBatch() async throws -> any BatchSending {
+        PreparedBatch(sendMoney: self, context: try await prepare())
+    }
+
+    /// A batch of the embedded app: one context, and source accounts looked up once.
+    struct PreparedBatch: BatchSending {
+        let sendMoney: SendMoney
+        let context: SendMoney.Context
+        let sources = SourceCache()
+
+        func send(_ draft: TransferDraft) async throws -> TransferReceipt {
+            try await sendMoney.send(draft, context: context, sources: sources)
+        }
+    }
+}
+
 /// The "send money" use case, for Transfer's own screens (the batch needs more than the starter).
-public enum SendMoneyKey: ServiceKey { public typealias Service = SendMoney }
+public enum SendMoneyKey: ServiceKey { public typealias Service = any TransferSending }
 
 extension SendMoney {
     /// How the app composes the use cases: from Account, Settings, Auth and Inbox's Interfaces, Core's
@@ -255,12 +285,13 @@ extension SendMoney {
             .singleton(
                 SendMoneyKey.self,
                 requires: SessionProviderKey.self, AccountDirectoryKey.self, AccountPostingKey.self, SettingsReaderKey.self,
-                UnitOfWorkKey.self, TransferStoreKey.self, RecipientBookKey.self, InboxPublisherKey.self, WallClockKey.self
+                UnitOfWorkKey.self, TransferStoreKey.self, RecipientStoreKey.self, InboxPublisherKey.self, WallClockKey.self
             ) {
-                session, directory, posting, settings, unitOfWork, store, recipients, inbox, clock in
+                session, directory, posting, settings, unitOfWork, store, favourites, inbox, clock in
                 SendMoney(
                     session: session, directory: directory, posting: posting, settings: settings, unitOfWork: unitOfWork,
-                    store: store, recipients: recipients, inbox: inbox, clock: clock)
+                    store: store, recipients: RecipientBook(session: session, store: favourites, directory: directory, clock: clock),
+                    inbox: inbox, clock: clock)
             },
             .singleton(TransferStarterKey.self, requires: SendMoneyKey.self) { $0 },
             .singleton(

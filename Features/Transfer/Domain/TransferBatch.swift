@@ -67,26 +67,24 @@ public enum BatchRowOutcome: Sendable, Hashable {
 /// independent: a refused row is reported and the next one runs. Anything that is not about the row
 /// itself (not logged in, the database failing) stops the batch: the caller reports what was done.
 public struct TransferBatch: Sendable {
-    private let sendMoney: SendMoney
+    private let sendMoney: any TransferSending
 
-    public init(sendMoney: SendMoney) {
+    public init(sendMoney: any TransferSending) {
         self.sendMoney = sendMoney
     }
 
     /// Resolves the user and their limits once for the whole batch.
     public func start() async throws -> Run {
-        Run(sendMoney: sendMoney, context: try await sendMoney.prepare())
+        Run(sending: try await sendMoney.startBatch())
     }
 
     public struct Run: Sendable {
-        let sendMoney: SendMoney
-        let context: SendMoney.Context
-        let sources = SourceCache()
+        let sending: any BatchSending
 
         /// Sends one row. Throws only what must stop the batch.
         public func execute(_ row: BatchRow) async throws -> BatchRowOutcome {
             do {
-                let receipt = try await sendMoney.send(row.draft, context: context, sources: sources)
+                let receipt = try await sending.send(row.draft)
                 return receipt.replayed ? .skipped(receipt) : .done(receipt)
             } catch let error as any UserFacingError where TransferBatch.isAboutTheRow(error) {
                 return .refused(reason: error.message)

@@ -29,9 +29,9 @@ public final class RecipientsViewModel: ReportingViewModel {
     public typealias State = OutcomeState<Outcome>
 
     public private(set) var state = State()
-    private let book: RecipientBook
+    private let book: any RecipientUseCases
 
-    public nonisolated init(book: RecipientBook) {
+    public nonisolated init(book: any RecipientUseCases) {
         self.book = book
     }
 

@@ -18,9 +18,9 @@ public struct TransferEnvironment: Sendable {
     let starter: any TransferStarter
     let reading: any TransferReading
     let batch: TransferBatch
-    let recipients: RecipientBook
+    let recipients: any RecipientUseCases
 
-    public init(starter: any TransferStarter, reading: any TransferReading, batch: TransferBatch, recipients: RecipientBook) {
+    public init(starter: any TransferStarter, reading: any TransferReading, batch: TransferBatch, recipients: any RecipientUseCases) {
         self.starter = starter
         self.reading = reading
         self.batch = batch

@@ -1,0 +1,246 @@
+import AuthDomain
+import AuthInterface
+import Foundation
+import HTTPTypes
+import MoaAPI
+import OpenAPIRuntime
+import OpenAPIURLSession
+import SharedKit
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `moa-server`'s API as the client calls it: the code generated from docs/api/openapi.yaml, on
+/// URLSession, with every error answer turned into the typed error `moa` reports (``RemoteProblem``)
+/// and every failure to reach the server into ``ServerUnreachable``.
+public struct RemoteAPI: Sendable {
+    public let address: ServerAddress
+    let transport: URLSessionTransport
+    let client: Client
+
+    /// Each request gives up after this long without an answer.
+    public static let timeout: TimeInterval = 30
+
+    /// Whose access token the requests carry.
+    enum Credentials: Sendable {
+        /// None: sign-up, verification, login, refresh, reset.
+        case none
+        /// The session's, refreshed once on a 401 (single-flight across concurrent calls) and retried.
+        case session(SessionManager)
+        /// This one, as it is (logout and password change, which act on a given session).
+        case token(String)
+    }
+
+    /// A client of the server at `address` whose requests carry no token.
+    public init(address: ServerAddress) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = Self.timeout
+        configuration.httpCookieStorage = nil
+        configuration.urlCache = nil
+        self.init(
+            address: address, transport: URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration))),
+            credentials: .none)
+    }
+
+    init(address: ServerAddress, transport: URLSessionTransport, credentials: Credentials) {
+        self.address = address
+        self.transport = transport
+        var middlewares: [any ClientMiddleware] = [ProblemMiddleware()]
+        switch credentials {
+        case .none: break
+        case .session(let sessions): middlewares.append(BearerMiddleware(sessions: sessions))
+        case .token(let token): middlewares.append(FixedTokenMiddleware(token: token))
+        }
+        client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
+    }
+
+    /// The same server and connections; every request carries the session's access token.
+    public func authorized(by sessions: SessionManager) -> RemoteAPI {
+        RemoteAPI(address: address, transport: transport, credentials: .session(sessions))
+    }
+
+    /// The same server and connections; every request carries `token`.
+    func authorized(by token: String) -> RemoteAPI {
+        RemoteAPI(address: address, transport: transport, credentials: .token(token))
+    }
+
+    /// Runs one call, with the generated client's wrapping taken off the error: what the server
+    /// refused as ``RemoteProblem``, a server out of reach as ``ServerUnreachable``.
+    func call<T: Sendable>(_ work: (Client) async throws -> T) async throws -> T {
+        do {
+            return try await work(client)
+        } catch let error as ClientError {
+            throw Self.unwrapped(error.underlyingError, address: address)
+        } catch {
+            throw Self.unwrapped(error, address: address)
+        }
+    }
+
+    static func unwrapped(_ error: any Error, address: ServerAddress) -> any Error {
+        switch error {
+        case let error as any UserFacingError: error
+        case let error as URLError: ServerUnreachable(address: address.url.absoluteString, reason: error.localizedDescription)
+        case is CancellationError: error
+        default: ServerUnreachable(address: address.url.absoluteString, reason: String(describing: error))
+        }
+    }
+
+    /// An answer the document does not allow for (a success of another shape): the server and this
+    /// client do not speak the same API.
+    static func unexpected(_ operation: String) -> RemoteProblem {
+        RemoteProblem(
+            type: "unexpected-response", status: 0, detail: "The server answered \(operation) in a way this moa does not understand.",
+            hint: "Check that moa and moa-server have the same version (`moa doctor`).", exitStatus: .unavailable)
+    }
+}
+
+/// An error answer of `moa-server` (RFC 9457): the same sentence, hint and exit status as the
+/// embedded `moa` reports for it, since the server runs the same Domain. Text from the network is
+/// cleaned of control and formatting characters and cut to a sentence's length before anyone sees it.
+public struct RemoteProblem: UserFacingError, Equatable {
+    /// The problem's kind, the last part of its `type` (`not-found`, `limit-exceeded`).
+    public let type: String
+    public let status: Int
+    public let message: String
+    public let hint: String?
+    public let exitStatus: ExitStatus
+
+    init(type: String, status: Int, detail: String, hint: String?, exitStatus: ExitStatus) {
+        self.type = type
+        self.status = status
+        self.message = Self.clean(detail)
+        self.hint = hint.map(Self.clean)
+        self.exitStatus = exitStatus
+    }
+
+    /// Text from the network as one safe line of at most 400 characters.
+    static func clean(_ text: String) -> String {
+        let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: " "
+            default: scalar
+            }
+        }
+        let line = String(String.UnicodeScalarView(scalars)).split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        return line.count > 400 ? String(line.prefix(400)) + "…" : line
+    }
+}
+
+/// The server could not be reached, or the connection broke before an answer: trying again later
+/// may work (75). A send is safe to retry: it carries its idempotency key.
+public struct ServerUnreachable: UserFacingError, Equatable {
+    public let address: String
+    public let reason: String
+
+    public var message: String { "Cannot reach moa-server at \(address): \(RemoteProblem.clean(reason).trimmingCharacters(in: ["."]))." }
+    public var hint: String? { "Check that it runs (`moa doctor`), then try again; a transfer retried with the same key is sent once." }
+    public var exitStatus: ExitStatus { .temporaryFailure }
+}
+
+/// Turns every answer of status 400 or more into a thrown ``RemoteProblem`` (from its problem
+/// document when it is one), so the generated code only ever decodes successes.
+struct ProblemMiddleware: ClientMiddleware {
+    static let maximumProblemBytes = 64 * 1_024
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status.code >= 400 else { return (response, responseBody) }
+        var data = Data()
+        if let responseBody { data = try await Data(collecting: responseBody, upTo: Self.maximumProblemBytes) }
+        throw Self.problem(status: response.status, data: data, retryAfter: response.headerFields[.retryAfter])
+    }
+
+    static func problem(status: HTTPResponse.Status, data: Data, retryAfter: String?) -> RemoteProblem {
+        struct Document: Decodable {
+            let type: String?
+            let detail: String?
+            let hint: String?
+            let exitStatus: Int?
+            enum CodingKeys: String, CodingKey {
+                case type, detail, hint
+                case exitStatus = "exit_status"
+            }
+        }
+        let document = try? JSONDecoder().decode(Document.self, from: data)
+        let kind = document?.type.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "http-\(status.code)"
+        let exit = document?.exitStatus.flatMap { Int32(exactly: $0) }.flatMap(ExitStatus.init(rawValue:)) ?? fallback(status)
+        let detail = document?.detail ?? "moa-server answered \(status.code) \(status.reasonPhrase)."
+        return RemoteProblem(type: kind, status: status.code, detail: detail, hint: document?.hint, exitStatus: exit == .ok ? .software : exit)
+    }
+
+    /// The exit status of an answer that is not a problem document (a proxy's error page, say).
+    static func fallback(_ status: HTTPResponse.Status) -> ExitStatus {
+        switch status.code {
+        case 401, 403: .noPermission
+        case 404: .unavailable
+        case 409: .refused
+        case 429, 502, 503, 504: .temporaryFailure
+        case 400..<500: .dataError
+        default: .unavailable
+        }
+    }
+}
+
+/// Sends the session's access token as `Authorization: Bearer …`; on a 401 asks the session
+/// manager for a fresh one — one refresh however many calls were refused at once — and retries once.
+struct BearerMiddleware: ClientMiddleware {
+    let sessions: SessionManager
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        guard let token = try await sessions.accessToken() else { throw NotLoggedInError() }
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        let (response, responseBody) = try await next(request, body, baseURL)
+        guard response.status == .unauthorized else { return (response, responseBody) }
+        guard let fresh = try await sessions.accessToken(replacing: token) else { throw NotLoggedInError() }
+        request.headerFields[.authorization] = "Bearer \(fresh)"
+        return try await next(request, body, baseURL)
+    }
+}
+
+/// Sends one given access token (a logout or a password change acts on that very session).
+struct FixedTokenMiddleware: ClientMiddleware {
+    let token: String
+
+    func intercept(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String,
+        next: @Sendable (HTTPRequest, HTTPBody?, URL) async throws -> (HTTPResponse, HTTPBody?)
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        var request = request
+        request.headerFields[.authorization] = "Bearer \(token)"
+        return try await next(request, body, baseURL)
+    }
+}
+
+extension RemoteAPI {
+    /// The API version this `moa` speaks (docs/api/openapi.yaml, `info.version`).
+    public static let apiVersion = "1.0.0"
+
+    /// What `GET /healthz` tells: the server's version and API version.
+    public struct Health: Sendable, Equatable {
+        public let version: String
+        public let apiVersion: String
+
+        /// Whether client and server speak the same API: the same major version.
+        public var isCompatible: Bool {
+            apiVersion.split(separator: ".").first == RemoteAPI.apiVersion.split(separator: ".").first
+        }
+    }
+
+    /// Asks the server whether it runs (``ServerUnreachable`` when it cannot be reached).
+    public func health() async throws -> Health {
+        try await call { client in
+            guard case .ok(let ok) = try await client.getHealth() else { throw RemoteAPI.unexpected("the health check") }
+            let health = try ok.body.json
+            return Health(
+                version: RemoteProblem.clean(health.version ?? "unknown"), apiVersion: RemoteProblem.clean(health.apiVersion ?? "unknown"))
+        }
+    }
+}

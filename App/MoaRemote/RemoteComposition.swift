@@ -1,0 +1,101 @@
+import AccountDomain
+import AuthDomain
+import AuthInterface
+import Foundation
+import InboxDomain
+import Registry
+import SettingsData
+import SettingsDomain
+import SharedKit
+import Storage
+import TransferDomain
+import TransferInterface
+
+/// Which bank a `moa` command uses: the embedded one (no server chosen), or a `moa-server`.
+///
+/// Chosen, in this order, by `--server` (`moa auth signup` and `login`, which also remember it in
+/// the home), by `MOA_SERVER_URL` (one command; `MOA_ALLOW_INSECURE_HTTP=1` is its
+/// `--allow-insecure-http`), or by the server the home remembers (`$MOA_HOME/server.json`).
+public enum ServerChoice {
+    /// The file in the home that remembers the server.
+    public static func fileURL(in home: MoaHome) -> URL { home.root.appendingPathComponent("server.json") }
+
+    /// The server this command uses, or `nil` for the embedded bank.
+    public static func resolve(
+        option: String?, allowInsecureHTTP: Bool, environment: [String: String], home: MoaHome
+    ) throws -> ServerAddress? {
+        if let option { return try ServerAddress(option, origin: .option, allowInsecureHTTP: allowInsecureHTTP) }
+        if let variable = environment["MOA_SERVER_URL"], !variable.trimmingCharacters(in: .whitespaces).isEmpty {
+            let insecure = allowInsecureHTTP || environment["MOA_ALLOW_INSECURE_HTTP"] == "1"
+            return try ServerAddress(variable, origin: .environment, allowInsecureHTTP: insecure)
+        }
+        return try remembered(in: home)
+    }
+
+    /// The server the home remembers, checked again (a hand-edited file gets no pass).
+    static func remembered(in home: MoaHome) throws -> ServerAddress? {
+        guard let data = try? Data(contentsOf: fileURL(in: home)) else { return nil }
+        guard let file = try? JSONDecoder().decode(Remembered.self, from: data) else {
+            throw ServerAddressError.malformed(fileURL(in: home).path, origin: .home)
+        }
+        return try ServerAddress(file.url, origin: .home, allowInsecureHTTP: file.allowsInsecureHTTP)
+    }
+
+    /// `$MOA_HOME/server.json`.
+    struct Remembered: Codable {
+        let url: String
+        let allowsInsecureHTTP: Bool
+    }
+
+    /// Remembers `address` in the home (owner-only, written whole or not at all).
+    public static func remember(_ address: ServerAddress, in home: MoaHome) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            try AtomicFile.save(
+                try encoder.encode(Remembered(url: address.url.absoluteString, allowsInsecureHTTP: address.allowsInsecureHTTP)),
+                to: fileURL(in: home))
+        } catch {
+            throw RememberServerError(path: fileURL(in: home).path, reason: String(describing: error))
+        }
+    }
+}
+
+/// The home's server file cannot be written.
+public struct RememberServerError: UserFacingError {
+    let path: String
+    let reason: String
+    public var message: String { "Cannot remember the server in \(path): \(reason)." }
+    public var exitStatus: ExitStatus { .ioError }
+}
+
+/// The providers that make `moa` a client of `moa-server`: the same keys the embedded app
+/// registers — Auth's session rules, sign-up, reset and deletion; Account's, Transfer's and Inbox's
+/// use cases; Settings' store — each replaced by its remote implementation, through the registry's
+/// validated overriding (a key that nothing registers cannot be replaced). Search, Archive, the PIN
+/// and the display settings stay on this machine.
+public enum RemoteComposition {
+    public static func replacements(for address: ServerAddress) -> [Provider] {
+        let api = RemoteAPI(address: address)
+        return [
+            .singleton(SessionManagerKey.self, requires: SessionStoreKey.self, WallClockKey.self) { store, clock in
+                SessionManager(authority: RemoteSessionAuthority(api: api, clock: clock), store: store, clock: clock)
+            },
+            .singleton(RegistrationKey.self) { RemoteRegistration(api: api) },
+            .singleton(PasswordResetKey.self) { RemotePasswordReset(api: api) },
+            .singleton(AccountDeletionKey.self, requires: SessionManagerKey.self, SessionStoreKey.self) { sessions, store in
+                RemoteAccountDeletion(api: api.authorized(by: sessions), sessions: sessions, store: store)
+            },
+            .singleton(AccountServiceKey.self, requires: SessionManagerKey.self) { RemoteAccounts(api: api.authorized(by: $0), sessions: $0) },
+            .singleton(SendMoneyKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
+            .singleton(TransferStarterKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
+            .singleton(TransferReadingKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
+            .singleton(RecipientBookKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
+            .singleton(InboxServiceKey.self, requires: SessionManagerKey.self) { RemoteInbox(api: api.authorized(by: $0)) },
+            .singleton(SettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self, SessionManagerKey.self) {
+                database, clock, sessions in
+                RemoteSettingsStore(local: SQLiteSettingsStore(database: database, clock: clock), api: api.authorized(by: sessions))
+            },
+        ]
+    }
+}
