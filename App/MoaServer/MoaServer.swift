@@ -88,6 +88,12 @@ public struct MoaServer: Sendable {
         return router
     }
 
+    /// The ledger's invariants on the server's data (`moa doctor`'s audit): balances equal the sum
+    /// of their entries, entries sum to zero per currency, two entries per transfer.
+    public func audit() async throws -> (summary: String, problems: [String]) {
+        try await services.ledger.run()
+    }
+
     /// The application on `host:port`; `listening` is told the port once connections are accepted.
     public func application(host: String, port: Int, listening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
         Application(

@@ -1,0 +1,345 @@
+import Foundation
+import Logging
+import MoaServer
+import Storage
+import Synchronization
+import Testing
+
+/// Issue 15, item 9: the built binaries, as people use them. One `moa-server`, and homes that stand
+/// for people on other machines: every `moa` command below is a new process, talking to the server
+/// over 127.0.0.1 only.
+@Suite("moa-server · end to end", .serialized)
+struct EndToEndTests {
+    /// A scratch folder with the server's data and the homes.
+    final class World: @unchecked Sendable {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-e2e-\(UUID().uuidString)")
+        var data: URL { root.appendingPathComponent("server") }
+        private(set) var server: Process?
+        private(set) var url = ""
+        private(set) var port = 0
+
+        init() throws {
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        }
+
+        deinit {
+            if let server, server.isRunning { server.terminate() }
+            try? FileManager.default.removeItem(at: root)
+        }
+
+        /// Starts `moa-server` on a free port (or on the port it had before: a restart).
+        func startServer() throws {
+            let process = Process()
+            process.executableURL = Binaries.url("moa-server")
+            process.arguments = ["--port", String(port), "--data", data.path]
+            let out = Pipe()
+            process.standardOutput = out
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var first = Data()
+            while !first.contains(UInt8(ascii: "\n")) {
+                let chunk = out.fileHandleForReading.availableData
+                guard !chunk.isEmpty else { break }
+                first.append(chunk)
+            }
+            let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            guard line.hasPrefix("Listening on http://127.0.0.1:"), let chosen = Int(line.split(separator: ":").last ?? "") else {
+                throw E2EError("moa-server did not start: \(line)")
+            }
+            server = process
+            port = chosen
+            url = "http://127.0.0.1:\(chosen)"
+        }
+
+        func stopServer(_ signal: Int32 = SIGTERM) {
+            guard let server else { return }
+            kill(server.processIdentifier, signal)
+            server.waitUntilExit()
+            self.server = nil
+        }
+
+        func home(_ name: String) -> URL { root.appendingPathComponent(name) }
+
+        /// The newest verification code mailed to `email`, from the server's outbox.
+        func code(for email: String) throws -> String {
+            let outbox = data.appendingPathComponent("outbox")
+            for file in try FileManager.default.contentsOfDirectory(atPath: outbox.path).sorted().reversed()
+            where file.hasSuffix("-verify.eml") {
+                let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
+                if mail.contains("To: \(email)"), let range = mail.range(of: #"code is \d{6}"#, options: .regularExpression) {
+                    return String(mail[range].suffix(6))
+                }
+            }
+            throw E2EError("no verification mail to \(email)")
+        }
+
+        /// Runs `moa ARGS` for the home `name` (a new process each time).
+        @discardableResult
+        func moa(_ name: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> Run {
+            try Binaries.run("moa", arguments, stdin: stdin, environment: ["MOA_HOME": home(name).path].merging(extra) { _, new in new })
+        }
+
+        /// Signs `email` up on this server (remembered by the home), verifies it with the mailed code, logs in.
+        func person(_ name: String, _ email: String) throws {
+            let password = "plum-orbit-lantern-42-quietly"
+            try moa(name, ["auth", "signup", "--server", url, "--email", email, "--password-stdin"], stdin: password).expectSuccess()
+            try moa(name, ["auth", "verify", "--email", email, "--code", try code(for: email)]).expectSuccess()
+            try moa(name, ["auth", "login", "--email", email, "--password-stdin"], stdin: password).expectSuccess()
+        }
+
+        /// Opens a checking account for `name`: its number.
+        func account(_ name: String) throws -> String {
+            let opened = try moa(name, ["account", "open", "--type", "checking", "--name", name, "--json"]).expectSuccess()
+            guard let number = opened.object["number"] as? String else { throw E2EError("no number in \(opened.out)") }
+            return number
+        }
+
+        func balance(_ name: String, _ number: String) throws -> Int64? {
+            let shown = try moa(name, ["account", "show", number, "--json"]).expectSuccess()
+            let account = shown.object["account"] as? [String: Any] ?? shown.object
+            return ((account["balance"] as? [String: Any])?["minor_units"] as? NSNumber)?.int64Value
+        }
+    }
+
+    @Test func twoPeopleOnTwoMachinesSendEachOtherMoney() throws {
+        let world = try World()
+        try world.startServer()
+        try world.person("ada", "ada@moa.example")
+        try world.person("bo", "bo@moa.example")
+        let adas = try world.account("ada")
+        let bos = try world.account("bo")
+        try world.moa("ada", ["account", "deposit", adas, "2,500,000", "--memo", "월급"]).expectSuccess()
+
+        let sent = try world.moa("ada", ["transfer", "send", "--from", adas, "--to", bos, "300,000", "--memo", "rent", "--json"])
+            .expectSuccess()
+        #expect(sent.object["replayed"] as? Bool == false)
+        #expect(try world.balance("bo", bos) == 300_000)
+        #expect(try world.balance("ada", adas) == 2_200_000)
+        let inbox = try world.moa("bo", ["inbox", "--json"]).expectSuccess()
+        let notices = inbox.object["notices"] as? [[String: Any]] ?? []
+        #expect(notices.contains { $0["kind"] as? String == "money-received" && ($0["title"] as? String)?.contains("300,000") == true })
+
+        // Bo cannot see Ada's account, nor send from it: "not found", 69, as for a number nobody has.
+        let peek = try world.moa("bo", ["account", "show", adas])
+        #expect(peek.status == 69)
+        #expect(peek.err.contains("You have no account"))
+        let steal = try world.moa("bo", ["transfer", "send", "--from", adas, "--to", bos, "1"])
+        #expect(steal.status == 69)
+        #expect(try world.balance("ada", adas) == 2_200_000)
+
+        // The session file stays owner-only; the remembered server is in the home.
+        let mode = try FileManager.default.attributesOfItem(atPath: world.home("ada").appendingPathComponent("session.json").path)[
+            .posixPermissions] as? Int
+        #expect(mode == 0o600)
+        #expect(try String(contentsOf: world.home("ada").appendingPathComponent("server.json"), encoding: .utf8).contains(world.url))
+        let doctor = try world.moa("ada", ["doctor", "--json"]).expectSuccess()
+        let server = doctor.object["server"] as? [String: Any]
+        #expect(server?["ok"] as? Bool == true)
+        #expect(server?["api_version"] as? String == "1.0.0")
+    }
+
+    @Test func anExpiredOrRevokedAccessTokenIsRefreshedOnce() throws {
+        let world = try World()
+        try world.startServer()
+        try world.person("ada", "ada@moa.example")
+        _ = try world.account("ada")
+        let sessionFile = world.home("ada").appendingPathComponent("session.json")
+        func session() throws -> [String: Any] {
+            try JSONSerialization.jsonObject(with: Data(contentsOf: sessionFile)) as? [String: Any] ?? [:]
+        }
+        func edit(_ change: (inout [String: Any]) -> Void) throws {
+            var object = try session()
+            change(&object)
+            try JSONSerialization.data(withJSONObject: object).write(to: sessionFile)
+            chmod(sessionFile.path, 0o600)
+        }
+
+        // Expired by its own clock: refreshed before the request.
+        let first = try session()["refreshToken"] as? String
+        try edit { $0["accessExpiresAt"] = "2020-01-01T00:00:00.000Z" }
+        #expect(try world.moa("ada", ["account", "list", "--json"]).expectSuccess().array.count == 1)
+        let second = try session()["refreshToken"] as? String
+        #expect(second != nil && second != first)
+
+        // Refused by the server (401) while the client thought it live: one refresh, one retry.
+        try edit { $0["accessToken"] = String(repeating: "x", count: 43) }
+        #expect(try world.moa("ada", ["account", "list", "--json"]).expectSuccess().array.count == 1)
+        #expect(try session()["refreshToken"] as? String != second)
+
+        // A copied old refresh token presented again: the server revokes the family; the session ends.
+        try edit {
+            $0["refreshToken"] = second
+            $0["accessToken"] = String(repeating: "y", count: 43)
+        }
+        let reused = try world.moa("ada", ["account", "list"])
+        #expect(reused.status == 77)
+        #expect(!FileManager.default.fileExists(atPath: sessionFile.path))
+    }
+
+    @Test func theServerRestartsMidSession() throws {
+        let world = try World()
+        try world.startServer()
+        try world.person("ada", "ada@moa.example")
+        let adas = try world.account("ada")
+        world.stopServer()
+        let down = try world.moa("ada", ["account", "list"])
+        #expect(down.status == 75)
+        #expect(down.err.contains("Cannot reach moa-server"))
+        try world.startServer()
+        try world.moa("ada", ["account", "deposit", adas, "1,000"]).expectSuccess()
+        #expect(try world.balance("ada", adas) == 1_000)
+    }
+
+    /// Four client processes send in both directions while the server is killed (SIGKILL) and
+    /// restarted: every transfer a client printed a receipt for exists exactly once, money is
+    /// conserved, and the ledger audit passes.
+    @Test func aBurstSurvivesTheServerBeingKilled() async throws {
+        let world = try World()
+        try world.startServer()
+        try world.person("ada", "ada@moa.example")
+        try world.person("bo", "bo@moa.example")
+        let adas = try world.account("ada")
+        let bos = try world.account("bo")
+        try world.moa("ada", ["account", "deposit", adas, "1,000,000"]).expectSuccess()
+        try world.moa("bo", ["account", "deposit", bos, "1,000,000"]).expectSuccess()
+        // A second home for each person: four processes, four sessions.
+        for (name, email) in [("ada2", "ada@moa.example"), ("bo2", "bo@moa.example")] {
+            try world.moa(name, ["auth", "login", "--server", world.url, "--email", email, "--password-stdin"], stdin: "plum-orbit-lantern-42-quietly")
+                .expectSuccess()
+        }
+
+        let perClient = 15
+        let progress = Progress()
+        let clients: [(home: String, from: String, to: String)] = [
+            ("ada", adas, bos), ("ada2", adas, bos), ("bo", bos, adas), ("bo2", bos, adas),
+        ]
+        let receipts = try await withThrowingTaskGroup(of: [String].self) { group in
+            for (index, client) in clients.enumerated() {
+                group.addTask {
+                    var ids: [String] = []
+                    for send in 0..<perClient {
+                        let key = "burst-\(index)-\(send)"
+                        // A send that could not reach the server (75) is retried with the same key.
+                        for _ in 0..<100 {
+                            let run = try world.moa(
+                                client.home, ["transfer", "send", "--from", client.from, "--to", client.to, "1,000", "--idempotency-key", key, "--json"])
+                            if run.status == 0, let id = run.object["id"] as? String {
+                                ids.append(id)
+                                progress.withLock { $0.sent += 1 }
+                                break
+                            }
+                            guard run.status == 75 else { throw E2EError("\(key): exit \(run.status): \(run.err)") }
+                            progress.withLock { $0.refused += 1 }
+                            try await Task.sleep(for: .milliseconds(100))
+                        }
+                    }
+                    return ids
+                }
+            }
+            // Kill the server once the burst is under way (a fifth of it sent), and bring it back.
+            while progress.withLock({ $0.sent }) < clients.count * perClient / 5 { try await Task.sleep(for: .milliseconds(20)) }
+            world.stopServer(SIGKILL)
+            try await Task.sleep(for: .milliseconds(300))
+            try world.startServer()
+            var all: [String] = []
+            for try await ids in group { all += ids }
+            return all
+        }
+
+        #expect(receipts.count == clients.count * perClient)
+        // The kill was felt: some sends could not reach the server and were retried.
+        #expect(progress.withLock { $0.refused } > 0)
+        // Every printed receipt exists exactly once on the server.
+        var listed: [String] = []
+        for home in ["ada", "bo"] {
+            let page = try world.moa(home, ["transfer", "list", "--limit", "200", "--json"]).expectSuccess()
+            listed += (page.object["transfers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        }
+        #expect(Set(receipts) == Set(listed))
+        #expect(listed.count == Set(listed).count)
+        #expect(Set(receipts).count == receipts.count)
+        // Money is conserved: each person sent as much as they received.
+        let total = try #require(try world.balance("ada", adas)) + (try #require(try world.balance("bo", bos)))
+        #expect(total == 2_000_000)
+
+        world.stopServer()
+        let audit = try await MoaServer(folder: MoaHome(root: world.data), logger: Logger(label: "audit")).audit()
+        #expect(audit.problems.isEmpty, "\(audit.problems)")
+    }
+
+    @Test func plainHTTPToAnotherMachineIsRefusedBeforeAnyRequest() throws {
+        let world = try World()
+        let refused = try world.moa(
+            "ada", ["auth", "login", "--email", "ada@moa.example", "--password-stdin"], stdin: "plum-orbit-lantern-42-quietly",
+            environment: ["MOA_SERVER_URL": "http://example.com"])
+        #expect(refused.status == 78)
+        #expect(refused.err.contains("plain HTTP"))
+        #expect(refused.err.split(separator: "\n").first?.hasPrefix("error: ") == true)
+        let option = try world.moa("ada", ["auth", "signup", "--server", "http://10.0.0.8:8080", "--email", "a@b.example", "--password-stdin"], stdin: "x")
+        #expect(option.status == 78)
+        #expect(!FileManager.default.fileExists(atPath: world.home("ada").appendingPathComponent("server.json").path))
+    }
+}
+
+/// How far a burst got: receipts printed, sends refused for want of a server.
+final class Progress: Sendable {
+    private let state = Mutex((sent: 0, refused: 0))
+    func withLock<T: Sendable>(_ body: (inout (sent: Int, refused: Int)) -> T) -> T { state.withLock { body(&$0) } }
+}
+
+/// One finished process.
+struct Run: @unchecked Sendable {
+    let status: Int32
+    let out: String
+    let err: String
+    var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [String: Any] ?? [:] }
+    var array: [Any] { (try? JSONSerialization.jsonObject(with: Data(out.utf8))) as? [Any] ?? [] }
+
+    @discardableResult
+    func expectSuccess(sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
+        guard status == 0 else { throw E2EError("exit \(status): \(err)\(out)") }
+        return self
+    }
+}
+
+struct E2EError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The executables SwiftPM built next to the test bundle.
+enum Binaries {
+    static func url(_ name: String) -> URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+    }
+
+    static func run(_ name: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> Run {
+        let process = Process()
+        process.executableURL = url(name)
+        process.arguments = arguments
+        var variables = ProcessInfo.processInfo.environment
+        variables["NO_COLOR"] = "1"
+        variables.removeValue(forKey: "MOA_SERVER_URL")
+        for (key, value) in environment { variables[key] = value }
+        process.environment = variables
+        let input = Pipe()
+        let out = Pipe()
+        let err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data((stdin + "\n").utf8)) }
+        try input.fileHandleForWriting.close()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, out: String(decoding: output, as: UTF8.self), err: String(decoding: error, as: UTF8.self))
+    }
+}
