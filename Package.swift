@@ -159,7 +159,8 @@ let crossCuttingTests: [Module] = [
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
-    .test("ServerTests", path: "Tests/ServerTests", deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
+    .test("ServerTests", path: "Tests/ServerTests",
+          deps: ["MoaServer", "AuthData", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
           alsoBuilds: ["moa-server", "moa"]),
 ]
 

@@ -1,10 +1,10 @@
 import ArgumentParser
 import CommandKit
 import DesignSystem
+import MoaRemote
 import Persistence
 import Registry
 import SharedKit
-import MoaRemote
 import Storage
 
 /// `moa doctor`: who provides what, where the data lives, and whether the composition is sound.
@@ -31,7 +31,8 @@ struct DoctorCommand: ServiceCommand {
         let keys = Set(environment.modules.flatMap { $0.providers.map(\.key.name) })
         if let unknown = without.first(where: { !keys.contains($0) }) { throw DoctorError.unknownKey(unknown) }
         var report = Doctor.report(modules: environment.modules, without: without, home: environment.home, database: environment.database)
-        if report.ok, let registry = try? Composition.validate(environment.modules) {
+        // With a server, the ledger is the server's: `moa-server --audit` checks it there.
+        if report.ok, environment.server == nil, let registry = try? Composition.validate(environment.modules) {
             report.checks = await Doctor.runChecks(registry.resolve().checks)
         }
         if let server = environment.server { report.server = await Doctor.checkServer(server) }
@@ -279,7 +280,7 @@ enum Doctor {
             if server.ok {
                 out +=
                     theme.paint("Server OK", .success)
-                    + ": \(server.url) answers, moa-server \(server.version ?? "?"), API \(server.apiVersion ?? "?") (this moa speaks \(server.clientApiVersion)).\n"
+                    + ": \(server.url) answers, moa-server \(server.version ?? "?"), API \(server.apiVersion ?? "?") (this moa speaks \(server.clientApiVersion)); the ledger is the server's (`moa-server --audit`).\n"
             } else {
                 out += theme.paint("Server unusable", .danger) + " (\(server.url)):\n  • \(server.problem ?? "")\n"
             }

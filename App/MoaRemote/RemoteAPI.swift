@@ -169,7 +169,8 @@ struct ProblemMiddleware: ClientMiddleware {
         let kind = document?.type.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "http-\(status.code)"
         let exit = document?.exitStatus.flatMap { Int32(exactly: $0) }.flatMap(ExitStatus.init(rawValue:)) ?? fallback(status)
         let detail = document?.detail ?? "moa-server answered \(status.code) \(status.reasonPhrase)."
-        return RemoteProblem(type: kind, status: status.code, detail: detail, hint: document?.hint, exitStatus: exit == .ok ? .software : exit)
+        return RemoteProblem(
+            type: kind, status: status.code, detail: detail, hint: document?.hint, exitStatus: exit == .ok ? .software : exit)
     }
 
     /// The exit status of an answer that is not a problem document (a proxy's error page, say).

@@ -48,7 +48,7 @@ public struct RemoteSessionAuthority: SessionAuthority {
     public func logOut(_ session: StoredSession, everywhere: Bool) async throws {
         var live = session
         if clock.now() >= session.accessExpiresAt {
-            guard case .rotated(let next) = try await rotate(session) else { return }  // already over on the server
+            guard case .rotated(let next) = try await rotate(session) else { return } // already over on the server
             live = next
         }
         do {
@@ -58,7 +58,7 @@ public struct RemoteSessionAuthority: SessionAuthority {
                 }
             }
         } catch let problem as RemoteProblem where problem.status == 401 {
-            return  // the server had already ended it
+            return // the server had already ended it
         }
     }
 

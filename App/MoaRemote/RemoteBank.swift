@@ -155,14 +155,17 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
             guard case .ok(let ok) = try await client.listRecipients() else { throw RemoteAPI.unexpected("the recipients") }
             let recipients = try ok.body.json
             return Recipients(
-                favourites: recipients.favourites.map { FavouriteRecipient(alias: $0.alias, accountNumber: $0.accountNumber, addedAt: $0.addedAt) },
+                favourites: recipients.favourites.map {
+                    FavouriteRecipient(alias: $0.alias, accountNumber: $0.accountNumber, addedAt: $0.addedAt)
+                },
                 recents: recipients.recents.map { RecentRecipient(accountNumber: $0.accountNumber, lastSentAt: $0.lastSentAt) })
         }
     }
 
     public func add(number: String, alias: String) async throws -> FavouriteRecipient {
         try await api.call { client in
-            guard case .created(let created) = try await client.addFavouriteRecipient(body: .json(.init(number: number, alias: alias))) else {
+            guard case .created(let created) = try await client.addFavouriteRecipient(body: .json(.init(number: number, alias: alias)))
+            else {
                 throw RemoteAPI.unexpected("the new favourite")
             }
             let favourite = try created.body.json

@@ -86,7 +86,9 @@ public enum RemoteComposition {
             .singleton(AccountDeletionKey.self, requires: SessionManagerKey.self, SessionStoreKey.self) { sessions, store in
                 RemoteAccountDeletion(api: api.authorized(by: sessions), sessions: sessions, store: store)
             },
-            .singleton(AccountServiceKey.self, requires: SessionManagerKey.self) { RemoteAccounts(api: api.authorized(by: $0), sessions: $0) },
+            .singleton(AccountServiceKey.self, requires: SessionManagerKey.self) {
+                RemoteAccounts(api: api.authorized(by: $0), sessions: $0)
+            },
             .singleton(SendMoneyKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
             .singleton(TransferStarterKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
             .singleton(TransferReadingKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },

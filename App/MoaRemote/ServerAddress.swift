@@ -78,6 +78,12 @@ public enum ServerAddressError: Error, UserFacingError, Equatable {
         }
     }
 
-    /// The configuration is wrong (78), whether it came from the command line or the environment.
-    public var exitStatus: ExitStatus { .configuration }
+    /// A malformed `--server` is a usage error (64); a malformed address from the environment or the
+    /// home, and plain HTTP to another machine from anywhere, are configuration errors (78).
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .malformed(_, .option): .usage
+        case .malformed, .insecure: .configuration
+        }
+    }
 }

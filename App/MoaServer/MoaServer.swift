@@ -36,7 +36,11 @@ public struct MoaServer: Sendable {
 
     /// Opens (creating with mode 0700 if missing) the data folder and its database, migrated, and
     /// composes the services (a composition problem is a bug: ``ServerError/composition(_:)``).
-    public init(folder: MoaHome, logger: Logger, clock: any WallClock = SystemWallClock()) throws {
+    /// - Parameter passwordHasher: replaces the composed one (scrypt at OWASP's parameters); tests
+    ///   give a cheaper one, through the registry's validated overriding.
+    public init(
+        folder: MoaHome, logger: Logger, clock: any WallClock = SystemWallClock(), passwordHasher: (any PasswordHasher)? = nil
+    ) throws {
         try folder.prepare()
         try FileManager.default.createDirectory(
             at: folder.outboxURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -45,8 +49,12 @@ public struct MoaServer: Sendable {
         self.database = database
         self.logger = logger
         do {
-            services = try RegistryBuilder(modules: Self.modules(database: database, folder: folder, clock: clock))
-                .validate(root: ServerServicesKey.self).resolve()
+            var registry = try RegistryBuilder(modules: Self.modules(database: database, folder: folder, clock: clock))
+                .validate(root: ServerServicesKey.self)
+            if let passwordHasher {
+                registry = try registry.overriding { $0.replace(.instance(PasswordHasherKey.self, passwordHasher)) }
+            }
+            services = registry.resolve()
         } catch {
             throw ServerError.composition(String(describing: error))
         }

@@ -55,7 +55,9 @@ struct Problem: Error, Sendable, Equatable {
     }
 
     static func malformed(_ detail: String, field: String? = nil) -> Problem {
-        Problem(kind: "malformed-request", title: "Malformed request", status: .badRequest, detail: detail, exitStatus: .dataError, field: field)
+        Problem(
+            kind: "malformed-request", title: "Malformed request", status: .badRequest, detail: detail, exitStatus: .dataError, field: field
+        )
     }
 
     /// A value of the right JSON type that is longer than the document's transport bound.

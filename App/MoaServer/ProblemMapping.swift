@@ -21,7 +21,7 @@ extension Problem {
         let status = error.exitStatus
         switch error {
         case is NotLoggedInError:
-            self = .unauthenticated(tokenGiven: RequestUser.current?.tokenGiven ?? false)  // BearerMiddleware knows better
+            self = .unauthenticated(tokenGiven: RequestUser.current?.tokenGiven ?? false) // BearerMiddleware knows better
             return
         case AuthError.throttled(let until), AccountSecurityError.resetLocked(let until):
             self.init(
@@ -48,7 +48,8 @@ extension Problem {
         }
         switch status {
         case .dataError:
-            self.init(kind: "validation", title: "Invalid value", status: .unprocessableContent, detail: detail, exitStatus: status, hint: hint)
+            self.init(
+                kind: "validation", title: "Invalid value", status: .unprocessableContent, detail: detail, exitStatus: status, hint: hint)
         case .usage:
             self.init(
                 kind: "invalid-parameter", title: "Invalid parameter", status: .badRequest, detail: detail, exitStatus: status, hint: hint)

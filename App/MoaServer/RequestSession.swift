@@ -1,8 +1,8 @@
 import AuthDomain
 import AuthInterface
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import OpenAPIRuntime
 
 /// Who the request being served acts for: the user of its bearer token, if it carried a live one.

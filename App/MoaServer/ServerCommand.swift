@@ -33,6 +33,9 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder that holds the server's data.", valueName: "dir"))
     var data: String?
 
+    @Flag(help: "Audit the ledger in --data (as `moa doctor` does) and exit: 0 when it keeps its invariants, 65 when not.")
+    var audit = false
+
     public init() {}
 
     public func validate() throws {
@@ -50,6 +53,12 @@ public struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "moa-server")
         logger.logLevel = .info
         let server = try MoaServer(folder: folder, logger: logger)
+        if audit {
+            let (summary, problems) = try await server.audit()
+            guard problems.isEmpty else { throw ServerError.ledgerBroken(problems) }
+            FileHandle.standardOutput.write(Data("Ledger OK: \(summary).\n".utf8))
+            return
+        }
         let host = host
         let listening = Listening()
         let application = try server.application(host: host, port: port) { port in
@@ -122,11 +131,14 @@ public enum ServerError: Error, UserFacingError, Equatable {
     case cannotListen(host: String, port: Int, reason: String)
     /// The registry refused the server's composition: a bug of ours, found before serving anything.
     case composition(String)
+    /// `--audit` found the ledger breaking its invariants.
+    case ledgerBroken([String])
 
     public var message: String {
         switch self {
         case .cannotListen(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
         case .composition(let problems): "The server's composition is broken: \(problems)."
+        case .ledgerBroken(let problems): "The ledger breaks its invariants: \(problems.joined(separator: " "))"
         }
     }
 
@@ -134,6 +146,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         switch self {
         case .cannotListen: "Choose another --port (0 picks a free one) or --host."
         case .composition: "This is a bug in moa-server; please report it."
+        case .ledgerBroken: nil
         }
     }
 
@@ -141,6 +154,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         switch self {
         case .cannotListen: .unavailable
         case .composition: .software
+        case .ledgerBroken: .dataError
         }
     }
 }

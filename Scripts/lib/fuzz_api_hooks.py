@@ -17,7 +17,8 @@ Real values instead of random ones, in about a third of the cases (chosen by a c
 generated value, so a derandomized run stays reproducible): the `main` user's account in
 `{account}` and a transfer's `from`, its second account as a transfer's `to` or a favourite's
 number, the transfer and favourite made before the run, a fresh refresh token of the `logout`
-user, and the e-mail addresses of an unverified user and of the reset user. Without them almost
+user, the e-mail addresses of an unverified user and of the reset user, and the `login` user's
+address and password in a login. Without them almost
 every case would stop at 404, and the routes' success paths (and the state they build) would go
 untested. The checks are not touched.
 """
@@ -132,6 +133,14 @@ def before_call(context, case, kwargs):
     elif operation_id in ("verifyEmail", "resendVerificationCode") and isinstance(body, dict):
         if "email" in body and _pick(("email", body["email"]), 3):
             body["email"] = USERS["pending"]["email"]
+    elif operation_id == "logIn" and isinstance(body, dict):
+        # The `login` user's address, mostly with its password: a 200 (a Session) to check, and
+        # now and then a wrong one, which counts toward that address's lockout (429), never
+        # toward one another role needs.
+        if "email" in body and _pick(("email", body.get("email")), 3):
+            body["email"] = USERS["login"]["email"]
+            if "password" in body and not _pick(("password", body.get("password")), 4):
+                body["password"] = USERS["login"]["password"]
     elif operation_id in ("requestPasswordReset", "completePasswordReset") and isinstance(body, dict):
         if "email" in body and _pick(("email", body["email"]), 3):
             body["email"] = USERS["reset"]["email"]

@@ -62,6 +62,7 @@ struct BadInputEndToEndTests {
     static let dataError: Int32 = 65
     static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
+    static let configuration: Int32 = 78
 
     static let password = "a long passphrase nobody guesses"
     /// Red text, a bell, the 8-bit CSI and a right-to-left override.
@@ -83,6 +84,17 @@ struct BadInputEndToEndTests {
         Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "1234567"], dataError),
         Case("auth verify", "--email", ["--email", "nobody@example.com", "--code", "123456"], unavailable),
         Case("auth login", "--email", ["--email", "not-an-address", "--password-stdin"], stdin: password, dataError),
+    ] + ["auth signup", "auth login"].flatMap { command in
+        [
+            Case(command, "--server", ["--server", "ftp://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
+            Case(command, "--server", ["--server", "", "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
+            Case(command, "--server", ["--server", hostile, "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
+            // Plain HTTP to another machine: refused before any request (issue 15).
+            Case(
+                command, "--server", ["--server", "http://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password,
+                configuration),
+        ]
+    } + [
         Case("auth password reset", "--email", ["--email", "not-an-address"], dataError),
         Case(
             "auth password reset", "--code", ["--email", "ada@example.com", "--code", "abc", "--password-stdin"],
@@ -369,7 +381,7 @@ struct BadInputEndToEndTests {
         text.unicodeScalars.contains { ["\u{1B}", "\u{07}", "\u{9B}", "\u{202E}"].contains($0) }
     }
 
-    @Test("each bad value exits 64, 65, 66 or 69 as documented, in one sentence, as text and as JSON")
+    @Test("each bad value exits 64, 65, 66, 69 or 78 as documented, in one sentence, as text and as JSON")
     func everyArgumentOfEveryLeafCommand() throws {
         let fixture = try Fixture()
         defer { fixture.moa.remove() }

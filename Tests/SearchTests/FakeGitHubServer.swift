@@ -91,7 +91,8 @@ final class FakeGitHubServer: Sendable {
                 body: Data(reply.body.utf8))
         }
         Task { try await http.run() }
-        try await http.waitUntilListening(timeout: 5)
+        // Generous: the whole suite runs in parallel on 2 cores, moa-server's end-to-end tests among it.
+        try await http.waitUntilListening(timeout: 60)
         guard case .ip4(_, let port)? = await http.listeningAddress, port != 0 else {
             await http.stop()
             throw ServerFailure("the server did not report its port")

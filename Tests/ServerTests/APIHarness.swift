@@ -1,3 +1,4 @@
+import AuthData
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -16,7 +17,10 @@ struct APIHarness {
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-api-\(UUID().uuidString)")
-        server = try MoaServer(folder: MoaHome(root: folder), logger: Logger(label: "test"))
+        // Scrypt at a test's cost: OWASP's parameters take ~128 MiB and most of a second per hash.
+        server = try MoaServer(
+            folder: MoaHome(root: folder), logger: Logger(label: "test"),
+            passwordHasher: ScryptPasswordHasher(parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1)))
     }
 
     /// What one request got back.
@@ -73,7 +77,9 @@ struct APIHarness {
             for file in files.reversed() {
                 let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
                 guard mail.contains("To: \(email)") else { continue }
-                if let range = mail.range(of: #"code: \d{6}"#, options: .regularExpression) ?? mail.range(of: #"code is \d{6}"#, options: .regularExpression) {
+                if let range = mail.range(of: #"code: \d{6}"#, options: .regularExpression)
+                    ?? mail.range(of: #"code is \d{6}"#, options: .regularExpression)
+                {
                     return String(mail[range].suffix(6))
                 }
             }
@@ -97,7 +103,8 @@ struct APIHarness {
 
         /// Opens a KRW checking account (or `currency`) for `session`: its number.
         func account(_ session: Session, name: String = "생활비", currency: String = "KRW") async throws -> String {
-            let reply = try await send(.post, "/v1/accounts", json: ["type": "checking", "name": name, "currency": currency], token: session.access)
+            let reply = try await send(
+                .post, "/v1/accounts", json: ["type": "checking", "name": name, "currency": currency], token: session.access)
             guard reply.status == .created, let number = reply.object["number"] as? String else {
                 throw HarnessError("opening an account: \(reply.status) \(reply.text)")
             }

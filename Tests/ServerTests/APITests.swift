@@ -13,7 +13,8 @@ struct APITests {
             let adas = try await api.account(ada)
             let bos = try await api.account(bo, name: "Bo")
 
-            let deposit = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "2,500,000", "memo": "월급"], token: ada.access)
+            let deposit = try await api.send(
+                .post, "/v1/accounts/\(adas)/deposits", json: ["amount": "2,500,000", "memo": "월급"], token: ada.access)
             #expect(deposit.status == .created)
             #expect((deposit.object["balance_after"] as? [String: Any])?["minor_units"] as? Int == 2_500_000)
 
@@ -59,7 +60,8 @@ struct APITests {
             let bos = try await api.account(bo)
             let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "k1"]
             func send(_ amount: String) async throws -> APIHarness.Reply {
-                try await api.send(.post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": amount], token: ada.access, headers: key)
+                try await api.send(
+                    .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": amount], token: ada.access, headers: key)
             }
             #expect(try await send("1,000").problem == "insufficient-funds")
             _ = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "9,000,000"], token: ada.access)
@@ -96,7 +98,7 @@ struct APITests {
             let adas = try await api.account(ada)
             let eves = try await api.account(eve)
             _ = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "50,000"], token: ada.access)
-            let nobodys = "110-0000-0000-7"  // well-formed, nobody's
+            let nobodys = "110-0000-0000-7" // well-formed, nobody's
             let key: HTTPFields = [HTTPField.Name("Idempotency-Key")!: "steal"]
             for target in [adas, nobodys] {
                 let attempts: [(HTTPRequest.Method, String, [String: Any]?, HTTPFields)] = [
@@ -196,12 +198,14 @@ struct APITests {
         try await APIHarness().run { api in
             _ = try await api.user("ada@moa.example")
             for _ in 0..<5 {
-                let wrong = try await api.send(.post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "not the password at all"])
+                let wrong = try await api.send(
+                    .post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "not the password at all"])
                 #expect(wrong.status == .forbidden)
                 #expect(wrong.problem == "invalid-credentials")
             }
             // Locked, even with the right password: 429 with Retry-After.
-            let locked = try await api.send(.post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "plum-orbit-lantern-42-quietly"])
+            let locked = try await api.send(
+                .post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "plum-orbit-lantern-42-quietly"])
             #expect(locked.status == .tooManyRequests)
             #expect(locked.problem == "rate-limited")
             #expect(Int(locked.headers[.retryAfter] ?? "") ?? 0 > 0)
@@ -226,7 +230,9 @@ struct APITests {
                 (.post, "/v1/transfers", key), (.post, "/v1/recipients", [:]),
                 (.put, "/v1/settings/transfer.daily-limit", [:]),
             ]
-            let bodies = ["{", "[]", "\"text\"", "{\"amount\": 5}", "{\"unknown\": 1, \"email\": \"a@b.c\"}", "{\"everywhere\": \"yes\"}", "null"]
+            let bodies = [
+                "{", "[]", "\"text\"", "{\"amount\": 5}", "{\"unknown\": 1, \"email\": \"a@b.c\"}", "{\"everywhere\": \"yes\"}", "null",
+            ]
             for (method, path, headers) in routes {
                 for body in bodies {
                     let reply = try await api.send(method, path, body: body, token: ada.access, headers: headers)
@@ -241,7 +247,8 @@ struct APITests {
             let unknown = try await api.send(.post, "/v1/accounts/\(adas)/deposits", body: #"{"amout": "5"}"#, token: ada.access)
             #expect(unknown.status == .badRequest)
             #expect(unknown.problem == "unknown-field" || unknown.problem == "malformed-request")
-            let extra = try await api.send(.post, "/v1/accounts/\(adas)/deposits", body: #"{"amount": "5", "amout": "5"}"#, token: ada.access)
+            let extra = try await api.send(
+                .post, "/v1/accounts/\(adas)/deposits", body: #"{"amount": "5", "amout": "5"}"#, token: ada.access)
             #expect(extra.problem == "unknown-field")
             #expect(extra.object["field"] as? String == "/amout")
             #expect(try await api.balance(ada, adas) == 0)

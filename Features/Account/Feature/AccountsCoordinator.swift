@@ -258,7 +258,8 @@ final class AccountsCoordinator: Coordinator {
 enum AccountHome {
     /// - Parameter recipients: Transfer's `RecipientsReading` (`RecipientsReadingKey`), offered when
     ///   asking where to send; `nil`: only ask.
-    static func entry(service: any AccountUseCases, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) -> HomeEntry {
+    static func entry(service: any AccountUseCases, transfers: any TransferStarter, recipients: (any RecipientsReading)? = nil) -> HomeEntry
+    {
         HomeEntry(title: LocalizedText(en: "Accounts and transfers", ko: "계좌와 송금")) { screen in
             let coordinator = await AccountsCoordinator(screen: screen, service: service, transfers: transfers, recipients: recipients)
             await coordinator.run()

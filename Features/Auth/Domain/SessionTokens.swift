@@ -72,7 +72,7 @@ public struct SessionTokens: Sendable {
         let (record, session) = makeSession(userID: user.id, email: user.email, family: secrets.identifier(), at: now)
         try await repository.insertSession(
             record, recording: SecurityEvent(userID: user.id, email: user.email, kind: .login, at: now),
-            clearingWrongPins: true,  // the password proves who it is: the PIN gets its five tries back
+            clearingWrongPins: true, // the password proves who it is: the PIN gets its five tries back
             alongside: SecurityNotices.publishing(SecurityNotices.newLogin(user.id, email: user.email, at: now), through: inbox))
         return session
     }

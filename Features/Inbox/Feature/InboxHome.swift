@@ -52,7 +52,8 @@ enum InboxHome {
     }
 
     /// Runs one input through the view model; shows its error and returns `nil` if it failed.
-    private static func load(_ input: InboxViewModel.Input, _ screen: Screen, _ service: any InboxUseCases) async -> InboxViewModel.Outcome? {
+    private static func load(_ input: InboxViewModel.Input, _ screen: Screen, _ service: any InboxUseCases) async -> InboxViewModel.Outcome?
+    {
         let viewModel = InboxViewModel(service: service)
         await viewModel.send(input)
         let state = await viewModel.state
