@@ -76,31 +76,35 @@ struct BadInputEndToEndTests {
     static let cases: [Case] =
         authCases + settingsCases + accountCases + transferCases + searchCases + archiveCases + inboxAndAppCases
 
-    static let authCases: [Case] = [
-        Case("auth signup", "--email", ["--email", "not-an-address", "--password-stdin"], stdin: password, dataError),
-        Case("auth signup", "--email", ["--email", "", "--password-stdin"], stdin: password, dataError),
-        Case("auth verify", "--email", ["--email", "not-an-address", "--code", "123456"], dataError),
-        Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "abc"], dataError),
-        Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "1234567"], dataError),
-        Case("auth verify", "--email", ["--email", "nobody@example.com", "--code", "123456"], unavailable),
-        Case("auth login", "--email", ["--email", "not-an-address", "--password-stdin"], stdin: password, dataError),
-    ] + ["auth signup", "auth login"].flatMap { command in
+    static let authCases: [Case] =
         [
-            Case(command, "--server", ["--server", "ftp://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
-            Case(command, "--server", ["--server", "", "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
-            Case(command, "--server", ["--server", hostile, "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
-            // Plain HTTP to another machine: refused before any request (issue 15).
-            Case(
-                command, "--server", ["--server", "http://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password,
-                configuration),
+            Case("auth signup", "--email", ["--email", "not-an-address", "--password-stdin"], stdin: password, dataError),
+            Case("auth signup", "--email", ["--email", "", "--password-stdin"], stdin: password, dataError),
+            Case("auth verify", "--email", ["--email", "not-an-address", "--code", "123456"], dataError),
+            Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "abc"], dataError),
+            Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "1234567"], dataError),
+            Case("auth verify", "--email", ["--email", "nobody@example.com", "--code", "123456"], unavailable),
+            Case("auth login", "--email", ["--email", "not-an-address", "--password-stdin"], stdin: password, dataError),
         ]
-    } + [
-        Case("auth password reset", "--email", ["--email", "not-an-address"], dataError),
-        Case(
-            "auth password reset", "--code", ["--email", "ada@example.com", "--code", "abc", "--password-stdin"],
-            stdin: "a brand new passphrase for moa", dataError),
-        Case("auth delete", "--confirm", ["--confirm", "not-an-address"], dataError),
-    ]
+        + ["auth signup", "auth login"].flatMap { command in
+            [
+                Case(
+                    command, "--server", ["--server", "ftp://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password,
+                    usage),
+                Case(command, "--server", ["--server", "", "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
+                Case(command, "--server", ["--server", hostile, "--email", "a@b.example", "--password-stdin"], stdin: password, usage),
+                // Plain HTTP to another machine: refused before any request (issue 15).
+                Case(
+                    command, "--server", ["--server", "http://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password,
+                    configuration),
+            ]
+        } + [
+            Case("auth password reset", "--email", ["--email", "not-an-address"], dataError),
+            Case(
+                "auth password reset", "--code", ["--email", "ada@example.com", "--code", "abc", "--password-stdin"],
+                stdin: "a brand new passphrase for moa", dataError),
+            Case("auth delete", "--confirm", ["--confirm", "not-an-address"], dataError),
+        ]
 
     static let settingsCases: [Case] =
         [

@@ -76,8 +76,10 @@ struct EndToEndTests {
 
         /// Runs `moa ARGS` for the home `name` (a new process each time).
         @discardableResult
-        func moa(_ name: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) async throws -> Run {
-            try await Binaries.run("moa", arguments, stdin: stdin, environment: ["MOA_HOME": home(name).path].merging(extra) { _, new in new })
+        func moa(_ name: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) async throws -> Run
+        {
+            try await Binaries.run(
+                "moa", arguments, stdin: stdin, environment: ["MOA_HOME": home(name).path].merging(extra) { _, new in new })
         }
 
         /// Signs `email` up on this server (remembered by the home), verifies it with the mailed code, logs in.
