@@ -160,7 +160,7 @@ let crossCuttingTests: [Module] = [
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test("ServerTests", path: "Tests/ServerTests",
-          deps: ["MoaServer", "AuthData", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
+          deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
           alsoBuilds: ["moa-server", "moa"]),
 ]
 

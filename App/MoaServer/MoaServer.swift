@@ -36,10 +36,10 @@ public struct MoaServer: Sendable {
 
     /// Opens (creating with mode 0700 if missing) the data folder and its database, migrated, and
     /// composes the services (a composition problem is a bug: ``ServerError/composition(_:)``).
-    /// - Parameter passwordHasher: replaces the composed one (scrypt at OWASP's parameters); tests
-    ///   give a cheaper one, through the registry's validated overriding.
+    /// - Parameter passwordHashing: scrypt's cost; `.fast` is for tests only (through the registry's
+    ///   validated overriding of `PasswordHasherKey`).
     public init(
-        folder: MoaHome, logger: Logger, clock: any WallClock = SystemWallClock(), passwordHasher: (any PasswordHasher)? = nil
+        folder: MoaHome, logger: Logger, clock: any WallClock = SystemWallClock(), passwordHashing: PasswordHashing = .owasp
     ) throws {
         try folder.prepare()
         try FileManager.default.createDirectory(
@@ -51,8 +51,9 @@ public struct MoaServer: Sendable {
         do {
             var registry = try RegistryBuilder(modules: Self.modules(database: database, folder: folder, clock: clock))
                 .validate(root: ServerServicesKey.self)
-            if let passwordHasher {
-                registry = try registry.overriding { $0.replace(.instance(PasswordHasherKey.self, passwordHasher)) }
+            if passwordHashing == .fast {
+                let fast = ScryptPasswordHasher(parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1))
+                registry = try registry.overriding { $0.replace(.instance(PasswordHasherKey.self, fast)) }
             }
             services = registry.resolve()
         } catch {
@@ -83,16 +84,20 @@ public struct MoaServer: Sendable {
         ]
     }
 
-    /// The HTTP routes: the operations of docs/api/openapi.yaml (``ServerAPI``, through the code
-    /// generated from the document), a body limit of ``maximumBodyBytes`` for every request, the
+    /// The HTTP routes: a log line per request (``RequestLogMiddleware``, no secrets), the operations
+    /// of docs/api/openapi.yaml (``ServerAPI``, through the code generated from the document), a body limit of ``maximumBodyBytes`` for every request, the
     /// bearer token's user for the rest of the request, and a problem document (RFC 9457) for
     /// every error.
     public func router() throws -> Router<BasicRequestContext> {
         let router = Router()
+        let routes = RouteTable()
+        router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: ProblemMiddleware(logger: logger))
+        router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         router.add(middleware: BearerMiddleware(tokens: services.tokens))
-        try ServerAPI(database: database, services: services).registerHandlers(on: router, middlewares: [EmptyBodyMiddleware()])
+        try ServerAPI(database: database, services: services).registerHandlers(
+            on: routes.recording(on: router), middlewares: [EmptyBodyMiddleware()])
         return router
     }
 
@@ -110,6 +115,14 @@ public struct MoaServer: Sendable {
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
+}
+
+/// How expensive a password hash is.
+public enum PasswordHashing: Sendable, Equatable {
+    /// scrypt at OWASP's parameters (N = 2^17, r = 8, p = 1: ~128 MiB and a good part of a second).
+    case owasp
+    /// scrypt at N = 2^10: for tests, which hash many passwords in one process. Never for people.
+    case fast
 }
 
 /// The use cases the routes call, resolved once from the registry.

@@ -22,6 +22,8 @@ struct Problem: Error, Sendable, Equatable {
     var retryAfter: Int? = nil
     /// `WWW-Authenticate` (RFC 6750), for `unauthenticated`.
     var challenge: String? = nil
+    /// `Allow` (RFC 9110), for `method-not-allowed`.
+    var allow: String? = nil
 
     static let typeBase = "https://moa.example/problems/"
 
@@ -35,6 +37,7 @@ struct Problem: Error, Sendable, Equatable {
         var response = Self.json(object, status: status, contentType: "application/problem+json")
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if let challenge { response.headers[.wwwAuthenticate] = challenge }
+        if let allow { response.headers[.allow] = allow }
         return response
     }
 
@@ -58,6 +61,11 @@ struct Problem: Error, Sendable, Equatable {
         Problem(
             kind: "malformed-request", title: "Malformed request", status: .badRequest, detail: detail, exitStatus: .dataError, field: field
         )
+    }
+
+    /// A query or path parameter outside what the document allows (400 `invalid-parameter`).
+    static func invalidParameter(_ detail: String, name: String? = nil) -> Problem {
+        Problem(kind: "invalid-parameter", title: "Invalid parameter", status: .badRequest, detail: detail, exitStatus: .usage, field: name)
     }
 
     /// A value of the right JSON type that is longer than the document's transport bound.
@@ -118,8 +126,15 @@ struct Problem: Error, Sendable, Equatable {
         }
     }
 
-    /// A body the generated decoder refused: a field this route does not define, or JSON of the wrong shape.
+    /// A body the generated decoder refused: a field this route does not define, or JSON of the wrong
+    /// shape — or a path or query parameter it could not read (its decoder's errors carry no coding
+    /// path and say nothing of JSON).
     static func from(_ error: DecodingError) -> Problem {
+        if case .keyNotFound = error {
+            // Only a body's object misses a key (parameters are read one by one).
+        } else if let context = Self.context(of: error), context.codingPath.isEmpty, !Self.isAboutJSON(context.debugDescription) {
+            return invalidParameter("A parameter of the address or the query has a value this route does not take.")
+        }
         switch error {
         case .dataCorrupted(let context) where context.debugDescription.hasPrefix("Additional properties are disabled"):
             let name = context.codingPath.last?.stringValue ?? "?"
@@ -141,6 +156,19 @@ struct Problem: Error, Sendable, Equatable {
         @unknown default:
             return malformed("The request body cannot be read.")
         }
+    }
+
+    static func context(of error: DecodingError) -> DecodingError.Context? {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
+            context
+        @unknown default: nil
+        }
+    }
+
+    /// Whether a decoding error's message is the JSON decoder's (a body), not the URI decoder's (a parameter).
+    static func isAboutJSON(_ description: String) -> Bool {
+        description.contains("JSON") || description.hasPrefix("Expected") || description.contains("Unexpected end of file")
     }
 
     /// Text from the request, as a detail quotes it: at most 40 characters, no control character.

@@ -43,12 +43,32 @@ struct BearerMiddleware<Context: RequestContext>: RouterMiddleware {
             authenticated = (user, session)
         }
         let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil)
+        // A route that acts for a user answers 401 before it reads anything else of the request.
+        if authenticated == nil, Self.actsForAUser(request.uri.path) {
+            throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)
+        }
         do {
             return try await RequestUser.$current.withValue(requestUser) { try await next(request, context) }
         } catch let error as OpenAPIRuntime.ServerError where error.underlyingError is NotLoggedInError {
             throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)
         } catch is NotLoggedInError {
             throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)
+        }
+    }
+}
+
+extension BearerMiddleware {
+    /// The routes that act for the token's user (docs/api/openapi.yaml: every one under `/v1/` but
+    /// sign-up, verification, login, refresh and password reset).
+    static func actsForAUser(_ path: String) -> Bool {
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard segments.first == "v1", segments.count >= 2 else { return false }
+        switch segments[1] {
+        case "accounts", "transfers", "recipients", "inbox", "settings": return true
+        case "auth":
+            return segments.count >= 3 && ["logout", "session", "delete"].contains(segments[2])
+                || segments.dropFirst(2).first == "password" && segments.dropFirst(3).first == "change"
+        default: return false
         }
     }
 }

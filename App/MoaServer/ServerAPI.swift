@@ -240,6 +240,9 @@ struct ServerAPI: APIProtocol {
     // MARK: Inbox
 
     func listNotices(_ input: Operations.ListNotices.Input) async throws -> Operations.ListNotices.Output {
+        if let before = input.query.before, before < 1 {
+            throw Problem.invalidParameter("before is a notice id, 1 or more, not \(before).", name: "before")
+        }
         let page = try await services.inbox.list(
             unreadOnly: input.query.unread ?? false, limit: input.query.limit ?? InboxService.defaultLimit,
             before: input.query.before.map(String.init))
@@ -252,6 +255,9 @@ struct ServerAPI: APIProtocol {
     }
 
     func markNoticeRead(_ input: Operations.MarkNoticeRead.Input) async throws -> Operations.MarkNoticeRead.Output {
+        guard input.path.noticeId >= 1 else {
+            throw Problem.invalidParameter("A notice id is 1 or more, not \(input.path.noticeId).", name: "notice_id")
+        }
         let result = try await services.inbox.markRead(String(input.path.noticeId))
         return .ok(.init(body: .json(.init(notice: .init(result.notice), wasUnread: result.wasUnread))))
     }

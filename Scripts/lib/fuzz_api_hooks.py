@@ -14,13 +14,13 @@ Who is logged in for what (every case carries `Authorization: Bearer <access tok
   - `delete`, for deleteUser only, so that an accepted deletion could never take `main` with it.
 
 Real values instead of random ones, in about a third of the cases (chosen by a checksum of the
-generated value, so a derandomized run stays reproducible): the `main` user's account in
-`{account}` and a transfer's `from`, its second account as a transfer's `to` or a favourite's
-number, the transfer and favourite made before the run, a fresh refresh token of the `logout`
-user, the e-mail addresses of an unverified user and of the reset user, and the `login` user's
-address and password in a login. Without them almost
-every case would stop at 404, and the routes' success paths (and the state they build) would go
-untested. The checks are not touched.
+generated value, not at random, so that derandomized data stays derandomized): the `main` user's
+account in `{account}` and a transfer's `from`, its second account as a transfer's `to` or a
+favourite's number, the transfer and favourite made before the run, a fresh refresh token of the
+`logout` user, the e-mail addresses of an unverified user and of the reset user, and the `login`
+user's address (mostly with its password) in a login. Without them almost every case would stop at
+404, and the routes' success paths (and the state they build) would go untested. The checks are
+not touched.
 """
 
 from __future__ import annotations

@@ -1,4 +1,3 @@
-import AuthData
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -18,9 +17,7 @@ struct APIHarness {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-api-\(UUID().uuidString)")
         // Scrypt at a test's cost: OWASP's parameters take ~128 MiB and most of a second per hash.
-        server = try MoaServer(
-            folder: MoaHome(root: folder), logger: Logger(label: "test"),
-            passwordHasher: ScryptPasswordHasher(parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1)))
+        server = try MoaServer(folder: MoaHome(root: folder), logger: Logger(label: "test"), passwordHashing: .fast)
     }
 
     /// What one request got back.

@@ -130,6 +130,27 @@ struct APITests {
             // Eve's own transfers, notices and favourites hold nothing of Ada's either.
             let transfers = try await api.send(.get, "/v1/transfers", token: eve.access)
             #expect((transfers.object["transfers"] as? [Any])?.isEmpty == true)
+
+            // Ada's transfer, notice and favourite: 404 for Eve, like ids nobody has.
+            let sent = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": eves, "amount": "1,000"], token: ada.access,
+                headers: [HTTPField.Name("Idempotency-Key")!: "to-eve"])
+            let transferID = try #require(sent.object["id"] as? String)
+            _ = try await api.send(.post, "/v1/recipients", json: ["number": eves, "alias": "eve"], token: ada.access)
+            let adasNotices = try await api.send(.get, "/v1/inbox", token: ada.access)
+            let noticeID = try #require((adasNotices.object["notices"] as? [[String: Any]])?.first?["id"] as? Int)
+            for (method, path) in [
+                (HTTPRequest.Method.get, "/v1/transfers/\(transferID)"), (.post, "/v1/inbox/\(noticeID)/read"),
+                (.delete, "/v1/recipients/eve"),
+            ] {
+                let reply = try await api.send(method, path, token: eve.access)
+                #expect(reply.status == .notFound, "\(method) \(path) → \(reply.status) \(reply.text)")
+                #expect(!reply.text.contains(adas))
+            }
+            #expect(try await api.send(.get, "/v1/transfers/\(transferID)", token: ada.access).status == .ok)
+            #expect(try await api.send(.get, "/v1/recipients", token: ada.access).text.contains("eve"))
+            let stillUnread = try await api.send(.get, "/v1/inbox?unread=true", token: ada.access)
+            #expect((stillUnread.object["notices"] as? [[String: Any]] ?? []).contains { $0["id"] as? Int == noticeID })
         }
     }
 
@@ -150,6 +171,47 @@ struct APITests {
                 }
             }
             #expect(try await api.send(.get, "/v1/auth/session", token: ada.access).object["email"] as? String == "ada@moa.example")
+        }
+    }
+
+    @Test func aServedPathWithAnotherMethodIs405WithAllow() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            for (method, path, allow) in [
+                (HTTPRequest.Method.delete, "/v1/accounts", "GET, POST"), (.put, "/healthz", "GET"),
+                (.get, "/v1/accounts/110-0000-0000-7/deposits", "POST"), (.post, "/v1/settings/transfer.daily-limit", "DELETE, GET, PUT"),
+            ] {
+                let reply = try await api.send(method, path, token: ada.access)
+                #expect(reply.status == .methodNotAllowed, "\(method) \(path) → \(reply.status)")
+                #expect(reply.problem == "method-not-allowed")
+                #expect(reply.headers[.allow] == allow, "\(path)")
+                #expect(reply.object["exit_status"] as? Int == 64)
+            }
+        }
+    }
+
+    /// A route that acts for a user answers 401 before it reads anything else; with a token, a
+    /// parameter the route cannot take is 400 `invalid-parameter`, named where it can be.
+    @Test func parametersAreCheckedAfterTheTokenAndAre400() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let paths = [
+                "/v1/transfers?limit=abc", "/v1/transfers?limit=0", "/v1/settings/bogus", "/v1/inbox?before=0", "/v1/inbox?unread=maybe",
+                "/v1/inbox?limit=abc", "/v1/accounts/110-0000-0000-7/history?limit=999",
+            ]
+            for path in paths {
+                let anonymous = try await api.send(.get, path)
+                #expect(anonymous.status == .unauthorized, "\(path) without a token → \(anonymous.status)")
+                let reply = try await api.send(.get, path, token: ada.access)
+                #expect(reply.status == .badRequest, "\(path) → \(reply.status) \(reply.text)")
+                #expect(reply.problem == "invalid-parameter", "\(path): \(reply.text)")
+                #expect(reply.object["exit_status"] as? Int == 64)
+                #expect(!(reply.object["detail"] as? String ?? "").contains("JSON"))
+            }
+            let zero = try await api.send(.post, "/v1/inbox/0/read", token: ada.access)
+            #expect(zero.status == .badRequest)
+            #expect(zero.object["field"] as? String == "notice_id")
+            #expect(try await api.send(.post, "/v1/inbox/0/read").status == .unauthorized)
         }
     }
 

@@ -11,6 +11,7 @@ struct EndToEndTests {
     final class World: @unchecked Sendable {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-e2e-\(UUID().uuidString)")
         var data: URL { root.appendingPathComponent("server") }
+        var log: URL { root.appendingPathComponent("server.log") }
         private(set) var server: Process?
         private(set) var url = ""
         private(set) var port = 0
@@ -35,7 +36,11 @@ struct EndToEndTests {
             process.arguments = ["--port", String(port), "--data", data.path]
             let out = Pipe()
             process.standardOutput = out
-            process.standardError = FileHandle.nullDevice
+            // The server's log (swift-log, standard error), appended across restarts.
+            if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+            let logFile = try FileHandle(forWritingTo: log)
+            try logFile.seekToEnd()
+            process.standardError = logFile
             try process.run()
             var first = Data()
             while !first.contains(UInt8(ascii: "\n")) {
@@ -136,6 +141,15 @@ struct EndToEndTests {
                 .posixPermissions] as? Int
         #expect(mode == 0o600)
         #expect(try String(contentsOf: world.home("ada").appendingPathComponent("server.json"), encoding: .utf8).contains(world.url))
+        // The server logged every request, and no secret: no password, no token, no code.
+        let log = try String(contentsOf: world.log, encoding: .utf8)
+        #expect(log.contains("path=/v1/transfers") && log.contains("status=201"))
+        let session = try JSONSerialization.jsonObject(with: Data(contentsOf: world.home("ada").appendingPathComponent("session.json")))
+        let tokens = ["accessToken", "refreshToken"].compactMap { (session as? [String: Any])?[$0] as? String }
+        #expect(tokens.count == 2)
+        for secret in tokens + ["plum-orbit-lantern-42-quietly", try world.code(for: "bo@moa.example")] {
+            #expect(!log.contains(secret))
+        }
         let doctor = try await world.moa("ada", ["doctor", "--json"]).expectSuccess()
         let server = doctor.object["server"] as? [String: Any]
         #expect(server?["ok"] as? Bool == true)

@@ -1463,6 +1463,31 @@ public enum Operations {
                     }
                 }
             }
+            /// `validation` (a value the Domain's parser refused, exit 65; `field` names it) or
+            /// `idempotency-key-reused` (exit 1). Nothing was written.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshSession)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `internal` (500, exit 70) or `unavailable` (503, exit 75) — or any other problem.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/refresh/post(refreshSession)/responses/default`.
@@ -5876,14 +5901,16 @@ public enum Operations {
         public struct Input: Sendable, Hashable {
             /// - Remark: Generated from `#/paths/v1/transfers/{transfer_id}/GET/path`.
             public struct Path: Sendable, Hashable {
-                /// The transfer's id, a lowercase UUID. Anything else, or another user's, is 404.
+                /// The transfer's id, a lowercase UUID. Anything else, or another user's, is 404; one
+                /// longer than 64 characters is 422 (the transport bound).
+                ///
                 ///
                 /// - Remark: Generated from `#/paths/v1/transfers/{transfer_id}/GET/path/transfer_id`.
                 public var transferId: Swift.String
                 /// Creates a new `Path`.
                 ///
                 /// - Parameters:
-                ///   - transferId: The transfer's id, a lowercase UUID. Anything else, or another user's, is 404.
+                ///   - transferId: The transfer's id, a lowercase UUID. Anything else, or another user's, is 404; one
                 public init(transferId: Swift.String) {
                     self.transferId = transferId
                 }
@@ -6007,6 +6034,31 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "notFound",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation` (a value the Domain's parser refused, exit 65; `field` names it) or
+            /// `idempotency-key-reused` (exit 1). Nothing was written.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/transfers/{transfer_id}/get(getTransfer)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
