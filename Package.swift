@@ -103,7 +103,8 @@ let app: [Module] = [
     // cases, over the generated client on URLSession. Only the App sees it, so no feature's closure
     // (its Example, its tests) builds the API client.
     .library("MoaRemote", path: "App/MoaRemote",
-             deps: ["Registry", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIURLSession, httpTypes, "SettingsData"]
+             deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIURLSession, httpTypes,
+                    "SettingsData"]
                  + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.

@@ -164,13 +164,14 @@ public enum Composition {
     /// Validates `modules` (all problems at once) into the registry the app runs on; with a
     /// `server`, the use cases it serves are replaced by their remote implementations
     /// (``RemoteComposition``), validated again.
+    /// `onSignedUp`: what to do once a sign-up or a login on the server succeeded (remember it).
     public static func validate(
-        _ modules: [any FeatureModule], server: ServerAddress? = nil
+        _ modules: [any FeatureModule], server: ServerAddress? = nil, onSignedUp: @escaping @Sendable () throws -> Void = {}
     ) throws(RegistryProblems) -> ValidatedRegistry<AppRootKey> {
         let embedded = try RegistryBuilder(modules: modules).validate(root: AppRootKey.self)
         guard let server else { return embedded }
         return try embedded.overriding { overrides in
-            for provider in RemoteComposition.replacements(for: server) { overrides.replace(provider) }
+            for provider in RemoteComposition.replacements(for: server, onSignedUp: onSignedUp) { overrides.replace(provider) }
         }
     }
 

@@ -39,8 +39,11 @@ public enum MoaMain {
                     DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database, server: server))
                 return .init(commands: [doctor], context: context)
             }
-            if let server, choosing?.server != nil { try ServerChoice.remember(server, in: home) }
-            let root = try Composition.validate(modules, server: server).resolve()
+            // A server given with --server is remembered once a sign-up or a login on it succeeded.
+            let remember: @Sendable () throws -> Void = {
+                if let server, choosing?.server != nil { try ServerChoice.remember(server, in: home) }
+            }
+            let root = try Composition.validate(modules, server: server, onSignedUp: remember).resolve()
             let interactive = FeatureCommands(
                 MoaCommand.self, environment: HomeEnvironment(entries: root.homeEntries, session: root.session, unlocker: root.unlocker))
             return .init(commands: root.commandGroups + [interactive], context: await displaySettings(root.settings, context, global))

@@ -38,9 +38,9 @@ public struct RemoteAPI: Sendable {
         configuration.timeoutIntervalForRequest = Self.timeout
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
-        self.init(
-            address: address, transport: URLSessionTransport(configuration: .init(session: URLSession(configuration: configuration))),
-            credentials: .none)
+        // The API never redirects; following one could carry a password or a token elsewhere, even to plain http.
+        let session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
+        self.init(address: address, transport: URLSessionTransport(configuration: .init(session: session)), credentials: .none)
     }
 
     init(address: ServerAddress, transport: URLSessionTransport, credentials: Credentials) {
@@ -91,7 +91,7 @@ public struct RemoteAPI: Sendable {
     static func unexpected(_ operation: String) -> RemoteProblem {
         RemoteProblem(
             type: "unexpected-response", status: 0, detail: "The server answered \(operation) in a way this moa does not understand.",
-            hint: "Check that moa and moa-server have the same version (`moa doctor`).", exitStatus: .unavailable)
+            hint: "Check that moa and moa-server speak the same API (`moa doctor`).", exitStatus: .configuration)
     }
 }
 
@@ -135,6 +135,21 @@ public struct ServerUnreachable: UserFacingError, Equatable {
 
     public var message: String { "Cannot reach moa-server at \(address): \(RemoteProblem.clean(reason).trimmingCharacters(in: ["."]))." }
     public var hint: String? { "Check that it runs (`moa doctor`), then try again; a transfer retried with the same key is sent once." }
+    public var exitStatus: ExitStatus { .temporaryFailure }
+}
+
+/// A send whose answer never came: it may or may not have been made. Retried with the same key it is
+/// made exactly once either way, so the key is told (75, temporary).
+public struct TransferOutcomeUnknown: UserFacingError, Equatable {
+    public let key: String
+    public let reason: ServerUnreachable
+
+    public var message: String {
+        "No answer came from moa-server at \(reason.address) about the transfer, so it may or may not have been sent."
+    }
+    public var hint: String? {
+        "Send it again with --idempotency-key \(RemoteProblem.clean(key)): it is sent once either way."
+    }
     public var exitStatus: ExitStatus { .temporaryFailure }
 }
 

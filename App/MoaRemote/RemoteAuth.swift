@@ -10,19 +10,23 @@ public struct RemoteSessionAuthority: SessionAuthority {
     /// Calls that carry no session (login, refresh), or carry the one they are given.
     let api: RemoteAPI
     let clock: any WallClock
+    let onLoggedIn: @Sendable () throws -> Void
 
-    public init(api: RemoteAPI, clock: any WallClock) {
+    public init(api: RemoteAPI, clock: any WallClock, onLoggedIn: @escaping @Sendable () throws -> Void = {}) {
         self.api = api
         self.clock = clock
+        self.onLoggedIn = onLoggedIn
     }
 
     public func logIn(email: String, password: String) async throws -> StoredSession {
-        try await api.call { client in
+        let session = try await api.call { client in
             guard case .ok(let ok) = try await client.logIn(body: .json(.init(email: email, password: password))) else {
                 throw RemoteAPI.unexpected("the login")
             }
             return RemoteAPI.session(try ok.body.json)
         }
+        try onLoggedIn()
+        return session
     }
 
     /// The server checks the token on every request (a 401 there refreshes); here only its own expiry counts.
@@ -85,17 +89,23 @@ public struct RemoteSessionAuthority: SessionAuthority {
 /// Sign-up and verification on the server; the code is mailed by the server (its outbox).
 public struct RemoteRegistration: RegistrationUseCases {
     let api: RemoteAPI
+    let onSignedUp: @Sendable () throws -> Void
 
-    public init(api: RemoteAPI) { self.api = api }
+    public init(api: RemoteAPI, onSignedUp: @escaping @Sendable () throws -> Void = {}) {
+        self.api = api
+        self.onSignedUp = onSignedUp
+    }
 
     public func signUp(email: String, password: String) async throws -> CodeSent {
-        try await api.call { client in
+        let sent = try await api.call { client in
             guard case .created(let created) = try await client.signUp(body: .json(.init(email: email, password: password))) else {
                 throw RemoteAPI.unexpected("the sign-up")
             }
             let status = try created.body.json
             return CodeSent(email: status.email ?? email, location: "moa-server's outbox (\(status.verificationMail ?? "a new mail"))")
         }
+        try onSignedUp()
+        return sent
     }
 
     public func verify(email: String, code: String) async throws {
@@ -145,18 +155,19 @@ public struct RemotePasswordReset: PasswordResetUseCases {
     }
 }
 
-/// Deleting the user on the server: everything it keeps about them, in its one transaction; then
-/// this terminal's session file.
+/// Deleting the user on the server — everything it keeps about them, in its one transaction — then
+/// what this machine keeps (Archive's tickets, the user's settings here; the embedded deletion on
+/// the local database, which also removes the session file).
 public struct RemoteAccountDeletion: AccountDeletionUseCases {
     /// Calls that carry the session.
     let api: RemoteAPI
     let sessions: SessionManager
-    let store: any SessionStore
+    let local: AccountDeletion
 
-    public init(api: RemoteAPI, sessions: SessionManager, store: any SessionStore) {
+    public init(api: RemoteAPI, sessions: SessionManager, local: AccountDeletion) {
         self.api = api
         self.sessions = sessions
-        self.store = store
+        self.local = local
     }
 
     public func userToDelete() async throws -> AuthenticatedUser {
@@ -171,7 +182,8 @@ public struct RemoteAccountDeletion: AccountDeletionUseCases {
             }
             return try ok.body.json.erased ?? []
         }
-        try store.clear()
-        return DeletionReport(user: user, erased: erased)
+        let here = try await local.delete(confirmation: confirmation)
+        let machine = here.erased.filter { !erased.contains($0) }.map { "\($0) (this machine)" }
+        return DeletionReport(user: user, erased: erased + machine)
     }
 }

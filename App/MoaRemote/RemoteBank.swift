@@ -116,7 +116,16 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
 
     public func send(_ draft: TransferDraft) async throws -> TransferReceipt {
         let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
-        return try await api.call { client in
+        do {
+            return try await sendOnce(draft, key: key)
+        } catch let error as ServerUnreachable {
+            // The request may have reached the server and the answer been lost: say how to retry safely.
+            throw TransferOutcomeUnknown(key: key, reason: error)
+        }
+    }
+
+    private func sendOnce(_ draft: TransferDraft, key: String) async throws -> TransferReceipt {
+        try await api.call { client in
             let output = try await client.sendTransfer(
                 headers: .init(idempotencyKey: key),
                 body: .json(.init(from: draft.from, to: draft.to, amount: draft.amount, memo: draft.memo)))

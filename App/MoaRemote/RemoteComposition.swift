@@ -3,9 +3,11 @@ import AuthDomain
 import AuthInterface
 import Foundation
 import InboxDomain
+import Persistence
 import Registry
 import SettingsData
 import SettingsDomain
+import SettingsInterface
 import SharedKit
 import Storage
 import TransferDomain
@@ -75,17 +77,30 @@ public struct RememberServerError: UserFacingError {
 /// validated overriding (a key that nothing registers cannot be replaced). Search, Archive, the PIN
 /// and the display settings stay on this machine.
 public enum RemoteComposition {
-    public static func replacements(for address: ServerAddress) -> [Provider] {
+    /// - Parameter onSignedUp: runs once a sign-up or a login on the server succeeded (`moa` then
+    ///   remembers a server given with `--server`: a mistyped one is never remembered).
+    public static func replacements(
+        for address: ServerAddress, onSignedUp: @escaping @Sendable () throws -> Void = {}
+    ) -> [Provider] {
         let api = RemoteAPI(address: address)
         return [
             .singleton(SessionManagerKey.self, requires: SessionStoreKey.self, WallClockKey.self) { store, clock in
-                SessionManager(authority: RemoteSessionAuthority(api: api, clock: clock), store: store, clock: clock)
+                SessionManager(
+                    authority: RemoteSessionAuthority(api: api, clock: clock, onLoggedIn: onSignedUp), store: store, clock: clock,
+                    origin: address.url.absoluteString)
             },
-            .singleton(RegistrationKey.self) { RemoteRegistration(api: api) },
+            .singleton(RegistrationKey.self) { RemoteRegistration(api: api, onSignedUp: onSignedUp) },
             .singleton(PasswordResetKey.self) { RemotePasswordReset(api: api) },
-            .singleton(AccountDeletionKey.self, requires: SessionManagerKey.self, SessionStoreKey.self) { sessions, store in
-                RemoteAccountDeletion(api: api.authorized(by: sessions), sessions: sessions, store: store)
+            .singleton(
+                AccountDeletionKey.self, requires: SessionManagerKey.self, SessionStoreKey.self, AuthRepositoryKey.self,
+                UnitOfWorkKey.self, UserDataOwnersKey.self
+            ) { sessions, store, repository, unitOfWork, owners in
+                // After the server, this machine's share (Archive, settings): the embedded deletion, on the local database.
+                let local = AccountDeletion(
+                    sessions: sessions, repository: repository, store: store, unitOfWork: unitOfWork, owners: owners)
+                return RemoteAccountDeletion(api: api.authorized(by: sessions), sessions: sessions, local: local)
             },
+            .singleton(PinRepositoryKey.self) { RemotePins() },
             .singleton(AccountServiceKey.self, requires: SessionManagerKey.self) {
                 RemoteAccounts(api: api.authorized(by: $0), sessions: $0)
             },
@@ -94,6 +109,16 @@ public enum RemoteComposition {
             .singleton(TransferReadingKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
             .singleton(RecipientBookKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
             .singleton(InboxServiceKey.self, requires: SessionManagerKey.self) { RemoteInbox(api: api.authorized(by: $0)) },
+            // The money settings are the server's: no MOA_… variable or flag of this machine changes them here either.
+            .singleton(SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self) {
+                store, scopes, overrides in
+                let served = SettingKey.allCases.filter { RemoteSettingsStore.served.contains($0.name) }
+                let variables = Set(served.map(\.environmentVariable))
+                return SettingsManager(
+                    store: store, scopes: scopes,
+                    overrides: SettingsOverrides(overrides.values.filter { !RemoteSettingsStore.served.contains($0.key) }),
+                    environment: ProcessInfo.processInfo.environment.filter { !variables.contains($0.key) })
+            },
             .singleton(SettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self, SessionManagerKey.self) {
                 database, clock, sessions in
                 RemoteSettingsStore(local: SQLiteSettingsStore(database: database, clock: clock), api: api.authorized(by: sessions))

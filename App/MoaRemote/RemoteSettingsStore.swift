@@ -23,6 +23,8 @@ public struct RemoteSettingsStore: SettingsStore {
         var values = try await local.values(in: scope)
         guard !scope.isDevice else { return values }
         values.own = values.own.filter { !Self.served.contains($0.key) }.merging(try await serverValues()) { _, server in server }
+        // The server's user falls back to the server's defaults, never to this device's values.
+        values.fallback = values.fallback.filter { !Self.served.contains($0.key) }
         return values
     }
 
@@ -36,14 +38,38 @@ public struct RemoteSettingsStore: SettingsStore {
         let before = try await values(in: scope)
         var after = before
         let result = try change(&after)
-        for key in Self.served.sorted() where before.own[key] != after.own[key] {
-            try await write(key, after.own[key])
-        }
+        for key in Self.writeOrder(from: before.own, to: after.own) { try await write(key, after.own[key]) }
         let localAfter = after.own.filter { !Self.served.contains($0.key) }
         _ = try await local.modify(scope) { stored in
             stored.own = stored.own.filter { Self.served.contains($0.key) }.merging(localAfter) { _, new in new }
         }
         return result
+    }
+
+    /// The served keys that changed, in an order whose every step the server accepts: it refuses a
+    /// daily limit below the per-transfer limit after each write, so when both change, the one
+    /// whose new value fits beside the other's old value goes first (one always does, since both the
+    /// old and the new pair are valid).
+    static func writeOrder(from old: [String: String], to new: [String: String]) -> [String] {
+        let perTransfer = SettingKey.transferPerTransferLimit.name
+        let daily = SettingKey.transferDailyLimit.name
+        func effective(_ key: String, _ values: [String: String]) -> Int64 {
+            if let text = values[key], let minor = Int64(text) { return minor }
+            if case .money(let fallback)? = SettingKey(rawValue: key)?.defaultValue { return fallback.minorUnits }
+            return 0
+        }
+        var changed = served.sorted().filter { old[$0] != new[$0] }
+        if changed.contains(perTransfer), changed.contains(daily),
+            effective(perTransfer, new) > effective(daily, old)
+        {
+            // The new per-transfer limit would not fit under the old daily one: the daily limit first.
+            changed.removeAll { $0 == daily }
+            changed.insert(daily, at: 0)
+        } else if changed.contains(perTransfer), changed.contains(daily) {
+            changed.removeAll { $0 == perTransfer }
+            changed.insert(perTransfer, at: 0)
+        }
+        return changed
     }
 
     /// The values the user set on the server (money as minor units, as the local store keeps them).

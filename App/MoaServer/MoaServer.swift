@@ -96,7 +96,7 @@ public struct MoaServer: Sendable {
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         router.add(middleware: BearerMiddleware(tokens: services.tokens))
-        try ServerAPI(database: database, services: services).registerHandlers(
+        try ServerAPI(database: database, services: services, passwordWork: PasswordWork()).registerHandlers(
             on: routes.recording(on: router), middlewares: [EmptyBodyMiddleware()])
         return router
     }

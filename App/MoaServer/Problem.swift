@@ -91,7 +91,7 @@ struct Problem: Error, Sendable, Equatable {
                 ? malformed("The request cannot be read.")
                 : Problem(
                     kind: "internal", title: error.status.reasonPhrase, status: error.status,
-                    detail: "The server failed; nothing was changed.", exitStatus: .software)
+                    detail: "The server failed unexpectedly; the cause is in its log.", exitStatus: .software)
         }
     }
 
@@ -200,10 +200,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let problem as Problem {
             return problem.response
         } catch let error as OpenAPIRuntime.ServerError {
-            if let problem = Problem.from(error) { return problem.response }
-            return failed(request, error.underlyingError)
+            guard let problem = Problem.from(error) else { return failed(request, error.underlyingError) }
+            if problem.status.code >= 500 { return failed(request, error.underlyingError) }
+            return problem.response
         } catch let error as any UserFacingError {
-            return Problem(error).response
+            let problem = Problem(error)
+            if problem.status.code >= 500 { return failed(request, error) }
+            return problem.response
         } catch let error as any HTTPResponseError {
             return Problem.from(error).response
         } catch {
@@ -211,13 +214,13 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         }
     }
 
-    /// A bug, or the database failing under us: logged with its cause (never a request body, so
-    /// never a password or a token), answered with a 500 that tells nothing of it.
+    /// A bug, or the database or the disk failing under us: logged with its cause (never a request
+    /// body, so never a password or a token), answered with a 500 that tells nothing of it.
     private func failed(_ request: Request, _ error: any Error) -> Response {
         logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
         return Problem(
             kind: "internal", title: "Internal Server Error", status: .internalServerError,
-            detail: "The server failed; nothing was changed.", exitStatus: .software
+            detail: "The server failed unexpectedly; the cause is in its log.", exitStatus: .software
         )
         .response
     }

@@ -68,7 +68,7 @@ extension Problem {
         case .ok, .software, .ioError, .configuration:
             self.init(
                 kind: "internal", title: "Internal Server Error", status: .internalServerError,
-                detail: "The server failed; nothing was changed.", exitStatus: .software)
+                detail: "The server failed unexpectedly; the cause is in its log.", exitStatus: .software)
         }
     }
 }

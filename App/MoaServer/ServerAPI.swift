@@ -25,6 +25,8 @@ struct ServerAPI: APIProtocol {
 
     let database: AppDatabase
     let services: ServerServices
+    /// Where the requests that hash a password run (off the cooperative pool, one per core).
+    let passwordWork: PasswordWork
 
     /// Answers while the server runs and its database can be read.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
@@ -36,8 +38,9 @@ struct ServerAPI: APIProtocol {
 
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
-        let sent = try await services.registration.signUp(
-            email: try Bound.email(body.email), password: try Bound.password(body.password, "/password"))
+        let (email, password) = (try Bound.email(body.email), try Bound.password(body.password, "/password"))
+        let registration = services.registration
+        let sent = try await passwordWork.run { try await registration.signUp(email: email, password: password) }
         return .created(
             .init(body: .json(.init(status: .codeSent, email: sent.email, verificationMail: Self.fileName(sent.location)))))
     }
@@ -59,8 +62,9 @@ struct ServerAPI: APIProtocol {
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
-        let session = try await services.tokens.logIn(
-            email: try Bound.email(body.email), password: try Bound.password(body.password, "/password"))
+        let (email, password) = (try Bound.email(body.email), try Bound.password(body.password, "/password"))
+        let tokens = services.tokens
+        let session = try await passwordWork.run { try await tokens.logIn(email: email, password: password) }
         return .ok(.init(body: .json(.init(session))))
     }
 
@@ -95,9 +99,10 @@ struct ServerAPI: APIProtocol {
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
         let (user, _) = try Self.requireAuthenticated()
-        let session = try await services.tokens.changePassword(
-            of: user, current: try Bound.password(body.currentPassword, "/current_password"),
-            new: try Bound.password(body.newPassword, "/new_password"))
+        let current = try Bound.password(body.currentPassword, "/current_password")
+        let new = try Bound.password(body.newPassword, "/new_password")
+        let tokens = services.tokens
+        let session = try await passwordWork.run { try await tokens.changePassword(of: user, current: current, new: new) }
         return .ok(.init(body: .json(.init(session))))
     }
 
@@ -111,9 +116,10 @@ struct ServerAPI: APIProtocol {
         -> Operations.CompletePasswordReset.Output
     {
         guard case .json(let body) = input.body else { throw Self.notJSON }
-        let user = try await services.passwordReset.complete(
-            email: try Bound.email(body.email), code: try Bound.text(body.code, "/code", 32),
-            newPassword: try Bound.password(body.newPassword, "/new_password"))
+        let (email, code) = (try Bound.email(body.email), try Bound.text(body.code, "/code", 32))
+        let newPassword = try Bound.password(body.newPassword, "/new_password")
+        let reset = services.passwordReset
+        let user = try await passwordWork.run { try await reset.complete(email: email, code: code, newPassword: newPassword) }
         return .ok(
             .init(body: .json(.init(status: .passwordReset, email: user.email, userId: user.id.rawValue, sessions: "all-revoked"))))
     }

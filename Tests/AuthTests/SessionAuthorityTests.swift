@@ -1,3 +1,4 @@
+import AuthData
 import AuthDomain
 import AuthInterface
 import Foundation
@@ -58,6 +59,25 @@ struct SessionAuthorityTests {
         // A token refused after the refresh was already done is answered from the file, with no new refresh.
         #expect(try await manager.accessToken(replacing: rejected) == store.current?.accessToken)
         #expect(authority.rotations == 1)
+    }
+
+    /// Two `moa` processes of one home (two managers on one session file) find the token expired at
+    /// once: the file's lock lets one refresh, and the other uses what it saved — it never presents
+    /// the same refresh token again, which the server would take for a stolen copy.
+    @Test func twoProcessesOfOneHomeRefreshOnce() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-session-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("session.json")
+        let authority = CountingAuthority()
+        try FileSessionStore(url: file).save(CountingAuthority.session(0, expiresIn: -1, from: Date()))
+        let first = SessionManager(authority: authority, store: FileSessionStore(url: file), clock: SystemWallClock())
+        let second = SessionManager(authority: authority, store: FileSessionStore(url: file), clock: SystemWallClock())
+        async let a = first.accessToken()
+        async let b = second.accessToken()
+        let tokens = try await [a, b]
+        #expect(authority.rotations == 1)
+        #expect(tokens == ["access-1", "access-1"])
+        #expect(try FileSessionStore(url: file).load()?.refreshToken == "refresh-1")
     }
 
     @Test func anExpiredTokenIsRefreshedBeforeItIsSentAndAnEndedSessionClearsTheFile() async throws {

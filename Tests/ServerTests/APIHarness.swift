@@ -43,7 +43,7 @@ struct APIHarness {
         try await app.test(.router) { client in try await body(Client(client: client, outbox: folder.appendingPathComponent("outbox"))) }
     }
 
-    struct Client {
+    struct Client: Sendable {
         let client: any TestClientProtocol
         let outbox: URL
 

@@ -275,6 +275,31 @@ struct APITests {
         }
     }
 
+    /// Attempts on one address are counted one by one however many arrive at once: the lockout holds.
+    @Test func concurrentWrongPasswordsStillLockTheAddress() async throws {
+        try await APIHarness().run { api in
+            _ = try await api.user("ada@moa.example")
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        try await api.send(
+                            .post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "not the password at all"]
+                        )
+                        .status.code
+                    }
+                }
+                var all: [Int] = []
+                for try await status in group { all.append(status) }
+                return all
+            }
+            #expect(statuses.filter { $0 == 403 }.count == 5)
+            #expect(statuses.filter { $0 == 429 }.count == 7)
+            let right = try await api.send(
+                .post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "plum-orbit-lantern-42-quietly"])
+            #expect(right.status == .tooManyRequests)
+        }
+    }
+
     /// Issue 15, item 5 and its acceptance: malformed bodies to every POST/PUT/PATCH route are 4xx
     /// problem documents, never 5xx.
     @Test func malformedBodiesAreProblemsOnEveryWritingRoute() async throws {

@@ -199,13 +199,74 @@ struct EndToEndTests {
         try await world.startServer()
         try await world.person("ada", "ada@moa.example")
         let adas = try await world.account("ada")
+        try await world.moa("ada", ["account", "deposit", adas, "5,000"]).expectSuccess()
+        let other = try await world.account("ada")
         try await world.stopServer()
         let down = try await world.moa("ada", ["account", "list"])
         #expect(down.status == 75)
         #expect(down.err.contains("Cannot reach moa-server"))
+        // A send without an answer says it may have gone, and the key that makes a retry safe.
+        let unknown = try await world.moa("ada", ["transfer", "send", "--from", adas, "--to", other, "1,000"])
+        #expect(unknown.status == 75)
+        #expect(unknown.err.contains("may or may not have been sent"))
+        let key = try #require(unknown.err.components(separatedBy: "--idempotency-key ").last?.split(separator: ":").first.map(String.init))
         try await world.startServer()
+        try await world.moa("ada", ["transfer", "send", "--from", adas, "--to", other, "1,000", "--idempotency-key", key]).expectSuccess()
         try await world.moa("ada", ["account", "deposit", adas, "1,000"]).expectSuccess()
-        #expect(try await world.balance("ada", adas) == 1_000)
+        #expect(try await world.balance("ada", adas) == 5_000)
+        #expect(try await world.balance("ada", other) == 1_000)
+    }
+
+    /// Tokens go back only to the server that issued them, and a server is remembered only once a
+    /// sign-up or a login on it succeeded.
+    @Test func aSessionNeverTravelsToAnotherServer() async throws {
+        let world = try World()
+        try await world.startServer()
+        try await world.person("ada", "ada@moa.example")
+        let first = world.url
+        let elsewhere = try World()
+        try await elsewhere.startServer()
+
+        let there = try await world.moa("ada", ["account", "list"], environment: ["MOA_SERVER_URL": elsewhere.url])
+        #expect(there.status == 77)
+        #expect(there.err.contains("Not logged in"))
+        #expect(try String(contentsOf: elsewhere.log, encoding: .utf8).contains("/v1/") == false)
+        // A login that fails on a mistyped server leaves the home as it was.
+        let typo = try await world.moa(
+            "ada", ["auth", "login", "--server", "http://127.0.0.1:9", "--email", "ada@moa.example", "--password-stdin"],
+            stdin: "plum-orbit-lantern-42-quietly")
+        #expect(typo.status == 75)
+        #expect(try String(contentsOf: world.home("ada").appendingPathComponent("server.json"), encoding: .utf8).contains(first))
+        try await world.moa("ada", ["account", "list"]).expectSuccess()
+        try await elsewhere.stopServer()
+    }
+
+    @Test func whatStaysOnTheMachineInRemoteMode() async throws {
+        let world = try World()
+        try await world.startServer()
+        try await world.person("ada", "ada@moa.example")
+        // No PIN yet with a server: one sentence, 69.
+        let pin = try await world.moa("ada", ["auth", "pin", "set", "--pin-stdin"], stdin: "482916\n482916")
+        #expect(pin.status == 69)
+        #expect(pin.err.contains("A PIN cannot be set yet"))
+        // Limits set on the server, then all reset: the writes go in an order the server accepts.
+        try await world.moa("ada", ["settings", "set", "transfer.daily-limit", "50,000,000"]).expectSuccess()
+        try await world.moa("ada", ["settings", "set", "transfer.per-transfer-limit", "20,000,000"]).expectSuccess()
+        // A MOA_… variable of this machine does not change a limit the server enforces.
+        let shown = try await world.moa(
+            "ada", ["settings", "get", "transfer.per-transfer-limit", "--json"],
+            environment: ["MOA_TRANSFER_PER_TRANSFER_LIMIT": "10,000"]
+        ).expectSuccess()
+        #expect("\(shown.object["value"] ?? "")".contains("20000000"))
+        try await world.moa("ada", ["settings", "reset", "--yes"]).expectSuccess()
+        let daily = try await world.moa("ada", ["settings", "get", "transfer.daily-limit", "--json"]).expectSuccess()
+        #expect(daily.object["source"] as? String == "default")
+        // Deleting the user deletes it on the server and here.
+        let deleted = try await world.moa("ada", ["auth", "delete", "--confirm", "ada@moa.example", "--json"]).expectSuccess()
+        #expect("\(deleted.object["erased"] ?? "")".contains("Archive (this machine)"))
+        let again = try await world.moa(
+            "ada", ["auth", "login", "--email", "ada@moa.example", "--password-stdin"], stdin: "plum-orbit-lantern-42-quietly")
+        #expect(again.status == 77)
     }
 
     /// Four client processes send in both directions while the server is killed (SIGKILL) and

@@ -62,6 +62,33 @@ public struct FileSessionStore: SessionStore {
         }
     }
 
+    /// An exclusive `flock` on `session.json.lock` next to the file (created owner-only), held until
+    /// `unlock`; the kernel releases it if the process dies.
+    public func lockForRefresh() throws -> any SessionRefreshLock {
+        let path = url.path + ".lock"
+        do throws(AtomicFile.Failure) {
+            try AtomicFile.ensureFolder(url.deletingLastPathComponent())
+        } catch {
+            throw SessionFileError(path: path, reason: error.reason)
+        }
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw SessionFileError(path: path, reason: String(cString: strerror(errno))) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else {
+                let reason = String(cString: strerror(errno))
+                _ = close(fd)
+                throw SessionFileError(path: path, reason: reason)
+            }
+        }
+        return FileLock(fd: fd)
+    }
+
+    /// An open, locked lock file; closing it releases the lock.
+    private struct FileLock: SessionRefreshLock {
+        let fd: Int32
+        func unlock() { _ = close(fd) }
+    }
+
     /// Removes the file; an absent file is fine.
     public func clear() throws {
         guard unlink(url.path) == 0 || errno == ENOENT else {

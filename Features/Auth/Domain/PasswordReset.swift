@@ -72,6 +72,10 @@ public struct PasswordReset: Sendable {
         let email = try EmailAddress(raw)
         let code = try Registration.code(code)
         let normalized = try PasswordPolicy().check(newPassword, for: email)
+        return try await AddressGate.shared.run(email.value) { try await complete(email, code: code, normalized: normalized) }
+    }
+
+    private func complete(_ email: EmailAddress, code: String, normalized: String) async throws -> AuthenticatedUser {
         let key = email.value
         let now = clock.now()
         let throttle = try await repository.throttle(for: key)

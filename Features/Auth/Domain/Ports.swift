@@ -64,6 +64,26 @@ public protocol SessionStore: Sendable {
     func load() throws -> StoredSession?
     func save(_ session: StoredSession) throws
     func clear() throws
+    /// Waits until no other process refreshes this session, and keeps it so until `unlock`: two
+    /// `moa` processes of one home never present the same refresh token (the second would look
+    /// like a thief's copy, and the server would end the session).
+    func lockForRefresh() throws -> any SessionRefreshLock
+}
+
+/// Held while a process refreshes the session (``SessionStore/lockForRefresh()``).
+public protocol SessionRefreshLock: Sendable {
+    func unlock()
+}
+
+extension SessionStore {
+    /// A store only one process sees (in memory, in a test) needs no lock between processes.
+    public func lockForRefresh() throws -> any SessionRefreshLock { NoRefreshLock() }
+}
+
+/// The lock of a store no other process sees.
+public struct NoRefreshLock: SessionRefreshLock {
+    public init() {}
+    public func unlock() {}
 }
 
 /// What the session file holds. The tokens are secrets: never logged, never printed.
@@ -74,14 +94,28 @@ public struct StoredSession: Sendable, Equatable, Codable {
     public let refreshToken: String
     public let accessExpiresAt: Date
     public let refreshExpiresAt: Date
+    /// The `moa-server` that issued the tokens (its base URL), `nil` for the embedded bank: tokens
+    /// are only ever sent back to whoever issued them.
+    public let server: String?
 
-    public init(userID: UserID, email: String, accessToken: String, refreshToken: String, accessExpiresAt: Date, refreshExpiresAt: Date) {
+    public init(
+        userID: UserID, email: String, accessToken: String, refreshToken: String, accessExpiresAt: Date, refreshExpiresAt: Date,
+        server: String? = nil
+    ) {
         self.userID = userID
         self.email = email
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.accessExpiresAt = accessExpiresAt
         self.refreshExpiresAt = refreshExpiresAt
+        self.server = server
+    }
+
+    /// The same session, marked as issued by `server`.
+    public func issued(by server: String?) -> StoredSession {
+        StoredSession(
+            userID: userID, email: email, accessToken: accessToken, refreshToken: refreshToken, accessExpiresAt: accessExpiresAt,
+            refreshExpiresAt: refreshExpiresAt, server: server)
     }
 }
 

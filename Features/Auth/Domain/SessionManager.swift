@@ -13,6 +13,8 @@ public actor SessionManager: SessionProvider {
     private let authority: any SessionAuthority
     private let store: any SessionStore
     private let clock: any WallClock
+    /// The server whose sessions this manager keeps (`nil`: the embedded bank's).
+    private let origin: String?
     private var refreshing: Task<AuthenticatedUser?, any Error>?
 
     /// The embedded app's session manager: the rules are ``SessionTokens``' on this machine's database.
@@ -31,10 +33,24 @@ public actor SessionManager: SessionProvider {
     /// A session manager whose rules are `authority`'s: the embedded one, or — when `moa` is a
     /// client of `moa-server` — the server's, over its API. The session file, its expiry and the
     /// single-flight refresh are this actor's either way.
-    public init(authority: any SessionAuthority, store: any SessionStore, clock: any WallClock) {
+    /// - Parameter origin: the server whose sessions this manager keeps (`nil`: the embedded bank). A
+    ///   session file another server issued is no session here: its tokens are never sent elsewhere.
+    public init(authority: any SessionAuthority, store: any SessionStore, clock: any WallClock, origin: String? = nil) {
         self.authority = authority
         self.store = store
         self.clock = clock
+        self.origin = origin
+    }
+
+    /// The stored session, if this manager's bank issued it.
+    private func load() throws -> StoredSession? {
+        guard let stored = try store.load(), stored.server == origin else { return nil }
+        return stored
+    }
+
+    /// Saves `session`, marked as this manager's bank's.
+    private func save(_ session: StoredSession) throws {
+        try store.save(session.issued(by: origin))
     }
 
     // MARK: Log in
@@ -42,7 +58,7 @@ public actor SessionManager: SessionProvider {
     /// Checks the password (throttled per address, the same way for unknown addresses) and starts a session.
     public func logIn(email raw: String, password: String) async throws -> AuthenticatedUser {
         let session = try await authority.logIn(email: raw, password: password)
-        try store.save(session)
+        try save(session)
         return AuthenticatedUser(id: session.userID, email: session.email)
     }
 
@@ -50,7 +66,7 @@ public actor SessionManager: SessionProvider {
 
     public func currentUser() async throws -> AuthenticatedUser? {
         if let refreshing { return try await refreshing.value }
-        guard let stored = try store.load() else { return nil }
+        guard let stored = try load() else { return nil }
         if clock.now() < stored.accessExpiresAt, try await authority.accessIsLive(stored) {
             return AuthenticatedUser(id: stored.userID, email: stored.email)
         }
@@ -60,24 +76,24 @@ public actor SessionManager: SessionProvider {
     /// The access token to send to the server, refreshed first when it has expired (remote mode).
     public func accessToken() async throws -> String? {
         guard try await currentUser() != nil else { return nil }
-        return try store.load()?.accessToken
+        return try load()?.accessToken
     }
 
     /// The server refused `rejected` (401): refreshes once — unless another caller already did, in
     /// which case its token is returned — and returns the token to retry with (`nil`: the session ended).
     public func accessToken(replacing rejected: String) async throws -> String? {
         if let refreshing { _ = try await refreshing.value }
-        guard let stored = try store.load() else { return nil }
+        guard let stored = try load() else { return nil }
         if stored.accessToken != rejected { return stored.accessToken }
         guard try await refreshOnce(stored) != nil else { return nil }
-        return try store.load()?.accessToken
+        return try load()?.accessToken
     }
 
     /// Refreshes `stored`, or joins the refresh another caller started (single-flight).
     private func refreshOnce(_ stored: StoredSession) async throws -> AuthenticatedUser? {
         // Another caller may have started the refresh while this one awaited.
         if let refreshing { return try await refreshing.value }
-        let task = Task { try await self.refresh(stored) }
+        let task = Task { try await self.refreshAlone(stored) }
         refreshing = task
         defer { refreshing = nil }
         return try await task.value
@@ -85,21 +101,33 @@ public actor SessionManager: SessionProvider {
 
     /// The session as stored, for `whoami` (its tokens never leave Auth).
     public func sessionDetails() async throws -> (user: AuthenticatedUser, refreshExpiresAt: Date)? {
-        guard let user = try await currentUser(), let stored = try store.load() else { return nil }
+        guard let user = try await currentUser(), let stored = try load() else { return nil }
         return (user, stored.refreshExpiresAt)
+    }
+
+    /// Refreshes while no other process of this home does (single-flight across processes): one
+    /// that refreshed while this one waited has saved the next generation, which is used instead.
+    private func refreshAlone(_ stored: StoredSession) async throws -> AuthenticatedUser? {
+        let lock = try store.lockForRefresh()
+        defer { lock.unlock() }
+        if let newer = try load(), newer.refreshToken != stored.refreshToken {
+            if clock.now() < newer.accessExpiresAt { return AuthenticatedUser(id: newer.userID, email: newer.email) }
+            return try await refresh(newer)
+        }
+        return try await refresh(stored)
     }
 
     /// Rotates the refresh token. A rotated token presented again revokes its whole family.
     private func refresh(_ stored: StoredSession, retried: Bool = false) async throws -> AuthenticatedUser? {
         switch try await authority.rotate(stored) {
         case .rotated(let session):
-            try store.save(session)
+            try save(session)
             return AuthenticatedUser(id: session.userID, email: session.email)
         case .ended:
             return try end()
         case .alreadyRotated(let reuse):
             // Another moa process may have rotated it a moment ago and saved the next generation.
-            if !retried, let newer = try store.load(), newer.refreshToken != stored.refreshToken {
+            if !retried, let newer = try load(), newer.refreshToken != stored.refreshToken {
                 return try await refresh(newer, retried: true)
             }
             try await reuse.revoke()
@@ -113,7 +141,7 @@ public actor SessionManager: SessionProvider {
 
     /// Ends this session (its whole family), or with `everywhere` every session of the user.
     public func logOut(everywhere: Bool) async throws -> AuthenticatedUser? {
-        guard let stored = try store.load() else { return nil }
+        guard let stored = try load() else { return nil }
         try await authority.logOut(stored, everywhere: everywhere)
         try store.clear()
         return AuthenticatedUser(id: stored.userID, email: stored.email)
@@ -128,9 +156,9 @@ public actor SessionManager: SessionProvider {
     /// records the event and publishes `.passwordChanged` (``SessionTokens/changePassword(of:current:new:)``).
     public func changePassword(current: String, new: String) async throws -> AuthenticatedUser {
         let user = try await currentRecordUser()
-        guard let stored = try store.load() else { throw NotLoggedInError() }
+        guard let stored = try load() else { throw NotLoggedInError() }
         let session = try await authority.changePassword(of: stored, current: current, new: new)
-        try store.save(session)
+        try save(session)
         return user
     }
 

@@ -39,6 +39,10 @@ public struct SessionTokens: Sendable {
     /// session of a new family: its tokens, which only the caller ever sees.
     public func logIn(email raw: String, password: String) async throws -> StoredSession {
         let email = try EmailAddress(raw)
+        return try await AddressGate.shared.run(email.value) { try await logIn(email, password: password) }
+    }
+
+    private func logIn(_ email: EmailAddress, password: String) async throws -> StoredSession {
         let key = email.value
         let now = clock.now()
         let throttle = try await repository.throttle(for: key)
@@ -237,6 +241,10 @@ public struct SessionTokens: Sendable {
     /// is recorded and its owner told), a right one clears the count.
     private func checkPassword(_ typed: String, of record: UserRecord, at now: Date) async throws {
         let key = EmailAddress.canonical(record.email)
+        try await AddressGate.shared.run(key) { try await checkPassword(typed, of: record, at: now, key: key) }
+    }
+
+    private func checkPassword(_ typed: String, of record: UserRecord, at now: Date, key: String) async throws {
         let throttle = try await repository.throttle(for: key)
         if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
         guard hasher.verify(typed, against: record.passwordHash) else {

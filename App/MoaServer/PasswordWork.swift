@@ -1,0 +1,80 @@
+import Dispatch
+import Foundation
+
+/// Where `moa-server` runs the requests that hash a password (sign-up, login, password change,
+/// reset): scrypt at OWASP's parameters takes about 128 MiB and a good part of a second of one
+/// core, synchronously. Run on Swift's cooperative pool (one thread per core), two logins would
+/// stall every other request; run without a bound, a burst of logins would take gigabytes.
+///
+/// So they run on threads of their own (a task executor on a Dispatch queue, so the waiting is not
+/// the cooperative pool's), at most one per core at a time; the others wait, suspended, in order.
+final class PasswordWork: Sendable {
+    let executor = QueueExecutor(label: "moa-server.password-work")
+    private let permits: Permits
+
+    init(concurrency: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)) {
+        permits = Permits(concurrency)
+    }
+
+    /// Runs `work` on the password threads, when a permit is free.
+    func run<T: Sendable>(_ work: @Sendable () async throws -> T) async throws -> T {
+        try await permits.acquire()
+        do {
+            let result = try await withTaskExecutorPreference(executor) { try await work() }
+            await permits.release()
+            return result
+        } catch {
+            await permits.release()
+            throw error
+        }
+    }
+}
+
+/// A task executor whose jobs run on a concurrent Dispatch queue, off the cooperative pool.
+final class QueueExecutor: TaskExecutor, Sendable {
+    private let queue: DispatchQueue
+    private let label: String
+    private static let key = DispatchSpecificKey<String>()
+
+    init(label: String) {
+        self.label = label
+        queue = DispatchQueue(label: label, attributes: .concurrent)
+        queue.setSpecific(key: Self.key, value: label)
+    }
+
+    /// Whether the calling code runs on this executor's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == label }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+/// A counting semaphore for tasks: `acquire` suspends (never blocks a thread) until a permit is free.
+actor Permits {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, any Error>] = []
+
+    init(_ count: Int) {
+        free = count
+    }
+
+    func acquire() async throws {
+        try Task.checkCancellation()
+        if free > 0 {
+            free -= 1
+            return
+        }
+        try await withCheckedThrowingContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
