@@ -107,7 +107,7 @@ import HTTPTypes
 /// | `validation` | 422 | 65 | a value of the right JSON type that the Domain's parser refused: amount, account number, currency, name, memo, alias, e-mail, password rule, code, idempotency key, cursor, setting value, limits that would cross |
 /// | `idempotency-key-reused` | 422 | 1 | the key was used for a different request (as draft-ietf-httpapi-idempotency-key-header says) |
 /// | `rate-limited` | 429 | 75 | the address is locked out after too many failed logins or reset codes; `Retry-After` says for how long |
-/// | `internal` | 500 | 70 | a bug; nothing was changed, the cause is logged, not told |
+/// | `internal` | 500 | 70 | a bug, or the database or disk failing; the cause is logged, not told |
 /// | `unavailable` | 503 | 75 | the server is stopping, or a temporary failure (no free account number) |
 ///
 /// The `type` values are stable; new ones may be added within v1, so a client treats an unknown
