@@ -42,13 +42,7 @@ struct EndToEndTests {
             try logFile.seekToEnd()
             process.standardError = logFile
             try process.run()
-            var first = Data()
-            while !first.contains(UInt8(ascii: "\n")) {
-                let chunk = out.fileHandleForReading.availableData
-                guard !chunk.isEmpty else { break }
-                first.append(chunk)
-            }
-            let line = String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+            let line = ServerProcessTests.firstLine(of: out)
             guard line.hasPrefix("Listening on http://127.0.0.1:"), let chosen = Int(line.split(separator: ":").last ?? "") else {
                 throw E2EError("moa-server did not start: \(line)")
             }
@@ -102,6 +96,14 @@ struct EndToEndTests {
             return number
         }
 
+        /// Starts the server; Ada and Bo sign up on it, from homes of their own, and open an account each.
+        func adaAndBo() async throws -> (adas: String, bos: String) {
+            try await startServer()
+            try await person("ada", "ada@moa.example")
+            try await person("bo", "bo@moa.example")
+            return (try await account("ada"), try await account("bo"))
+        }
+
         func balance(_ name: String, _ number: String) async throws -> Int64? {
             let shown = try await moa(name, ["account", "show", number, "--json"]).expectSuccess()
             let account = shown.object["account"] as? [String: Any] ?? shown.object
@@ -111,11 +113,7 @@ struct EndToEndTests {
 
     @Test func twoPeopleOnTwoMachinesSendEachOtherMoney() async throws {
         let world = try World()
-        try await world.startServer()
-        try await world.person("ada", "ada@moa.example")
-        try await world.person("bo", "bo@moa.example")
-        let adas = try await world.account("ada")
-        let bos = try await world.account("bo")
+        let (adas, bos) = try await world.adaAndBo()
         try await world.moa("ada", ["account", "deposit", adas, "2,500,000", "--memo", "월급"]).expectSuccess()
 
         let sent = try await world.moa("ada", ["transfer", "send", "--from", adas, "--to", bos, "300,000", "--memo", "rent", "--json"])
@@ -274,11 +272,7 @@ struct EndToEndTests {
     /// conserved, and the ledger audit passes.
     @Test func aBurstSurvivesTheServerBeingKilled() async throws {
         let world = try World()
-        try await world.startServer()
-        try await world.person("ada", "ada@moa.example")
-        try await world.person("bo", "bo@moa.example")
-        let adas = try await world.account("ada")
-        let bos = try await world.account("bo")
+        let (adas, bos) = try await world.adaAndBo()
         try await world.moa("ada", ["account", "deposit", adas, "1,000,000"]).expectSuccess()
         try await world.moa("bo", ["account", "deposit", bos, "1,000,000"]).expectSuccess()
         // A second home for each person: four processes, four sessions.

@@ -127,13 +127,18 @@ struct ServerProcessTests {
         process.standardOutput = out
         process.standardError = Pipe()
         try process.run()
+        return (process, firstLine(of: out))
+    }
+
+    /// The first line a process writes to `pipe` (waiting for it; empty if it ends first).
+    static func firstLine(of pipe: Pipe) -> String {
         var first = Data()
         while !first.contains(UInt8(ascii: "\n")) {
-            let chunk = out.fileHandleForReading.availableData
+            let chunk = pipe.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }
             first.append(chunk)
         }
-        return (process, String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "")
+        return String(decoding: first, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
     }
 
     @Test(arguments: [SIGTERM, SIGINT])

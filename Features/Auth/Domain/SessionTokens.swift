@@ -58,13 +58,7 @@ public struct SessionTokens: Sendable {
             matches = false
         }
         guard let user, matches else {
-            let next = policy.failing(throttle, at: now)
-            try await repository.saveThrottle(next, for: key)
-            if next.lockouts > throttle.lockouts {
-                // The owner of a known address is told in their inbox; the answer here stays the same.
-                try await repository.recordLockout(
-                    of: email.value, user: user, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
-            }
+            try await countFailure(throttle, key: key, email: email.value, user: user, at: now)
             throw AuthError.wrongCredentials
         }
         if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
@@ -248,15 +242,21 @@ public struct SessionTokens: Sendable {
         let throttle = try await repository.throttle(for: key)
         if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
         guard hasher.verify(typed, against: record.passwordHash) else {
-            let next = policy.failing(throttle, at: now)
-            try await repository.saveThrottle(next, for: key)
-            if next.lockouts > throttle.lockouts {
-                try await repository.recordLockout(
-                    of: record.email, user: record, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
-            }
+            try await countFailure(throttle, key: key, email: record.email, user: record, at: now)
             throw AccountSecurityError.wrongCurrentPassword
         }
         if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+    }
+
+    /// One more wrong password for the address `key`: the next throttle state is saved, and the
+    /// lockout it may start is recorded and its owner (of a known address) told in their inbox —
+    /// the answer to the request stays the same either way.
+    private func countFailure(_ throttle: ThrottleState, key: String, email: String, user: UserRecord?, at now: Date) async throws {
+        let next = policy.failing(throttle, at: now)
+        try await repository.saveThrottle(next, for: key)
+        if next.lockouts > throttle.lockouts {
+            try await repository.recordLockout(of: email, user: user, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
+        }
     }
 
     private func makeSession(userID: UserID, email: String, family: String, at now: Date) -> (SessionRecord, StoredSession) {
