@@ -23,7 +23,8 @@ extension Problem {
         case is NotLoggedInError:
             self = .unauthenticated(tokenGiven: RequestUser.current?.tokenGiven ?? false) // BearerMiddleware knows better
             return
-        case AuthError.throttled(let until), AccountSecurityError.resetLocked(let until):
+        case AuthError.throttled(let until), AuthError.codesLocked(let until), AuthError.resendTooSoon(let until),
+            AccountSecurityError.resetLocked(let until):
             self.init(
                 kind: "rate-limited", title: "Too many requests", status: .tooManyRequests, detail: detail, exitStatus: status,
                 hint: hint, retryAfter: max(1, Int(until.timeIntervalSince(now).rounded(.up))))

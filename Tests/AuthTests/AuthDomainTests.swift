@@ -73,10 +73,44 @@ struct RegistrationTests {
             }
         }
         await #expect(throws: AuthError.tooManyCodeAttempts) { try await auth.registration.verify(email: "ada@example.com", code: wrong) }
+        // The fifth wrong code also locked the address for a minute, as five failed logins do.
+        let locked = auth.clock.now().addingTimeInterval(60)
+        await #expect(throws: AuthError.codesLocked(until: locked)) {
+            try await auth.registration.verify(email: "ada@example.com", code: code)
+        }
+        await #expect(throws: AuthError.codesLocked(until: locked)) { try await auth.registration.resendCode(email: "ada@example.com") }
+        auth.clock.advance(by: 61)
         await #expect(throws: AuthError.tooManyCodeAttempts) { try await auth.registration.verify(email: "ada@example.com", code: code) }
         // A new code works again.
         _ = try await auth.registration.resendCode(email: "ada@example.com")
         try await auth.registration.verify(email: "ada@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "")
+    }
+
+    /// New codes do not buy new guesses, and do not flood a mailbox: at most one a minute.
+    @Test func newCodesAreRationed() async throws {
+        let auth = try AuthHarness()
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+        let soon = auth.clock.now().addingTimeInterval(60)
+        await #expect(throws: AuthError.resendTooSoon(until: soon)) { try await auth.registration.resendCode(email: "ada@example.com") }
+        #expect(auth.mail.mails.count == 1)
+        // Guessing across new codes: each one's wrong tries count toward the address's five.
+        for _ in 0..<2 {
+            auth.clock.advance(by: 61)
+            _ = try await auth.registration.resendCode(email: "ada@example.com")
+            let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<2 { _ = try? await auth.registration.verify(email: "ada@example.com", code: wrong) }
+        }
+        auth.clock.advance(by: 61)
+        _ = try await auth.registration.resendCode(email: "ada@example.com")
+        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        let wrong = code == "000000" ? "111111" : "000000"
+        await #expect(throws: AuthError.wrongCode(triesLeft: 4)) {
+            try await auth.registration.verify(email: "ada@example.com", code: wrong)
+        }
+        await #expect(throws: AuthError.codesLocked(until: auth.clock.now().addingTimeInterval(60))) {
+            try await auth.registration.verify(email: "ada@example.com", code: code)
+        }
     }
 
     @Test func aCodeExpiresAfterTenMinutes() async throws {

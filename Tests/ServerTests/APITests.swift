@@ -275,6 +275,25 @@ struct APITests {
         }
     }
 
+    /// A new verification code at most once a minute, and no new guesses with it (429, Retry-After).
+    @Test func newVerificationCodesAreRationed() async throws {
+        try await APIHarness().run { api in
+            let signUp = try await api.send(
+                .post, "/v1/auth/signup", json: ["email": "bo@moa.example", "password": "plum-orbit-lantern-42-quietly"])
+            #expect(signUp.status == .created)
+            let resend = try await api.send(.post, "/v1/auth/verify/resend", json: ["email": "bo@moa.example"])
+            #expect(resend.status == .tooManyRequests)
+            #expect(resend.problem == "rate-limited")
+            #expect(Int(resend.headers[.retryAfter] ?? "") ?? 0 > 0)
+            let code = try api.mailedCode(to: "bo@moa.example")
+            let wrong = code == "000000" ? "111111" : "000000"
+            for _ in 0..<5 { _ = try await api.send(.post, "/v1/auth/verify", json: ["email": "bo@moa.example", "code": wrong]) }
+            let locked = try await api.send(.post, "/v1/auth/verify", json: ["email": "bo@moa.example", "code": code])
+            #expect(locked.status == .tooManyRequests)
+            #expect(locked.object["exit_status"] as? Int == 75)
+        }
+    }
+
     /// Attempts on one address are counted one by one however many arrive at once: the lockout holds.
     @Test func concurrentWrongPasswordsStillLockTheAddress() async throws {
         try await APIHarness().run { api in

@@ -106,7 +106,7 @@ import HTTPTypes
 /// | `unsupported-media-type` | 415 | 65 | a body that is not `application/json` |
 /// | `validation` | 422 | 65 | a value of the right JSON type that the Domain's parser refused: amount, account number, currency, name, memo, alias, e-mail, password rule, code, idempotency key, cursor, setting value, limits that would cross |
 /// | `idempotency-key-reused` | 422 | 1 | the key was used for a different request (as draft-ietf-httpapi-idempotency-key-header says) |
-/// | `rate-limited` | 429 | 75 | the address is locked out after too many failed logins or reset codes; `Retry-After` says for how long |
+/// | `rate-limited` | 429 | 75 | the address is locked out after too many failed logins, reset codes or verification codes, or asked for a new code within a minute; `Retry-After` says for how long |
 /// | `internal` | 500 | 70 | a bug, or the database or disk failing; the cause is logged, not told |
 /// | `unavailable` | 503 | 75 | the server is stopping, or a temporary failure (no free account number) |
 ///
@@ -607,6 +607,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfter.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unexpected.Body
@@ -636,7 +666,7 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Mail a new verification code (the old one stops working).
+    /// Mail a new verification code (the old one stops working); at most one a minute.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -803,6 +833,36 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
+                case 429:
+                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Retry-After",
+                        as: Components.Headers.RetryAfter.self
+                    ))
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.TooManyRequests.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .tooManyRequests(.init(
+                        headers: headers,
+                        body: body
+                    ))
                 default:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unexpected.Body

@@ -658,6 +658,29 @@ public enum Operations {
                     }
                 }
             }
+            /// `rate-limited`: the address is locked out after too many failures.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
             /// `internal` (500, exit 70) or `unavailable` (503, exit 75) — or any other problem.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)/responses/default`.
@@ -714,7 +737,7 @@ public enum Operations {
             }
         }
     }
-    /// Mail a new verification code (the old one stops working).
+    /// Mail a new verification code (the old one stops working); at most one a minute.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -919,6 +942,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `rate-limited`: the address is locked out after too many failures.
+            ///
+            /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            public var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
                             response: self
                         )
                     }

@@ -39,7 +39,7 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
-    /// Mail a new verification code (the old one stops working).
+    /// Mail a new verification code (the old one stops working); at most one a minute.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -290,7 +290,7 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Mail a new verification code (the old one stops working).
+    /// Mail a new verification code (the old one stops working); at most one a minute.
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.

@@ -17,6 +17,10 @@ public enum AuthError: Error, UserFacingError, Equatable {
     case wrongCode(triesLeft: Int)
     case codeExpired
     case tooManyCodeAttempts
+    /// Too many wrong verification codes for the address (counted like failed logins, across new codes).
+    case codesLocked(until: Date)
+    /// A verification code was mailed to the address less than the resend interval ago.
+    case resendTooSoon(until: Date)
     /// The session file can be read by other users.
     case sessionFileExposed(path: String)
     case sessionFileUnreadable(path: String, reason: String)
@@ -35,6 +39,9 @@ public enum AuthError: Error, UserFacingError, Equatable {
         case .wrongCode(let triesLeft): "The code is wrong (\(triesLeft) \(triesLeft == 1 ? "try" : "tries") left)."
         case .codeExpired: "The code has expired."
         case .tooManyCodeAttempts: "Too many wrong codes: this code no longer works."
+        case .codesLocked(let until): "Too many wrong codes for this address: try again after \(Self.time(until))."
+        case .resendTooSoon(let until):
+            "A code was mailed to this address less than a minute ago: use it, or ask for another after \(Self.time(until))."
         case .sessionFileExposed(let path): "The session file \(path) can be read by other users, so it is not used."
         case .sessionFileUnreadable(let path, let reason): "The session file \(path) cannot be read: \(reason)."
         }
@@ -59,7 +66,7 @@ public enum AuthError: Error, UserFacingError, Equatable {
             .sessionFileExposed, .sessionFileUnreadable:
             .noPermission
         case .noPendingVerification: .unavailable
-        case .throttled: .temporaryFailure
+        case .throttled, .codesLocked, .resendTooSoon: .temporaryFailure
         }
     }
 

@@ -57,37 +57,56 @@ public struct Registration: Sendable {
         }
     }
 
-    /// Checks a code: 6 digits, within its lifetime, at most `codeAttempts` wrong tries.
+    /// Checks a code: 6 digits, within its lifetime, at most `codeAttempts` wrong tries. Wrong codes
+    /// also count toward the address's throttle, as failed logins do, so asking for new codes does
+    /// not buy new guesses: the fifth wrong one in a while locks the address for a minute, then longer.
     public func verify(email raw: String, code: String) async throws {
         let email = try EmailAddress(raw)
         let typed = try Self.code(code)
+        try await AddressGate.shared.run(email.value) { try await verify(email, typed: typed) }
+    }
+
+    private func verify(_ email: EmailAddress, typed: String) async throws {
         guard let user = try await repository.user(email: email.value), user.verifiedAt == nil,
             let verification = try await repository.verification(for: user.id)
         else { throw AuthError.noPendingVerification(email.value) }
         let now = clock.now()
+        let throttle = try await repository.throttle(for: email.value)
+        if let until = throttle.lockedUntil, now < until { throw AuthError.codesLocked(until: until) }
         guard verification.attempts < policy.codeAttempts else { throw AuthError.tooManyCodeAttempts }
         guard now < verification.expiresAt else { throw AuthError.codeExpired }
         guard Self.constantTimeEquals(secrets.digest(typed), verification.codeDigest) else {
+            try await repository.saveThrottle(policy.failing(throttle, at: now), for: email.value)
             let attempts = try await repository.recordWrongCode(for: user.id)
             if attempts >= policy.codeAttempts { throw AuthError.tooManyCodeAttempts }
             throw AuthError.wrongCode(triesLeft: policy.codeAttempts - attempts)
         }
+        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: email.value) }
         try await repository.markVerified(user.id, at: now)
         try await repository.deleteVerification(for: user.id)
         try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .verified, at: now))
     }
 
-    /// Mails a new code for an address that is still unverified (the old code stops working).
+    /// Mails a new code for an address that is still unverified (the old one stops working): not
+    /// while the address is locked for wrong codes, and at most one mail a `resetMailInterval`.
     public func resendCode(email raw: String) async throws -> CodeSent {
         let email = try EmailAddress(raw)
         guard let user = try await repository.user(email: email.value), user.verifiedAt == nil else {
             throw AuthError.noPendingVerification(email.value)
         }
+        let now = clock.now()
+        if let until = try await repository.throttle(for: email.value).lockedUntil, now < until {
+            throw AuthError.codesLocked(until: until)
+        }
+        if let live = try await repository.verification(for: user.id) {
+            let sentAt = live.expiresAt.addingTimeInterval(-policy.codeLifetime)
+            let next = sentAt.addingTimeInterval(policy.resetMailInterval)
+            if now < next { throw AuthError.resendTooSoon(until: next) }
+        }
         let code = secrets.verificationCode()
         try await repository.saveVerification(
             VerificationRecord(
-                userID: user.id, codeDigest: secrets.digest(code), expiresAt: clock.now().addingTimeInterval(policy.codeLifetime),
-                attempts: 0))
+                userID: user.id, codeDigest: secrets.digest(code), expiresAt: now.addingTimeInterval(policy.codeLifetime), attempts: 0))
         return CodeSent(
             email: user.email,
             location: try await mail.send(Self.codeMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60))))
