@@ -31,6 +31,8 @@ public enum MoaMain {
             let server = try ServerChoice.resolve(
                 option: choosing?.server, allowInsecureHTTP: choosing?.allowInsecureHTTP ?? false, environment: context.environment,
                 home: home)
+            // `--server embedded`: back to this machine's bank (the server's session, if any, is kept but not used).
+            if server == nil, choosing?.server != nil { try ServerChoice.forget(in: home) }
             let database = try Composition.openInfrastructure(home: home)
             let modules = Composition.modules(home: home, database: database, overrides: SettingsOverrides(global: global))
             // The doctor runs on the unvalidated modules: its job is to report what validation finds.

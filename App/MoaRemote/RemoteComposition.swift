@@ -22,10 +22,14 @@ public enum ServerChoice {
     /// The file in the home that remembers the server.
     public static func fileURL(in home: MoaHome) -> URL { home.root.appendingPathComponent("server.json") }
 
+    /// `--server embedded`: this machine's own bank again (the remembered server is forgotten).
+    public static let embedded = "embedded"
+
     /// The server this command uses, or `nil` for the embedded bank.
     public static func resolve(
         option: String?, allowInsecureHTTP: Bool, environment: [String: String], home: MoaHome
     ) throws -> ServerAddress? {
+        if let option, option.trimmingCharacters(in: .whitespaces).lowercased() == embedded { return nil }
         if let option { return try ServerAddress(option, origin: .option, allowInsecureHTTP: allowInsecureHTTP) }
         if let variable = environment["MOA_SERVER_URL"], !variable.trimmingCharacters(in: .whitespaces).isEmpty {
             let insecure = allowInsecureHTTP || environment["MOA_ALLOW_INSECURE_HTTP"] == "1"
@@ -47,6 +51,13 @@ public enum ServerChoice {
     struct Remembered: Codable {
         let url: String
         let allowsInsecureHTTP: Bool
+    }
+
+    /// Forgets the remembered server: the home uses its own bank again.
+    public static func forget(in home: MoaHome) throws {
+        guard unlink(fileURL(in: home).path) == 0 || errno == ENOENT else {
+            throw RememberServerError(path: fileURL(in: home).path, reason: String(cString: strerror(errno)))
+        }
     }
 
     /// Remembers `address` in the home (owner-only, written whole or not at all).

@@ -31,7 +31,7 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The moa-server to use, from now on (remembered in the home).",
+            "The moa-server to use, from now on (remembered in the home); `embedded` for this machine's own bank again.",
             discussion: "http://HOST:PORT or https://HOST. MOA_SERVER_URL chooses one for a single command.", valueName: "url"))
     public var server: String?
 

@@ -237,6 +237,14 @@ struct EndToEndTests {
         #expect(try String(contentsOf: world.home("ada").appendingPathComponent("server.json"), encoding: .utf8).contains(first))
         try await world.moa("ada", ["account", "list"]).expectSuccess()
         try await elsewhere.stopServer()
+
+        // `--server embedded`: this machine's own bank again, where Ada has no account.
+        let local = try await world.moa(
+            "ada", ["auth", "login", "--server", "embedded", "--email", "ada@moa.example", "--password-stdin"],
+            stdin: "plum-orbit-lantern-42-quietly")
+        #expect(local.status == 77)
+        #expect(!FileManager.default.fileExists(atPath: world.home("ada").appendingPathComponent("server.json").path))
+        #expect(try await world.moa("ada", ["account", "list"]).status == 77)
     }
 
     @Test func whatStaysOnTheMachineInRemoteMode() async throws {
