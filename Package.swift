@@ -12,6 +12,7 @@
 // The dependency rules of docs/design.md are checked by Scripts/check-architecture, not here.
 
 import PackageDescription
+
 import class Foundation.ProcessInfo
 
 // MARK: - 1. External packages
@@ -28,6 +29,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-http-types": .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     "swift-openapi-hummingbird": .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+    "postgres-nio": .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -48,6 +50,9 @@ let openAPIHummingbird = Dep.product("OpenAPIHummingbird", package: "swift-opena
 let httpTypes = Dep.product("HTTPTypes", package: "swift-http-types")
 /// The client's transport (Foundation's URLSession: no NIO in `moa`'s closure).
 let openAPIURLSession = Dep.product("OpenAPIURLSession", package: "swift-openapi-urlsession")
+/// PostgreSQL for `moa-server --database postgres://…`: only the server's closure (and the store
+/// contract tests) build it.
+let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
 
 // MARK: - 2. Shared and Core
 
@@ -83,7 +88,9 @@ let features: [FeatureSpec] = [
     .feature("Settings", uses: ["Auth"]),
     .feature("Account", uses: ["Auth", "Transfer"]),
     .feature("Transfer", uses: ["Account", "Settings", "Auth", "Inbox"], feature: [swiftCSV], example: ["Persistence"]),
-    .feature("Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Networking", grdb], tests: [flyingFox, "Networking", logging], example: ["Networking"]),
+    .feature(
+        "Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Networking", grdb], tests: [flyingFox, "Networking", logging],
+        example: ["Networking"]),
     .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Networking", grdb], tests: [swiftCSV, "Networking"]),
     .feature("Inbox", uses: ["Auth"]),
     // Scripts/new-feature inserts new features above this line.
@@ -95,23 +102,39 @@ let features: [FeatureSpec] = [
 let serverFeatures: Set<String> = ["Auth", "Account", "Transfer", "Inbox", "Settings"]
 
 let app: [Module] = [
-    .library("MoaApp", path: "App/MoaApp",
-             deps: ["Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "Money", "MoaRemote",
-                    argumentParser, logging]
-                 + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
+    .library(
+        "MoaApp", path: "App/MoaApp",
+        deps: [
+            "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "Money", "MoaRemote",
+            argumentParser, logging,
+        ]
+            + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
     // `moa` as a client of `moa-server`: the remote implementations of the served features' use
     // cases, over the generated client on URLSession. Only the App sees it, so no feature's closure
     // (its Example, its tests) builds the API client.
-    .library("MoaRemote", path: "App/MoaRemote",
-             deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIURLSession, httpTypes,
-                    "SettingsData"]
-                 + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
+    .library(
+        "MoaRemote", path: "App/MoaRemote",
+        deps: [
+            "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIURLSession, httpTypes,
+            "SettingsData",
+        ]
+            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
+    // The served features' stores on PostgreSQL (`moa-server --database postgres://…`), behind the
+    // same Domain protocols as their SQLite stores in each feature's Data target. Only the server
+    // (and the store contract tests) see it, so no other closure builds NIO or PostgresNIO.
+    .library(
+        "MoaPostgres", path: "App/MoaPostgres",
+        deps: ["Registry", "Persistence", "SharedKit", "Money", postgresNIO, logging]
+            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
-    .library("MoaServer", path: "App/MoaServer",
-             deps: ["Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", argumentParser, logging, hummingbird,
-                    openAPIRuntime, openAPIHummingbird, httpTypes]
-                 + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
+    .library(
+        "MoaServer", path: "App/MoaServer",
+        deps: [
+            "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
+            openAPIRuntime, openAPIHummingbird, httpTypes,
+        ]
+            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
     .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
 ]
 
@@ -119,10 +142,12 @@ let app: [Module] = [
 /// print ratios measured in one run, and assert nothing about time.
 let benchmarks: [Module] = [
     // Scripts/Benchmarks/<Name>: added with the benchmark that needs it.
-    .executable("BenchLedger", path: "Scripts/Benchmarks/BenchLedger",
-                deps: ["AccountData", "AccountDomain", "AccountInterface", "Registry", "SharedKit", "Storage", grdb]),
-    .executable("BenchArchive", path: "Scripts/Benchmarks/BenchArchive",
-                deps: ["ArchiveData", "ArchiveDomain", "ArchiveInterface", "Storage", "SharedKit"]),
+    .executable(
+        "BenchLedger", path: "Scripts/Benchmarks/BenchLedger",
+        deps: ["AccountData", "AccountDomain", "AccountInterface", "Registry", "SharedKit", "Storage", grdb]),
+    .executable(
+        "BenchArchive", path: "Scripts/Benchmarks/BenchArchive",
+        deps: ["ArchiveData", "ArchiveDomain", "ArchiveInterface", "Storage", "SharedKit"]),
     .executable("BenchCache", path: "Scripts/Benchmarks/BenchCache", deps: ["SearchData"]),
 ]
 
@@ -147,7 +172,8 @@ let fuzzTargets: [Module] = [
     .executable(
         "MoaFuzz", path: "Scripts/Fuzz/MoaFuzz",
         deps: [
-            "FuzzDriver", "Money", "SharedKit", "DesignSystem", "Networking", "AccountInterface", "AuthDomain", "TransferDomain", "TransferFeature",
+            "FuzzDriver", "Money", "SharedKit", "DesignSystem", "Networking", "AccountInterface", "AuthDomain", "TransferDomain",
+            "TransferFeature",
             "ArchiveDomain", "ArchiveData", "SearchDomain", "SearchData", "SettingsDomain",
         ],
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]),
@@ -155,14 +181,24 @@ let fuzzTargets: [Module] = [
 let fuzzing = ProcessInfo.processInfo.environment["MOA_FUZZ"].map { !$0.isEmpty } ?? false
 
 let crossCuttingTests: [Module] = [
-    .test("CoreTests", path: "Tests/CoreTests",
-          deps: ["Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Networking", grdb, logging]),
+    .test(
+        "CoreTests", path: "Tests/CoreTests",
+        deps: [
+            "Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Networking", grdb,
+            logging,
+        ]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
     .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
-    .test("ServerTests", path: "Tests/ServerTests",
-          deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
-          alsoBuilds: ["moa-server", "moa"]),
+    .test(
+        "ServerTests", path: "Tests/ServerTests",
+        deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
+        alsoBuilds: ["moa-server", "moa"]),
+    // One contract suite per store, run on both engines: the features' SQLite stores and MoaPostgres'.
+    .test(
+        "StoreContractTests", path: "Tests/StoreContractTests",
+        deps: ["MoaPostgres", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
+            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
 ]
 
 // MARK: - Helpers (the only place that knows how a feature becomes targets)
@@ -170,7 +206,6 @@ let crossCuttingTests: [Module] = [
 enum Dep {
     case module(String)
     case product(String, package: String)
-
 
     var targetDependency: Target.Dependency {
         switch self {
@@ -242,8 +277,10 @@ struct FeatureSpec {
 
     /// A feature: its name, the features whose Interface it uses, the Core modules and packages its
     /// Data layer needs, extra packages of its Feature layer, of its tests and of its Example.
-    static func feature(_ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = [],
-                        tests: [Dep] = [], example: [Dep] = []) -> FeatureSpec {
+    static func feature(
+        _ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = [],
+        tests: [Dep] = [], example: [Dep] = []
+    ) -> FeatureSpec {
         FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature, testSupport: tests, exampleSupport: example)
     }
 
@@ -263,26 +300,35 @@ struct FeatureSpec {
         let root = "Features/\(name)"
         return [
             .library(interface, path: "\(root)/Interface", deps: sharedModules + ["Registry", "Persistence"]),
-            .library(domain, path: "\(root)/Domain", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
-            .library(data, path: "\(root)/Data", deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry", "Persistence"]),
-            .library(feature, path: "\(root)/Feature",
-                     deps: [.module(domain), .module(interface)] + usedInterfaces + sharedModules
-                         + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser] + presentation),
-            .library(testing, path: "\(root)/Testing", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
-            .executable(example, path: "\(root)/Example",
-                        deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedInterfaces + usedTestings
-                            + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser] + exampleSupport),
-            .test(tests, path: "Tests/\(tests)",
-                  deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
-                      + usedInterfaces + usedTestings + sharedModules
-                      + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb] + testSupport),
+            .library(
+                domain, path: "\(root)/Domain", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
+            .library(
+                data, path: "\(root)/Data",
+                deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry", "Persistence"]),
+            .library(
+                feature, path: "\(root)/Feature",
+                deps: [.module(domain), .module(interface)] + usedInterfaces + sharedModules
+                    + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser] + presentation),
+            .library(
+                testing, path: "\(root)/Testing", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
+            .executable(
+                example, path: "\(root)/Example",
+                deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedInterfaces + usedTestings
+                    + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser] + exampleSupport),
+            .test(
+                tests, path: "Tests/\(tests)",
+                deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
+                    + usedInterfaces + usedTestings + sharedModules
+                    + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]
+                    + testSupport),
         ]
     }
 }
 
 // MARK: - 5. Assemble (and the MOA_ONLY switch)
 
-let allModules = shared + core + features.flatMap(\.modules) + app + benchmarks + simulation + crossCuttingTests + (fuzzing ? fuzzTargets : [])
+let allModules =
+    shared + core + features.flatMap(\.modules) + app + benchmarks + simulation + crossCuttingTests + (fuzzing ? fuzzTargets : [])
 let byName = Dictionary(uniqueKeysWithValues: allModules.map { ($0.name, $0) })
 
 /// `MOA_ONLY=<Feature>` keeps that feature's tests and Example with their dependency closure;
@@ -297,7 +343,7 @@ func selectedModules() -> [Module] {
         let name = String(part.filter { $0 != " " })
         if name == "Core" { return ["CoreTests"] }
         if let spec = features.first(where: { $0.name == name }) { return [spec.tests, spec.example] }
-        return [name]  // any target name, e.g. MOA_ONLY=MoaApp
+        return [name] // any target name, e.g. MOA_ONLY=MoaApp
     }
     return closure(of: roots)
 }

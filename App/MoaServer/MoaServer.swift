@@ -9,6 +9,7 @@ import InboxData
 import InboxDomain
 import Logging
 import MoaAPI
+import MoaPostgres
 import OpenAPIHummingbird
 import Persistence
 import Registry
@@ -22,34 +23,62 @@ import TransferDomain
 import TransferInterface
 
 /// The second composition root: what `moa-server` serves, composed through the same typed registry
-/// as `moa` — Core's database and clock, and the Data and Domain modules of the features it serves
-/// (Auth, Account, Transfer, Inbox, Settings) on SQLite in the data folder. Each request acts for
-/// the user of its bearer token (``RequestSession`` is `SessionProviderKey`).
+/// as `moa` — Core's clock and unit of work, and the Data and Domain modules of the features it
+/// serves (Auth, Account, Transfer, Inbox, Settings), their stores on SQLite in the data folder (the
+/// default) or on PostgreSQL (`--database`, from MoaPostgres). Each request acts for the user of its
+/// bearer token (``RequestSession`` is `SessionProviderKey`).
 public struct MoaServer: Sendable {
     /// Requests with a larger body are refused with 413 (a `payload-too-large` problem).
     public static let maximumBodyBytes = 64 * 1_024
 
+    /// Where the server's stores live.
+    public enum Storage: Sendable {
+        /// SQLite in the data folder (`moa.sqlite`): one server process.
+        case sqlite
+        /// A PostgreSQL database, already migrated (``PostgresDatabase/migrate(_:)`` with
+        /// `PostgresStores.migrations`) and running: any number of server processes.
+        case postgres(PostgresDatabase)
+    }
+
     public let folder: MoaHome
-    public let database: AppDatabase
+    let engine: Engine
     let services: ServerServices
     let logger: Logger
 
-    /// Opens (creating with mode 0700 if missing) the data folder and its database, migrated, and
-    /// composes the services (a composition problem is a bug: ``ServerError/composition(_:)``).
+    /// The engine the stores were composed on.
+    enum Engine: Sendable {
+        case sqlite(AppDatabase)
+        case postgres(PostgresDatabase)
+
+        /// Answers when the database answers (the health check).
+        func ping() async throws {
+            switch self {
+            case .sqlite(let database): _ = try database.read { db in try db.tableExists("account_accounts") }
+            case .postgres(let database): try await database.ping()
+            }
+        }
+    }
+
+    /// Opens (creating with mode 0700 if missing) the data folder (its `outbox/`, and on SQLite its
+    /// database, migrated), and composes the services (a composition problem is a bug:
+    /// ``ServerError/composition(_:)``).
     /// - Parameter passwordHashing: scrypt's cost; `.fast` is for tests only (through the registry's
     ///   validated overriding of `PasswordHasherKey`).
     public init(
-        folder: MoaHome, logger: Logger, clock: any WallClock = SystemWallClock(), passwordHashing: PasswordHashing = .owasp
+        folder: MoaHome, storage: Storage = .sqlite, logger: Logger, clock: any WallClock = SystemWallClock(),
+        passwordHashing: PasswordHashing = .owasp
     ) throws {
         try folder.prepare()
         try FileManager.default.createDirectory(
             at: folder.outboxURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let database = try AppDatabase.open(at: folder.databaseURL, migrations: Self.migrations)
+        switch storage {
+        case .sqlite: engine = .sqlite(try AppDatabase.open(at: folder.databaseURL, migrations: Self.migrations))
+        case .postgres(let database): engine = .postgres(database)
+        }
         self.folder = folder
-        self.database = database
         self.logger = logger
         do {
-            var registry = try RegistryBuilder(modules: Self.modules(database: database, folder: folder, clock: clock))
+            var registry = try RegistryBuilder(modules: Self.modules(engine: engine, folder: folder, clock: clock))
                 .validate(root: ServerServicesKey.self)
             if passwordHashing == .fast {
                 let fast = ScryptPasswordHasher(parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1))
@@ -66,17 +95,30 @@ public struct MoaServer: Sendable {
         AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
     ]
 
-    /// Every module of the server: the features' Data modules (Auth's for sessions per request),
-    /// their use cases from their Domains, and the server's own providers.
-    static func modules(database: AppDatabase, folder: MoaHome, clock: any WallClock) -> [any FeatureModule] {
-        [
-            ModuleOf.core(database: database, clock: clock, home: folder),
-            AuthDataModule(sessions: .perRequest),
-            AccountDataModule(),
-            TransferDataModule(),
-            InboxDataModule(),
+    /// Every module of the server: Core's (on SQLite) or the PostgreSQL stores, the features' Data
+    /// modules (Auth's for sessions per request; their SQLite stores only on SQLite), their use cases
+    /// from their Domains, and the server's own providers.
+    static func modules(engine: Engine, folder: MoaHome, clock: any WallClock) -> [any FeatureModule] {
+        let storage: [any FeatureModule]
+        let stores: StoreEngine
+        switch engine {
+        case .sqlite(let database):
+            storage = [ModuleOf.core(database: database, clock: clock, home: folder)]
+            stores = .sqlite
+        case .postgres(let database):
+            storage = [
+                ModuleOf("Core", [.instance(WallClockKey.self, clock), .instance(MoaHomeKey.self, folder)]),
+                PostgresStores(database: database),
+            ]
+            stores = .providedByRoot
+        }
+        return storage + [
+            AuthDataModule(sessions: .perRequest, stores: stores),
+            AccountDataModule(stores: stores),
+            TransferDataModule(stores: stores),
+            InboxDataModule(stores: stores),
             // The server reads no MOA_… variables and no flags: a user's stored value or the default.
-            SettingsDataModule(overrides: SettingsOverrides(), environment: [:]),
+            SettingsDataModule(overrides: SettingsOverrides(), environment: [:], stores: stores),
             ModuleOf("Account", AccountService.providers),
             ModuleOf("Transfer", SendMoney.providers),
             ModuleOf("Inbox", InboxService.providers),
@@ -96,7 +138,7 @@ public struct MoaServer: Sendable {
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         router.add(middleware: BearerMiddleware(tokens: services.tokens))
-        try ServerAPI(database: database, services: services, passwordWork: PasswordWork()).registerHandlers(
+        try ServerAPI(engine: engine, services: services, passwordWork: PasswordWork()).registerHandlers(
             on: routes.recording(on: router), middlewares: [EmptyBodyMiddleware()])
         return router
     }

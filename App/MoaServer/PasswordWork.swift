@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SharedKit
 
 /// Where `moa-server` runs the requests that hash a password (sign-up, login, password change,
 /// reset): scrypt at OWASP's parameters takes about 128 MiB and a good part of a second of one
@@ -27,28 +28,6 @@ final class PasswordWork: Sendable {
             await permits.release()
             throw error
         }
-    }
-}
-
-/// A task executor whose jobs run on a concurrent Dispatch queue, off the cooperative pool.
-final class QueueExecutor: TaskExecutor, Sendable {
-    private let queue: DispatchQueue
-    private let label: String
-    private static let key = DispatchSpecificKey<String>()
-
-    init(label: String) {
-        self.label = label
-        queue = DispatchQueue(label: label, attributes: .concurrent)
-        queue.setSpecific(key: Self.key, value: label)
-    }
-
-    /// Whether the calling code runs on this executor's queue.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == label }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
     }
 }
 

@@ -201,17 +201,26 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return problem.response
         } catch let error as OpenAPIRuntime.ServerError {
             guard let problem = Problem.from(error) else { return failed(request, error.underlyingError) }
-            if problem.status.code >= 500 { return failed(request, error.underlyingError) }
-            return problem.response
+            return answer(problem, request, error.underlyingError)
         } catch let error as any UserFacingError {
-            let problem = Problem(error)
-            if problem.status.code >= 500 { return failed(request, error) }
-            return problem.response
+            return answer(Problem(error), request, error)
         } catch let error as any HTTPResponseError {
             return Problem.from(error).response
         } catch {
             return failed(request, error)
         }
+    }
+
+    /// `problem`, unless it is a 500 (``failed(_:_:)``). A 503 — the database away or too busy for
+    /// now: the client may retry — is logged as a warning, with its cause.
+    private func answer(_ problem: Problem, _ request: Request, _ error: (any Error)?) -> Response {
+        if problem.status == .serviceUnavailable {
+            logger.warning(
+                "request refused for now",
+                metadata: ["path": .string(request.uri.path), "error": .string(error.map { String(describing: $0) } ?? "")])
+            return problem.response
+        }
+        return problem.status.code >= 500 ? failed(request, error ?? problem) : problem.response
     }
 
     /// A bug, or the database or the disk failing under us: logged with its cause (never a request

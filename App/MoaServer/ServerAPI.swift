@@ -23,14 +23,14 @@ struct ServerAPI: APIProtocol {
     /// This document's `info.version`.
     static let apiVersion = "1.0.0"
 
-    let database: AppDatabase
+    let engine: MoaServer.Engine
     let services: ServerServices
     /// Where the requests that hash a password run (off the cooperative pool, one per core).
     let passwordWork: PasswordWork
 
     /// Answers while the server runs and its database can be read.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
-        _ = try database.read { db in try db.tableExists("account_accounts") }
+        try await engine.ping()
         return .ok(.init(body: .json(.init(status: .ok, version: ServerCommand.version, apiVersion: Self.apiVersion))))
     }
 

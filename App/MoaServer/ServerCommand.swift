@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import MoaPostgres
 import SharedKit
 import Storage
 import Synchronization
@@ -16,11 +17,13 @@ public struct ServerCommand: AsyncParsableCommand {
         commandName: "moa-server",
         abstract: "Serves Moa's bank — accounts, transfers, sign-in, the inbox — to `moa` clients over HTTP.",
         discussion: """
-            The data lives in SQLite in --data (created with mode 0700 if missing); verification and reset \
-            mails are written to DATA/outbox/. The first line on standard output is `Listening on http://HOST:PORT` \
+            The data lives in SQLite in --data (created with mode 0700 if missing), or with --database in a \
+            PostgreSQL database that any number of moa-server processes may share (its tables are created or \
+            updated on start); verification and reset mails are written to DATA/outbox/. The first line on standard output is `Listening on http://HOST:PORT` \
             (with --port 0, the port the system chose). SIGTERM and SIGINT stop the server gracefully. \
-            Exit status: 0 after a graceful stop, 64 usage, 69 the address cannot be listened on, 74 the data \
-            folder or its database cannot be opened.
+            Exit status: 0 after a graceful stop, 64 usage, 65 the database was written by a newer moa-server, \
+            69 the address cannot be listened on or the PostgreSQL database cannot be used, 74 the data folder \
+            or its database cannot be opened.
             """,
         version: "moa-server \(version) (API v1)")
 
@@ -33,7 +36,13 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The folder that holds the server's data.", valueName: "dir"))
     var data: String?
 
-    @Flag(help: "Audit the ledger in --data (as `moa doctor` does) and exit: 0 when it keeps its invariants, 65 when not.")
+    @Option(
+        help: ArgumentHelp(
+            "Keep the bank in this PostgreSQL database instead of SQLite in --data (postgres://USER@HOST:PORT/DATABASE; the password in PGPASSWORD).",
+            valueName: "url"))
+    var database: String?
+
+    @Flag(help: "Audit the ledger in --data (or --database) (as `moa doctor` does) and exit: 0 when it keeps its invariants, 65 when not.")
     var audit = false
 
     public init() {}
@@ -52,7 +61,58 @@ public struct ServerCommand: AsyncParsableCommand {
             root: URL(fileURLWithPath: data.map { Self.expandTilde($0, environment) } ?? Self.defaultFolder(environment)))
         var logger = Logger(label: "moa-server")
         logger.logLevel = .info
-        let server = try MoaServer(folder: folder, logger: logger)
+        guard let database else { return try await serve(MoaServer(folder: folder, logger: logger)) }
+        let location = try PostgresLocation(database, environment: environment)
+        var poolLogger = logger
+        poolLogger.logLevel = .warning
+        let postgres = PostgresDatabase(location: location, logger: poolLogger)
+        let pool = Task { await postgres.run() }
+        do {
+            try await postgres.migrate(PostgresStores.migrations)
+            try await serve(MoaServer(folder: folder, storage: .postgres(postgres), logger: logger))
+        } catch {
+            await Self.stop(pool, logger: logger)
+            throw error
+        }
+        let (transactions, retries) = postgres.statistics
+        logger.info("PostgreSQL: \(transactions) transactions, \(retries) attempts run again after a conflict")
+        await Self.stop(pool, logger: logger)
+    }
+
+    /// Stops the connection pool once the requests have finished, waiting at most 5 s for it to close
+    /// its connections: a connection the database dropped (a restart) must not keep the process alive.
+    private static func stop(_ pool: Task<Void, Never>, logger: Logger) async {
+        pool.cancel()
+        let closed = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let first = FirstAnswer(continuation)
+            Task {
+                await pool.value
+                first.answer(true)
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(5))
+                first.answer(false)
+            }
+        }
+        if !closed { logger.warning("The PostgreSQL connections did not close within 5 s; exiting without them.") }
+    }
+
+    /// Resumes a continuation with the first answer given, and ignores the others.
+    private final class FirstAnswer: Sendable {
+        private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+
+        init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = Mutex(continuation) }
+
+        func answer(_ value: Bool) {
+            continuation.withLock { pending in
+                pending?.resume(returning: value)
+                pending = nil
+            }
+        }
+    }
+
+    /// Audits (`--audit`), or serves until SIGTERM or SIGINT.
+    private func serve(_ server: MoaServer) async throws {
         if audit {
             let (summary, problems) = try await server.audit()
             guard problems.isEmpty else { throw ServerError.ledgerBroken(problems) }

@@ -34,3 +34,12 @@ public protocol ConsistencyCheck: Sendable {
     /// One sentence per broken invariant; empty when all hold. `summary` describes what was checked.
     func run() async throws -> (summary: String, problems: [String])
 }
+
+/// Which engine a served feature's Data module provides its stores on: SQLite (the default — `moa`,
+/// and `moa-server` on its embedded database), or none, the composition root providing the same
+/// store keys itself (`moa-server --database postgres://…`, from MoaPostgres). The registry then
+/// refuses a composition in which a store key is missing or provided twice.
+public enum StoreEngine: Sendable, Equatable {
+    case sqlite
+    case providedByRoot
+}

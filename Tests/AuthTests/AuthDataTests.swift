@@ -55,85 +55,15 @@ private func mode(of path: String) throws -> Int {
 
 // MARK: - Repository
 
+// What every engine's store must do is in StoreContractTests (AuthStoreContractTests); here, only
+// what is SQLite's own: migrating old rows, and how rows and dates are stored.
 @Suite("AuthData · SQLite repository")
 struct AuthDataRepositoryTests {
-    @Test func aCreatedUserIsFoundByIdAndByAddressWhateverItsCase() async throws {
-        let (repository, _) = try makeRepository()
-        try await repository.createUser(user("u1", "Ada@example.com"), verification: verification("u1"))
-
-        #expect(try await repository.user(email: "Ada@example.com") == user("u1", "Ada@example.com"))
-        #expect(try await repository.user(email: "ada@EXAMPLE.com")?.id == UserID("u1"))
-        #expect(try await repository.user(id: UserID("u1"))?.email == "Ada@example.com")
-        #expect(try await repository.user(email: "bob@example.com") == nil)
-        #expect(try await repository.verification(for: UserID("u1")) == verification("u1"))
-    }
-
-    @Test func aSecondSignUpWithTheSameAddressIsEmailTakenAndLeavesNothingBehind() async throws {
-        let (repository, database) = try makeRepository()
-        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
-
-        await #expect(throws: AuthError.emailTaken("ADA@example.com")) {
-            try await repository.createUser(user("u2", "ADA@example.com"), verification: verification("u2", digest: "other"))
-        }
-        #expect(try await repository.user(id: UserID("u2")) == nil)
-        #expect(try await repository.verification(for: UserID("u2")) == nil)
-        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM auth_verifications") } == 1)
-    }
-
-    @Test func aUserAndItsVerificationAreCreatedTogetherOrNotAtAll() async throws {
-        let (repository, _) = try makeRepository()
-        // The verification names a user that is not the one inserted: the foreign key fails, the user is rolled back.
-        await #expect(throws: StorageError.self) {
-            try await repository.createUser(user("u1", "ada@example.com"), verification: verification("nobody"))
-        }
-        #expect(try await repository.user(email: "ada@example.com") == nil)
-    }
-
-    @Test func verificationsAreReplacedCountedAndDeleted() async throws {
-        let (repository, _) = try makeRepository()
-        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
-
-        #expect(try await repository.recordWrongCode(for: UserID("u1")) == 1)
-        #expect(try await repository.recordWrongCode(for: UserID("u1")) == 2)
-        #expect(try await repository.verification(for: UserID("u1"))?.attempts == 2)
-
-        try await repository.saveVerification(verification("u1", digest: "new-digest"))
-        #expect(try await repository.verification(for: UserID("u1")) == verification("u1", digest: "new-digest"))
-
-        try await repository.deleteVerification(for: UserID("u1"))
-        #expect(try await repository.verification(for: UserID("u1")) == nil)
-        await #expect(throws: AuthError.noPendingVerification("ada@example.com")) {
-            try await repository.recordWrongCode(for: UserID("u1"))
-        }
-    }
-
-    @Test func verifyingAndRehashingUpdateTheUserAndOnlyUnverifiedUsersCanBeUndone() async throws {
-        let (repository, _) = try makeRepository()
-        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
-        try await repository.createUser(user("u2", "bob@example.com"), verification: verification("u2"))
-
-        try await repository.markVerified(UserID("u1"), at: start.addingTimeInterval(60))
-        try await repository.updatePasswordHash(UserID("u1"), to: "$scrypt$stronger")
-        let verified = try await repository.user(id: UserID("u1"))
-        #expect(verified?.verifiedAt == start.addingTimeInterval(60))
-        #expect(verified?.passwordHash == "$scrypt$stronger")
-
-        try await repository.deleteUnverifiedUser(UserID("u1"))
-        try await repository.deleteUnverifiedUser(UserID("u2"))
-        #expect(try await repository.user(id: UserID("u1")) != nil)
-        #expect(try await repository.user(id: UserID("u2")) == nil)
-        #expect(try await repository.verification(for: UserID("u2")) == nil) // cascaded
-    }
-
-    @Test func sessionsAreFoundByEitherDigestAndTheirDatesCompareInSQL() async throws {
+    @Test func sessionDatesAreStoredSoThatSQLiteComparesAndOrdersThem() async throws {
         let (repository, database) = try makeRepository()
         try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
         try await repository.insertSession(session("s1", family: "f1", user: "u1"))
         try await repository.insertSession(session("s2", family: "f2", user: "u1", at: start.addingTimeInterval(3600)))
-
-        #expect(try await repository.session(accessDigest: "access-s1") == session("s1", family: "f1", user: "u1"))
-        #expect(try await repository.session(refreshDigest: "refresh-s2")?.id == "s2")
-        #expect(try await repository.session(accessDigest: "refresh-s1") == nil)
 
         let order = try database.read { try String.fetchAll($0, sql: "SELECT id FROM auth_sessions ORDER BY access_expires_at DESC") }
         #expect(order == ["s2", "s1"])
@@ -142,79 +72,6 @@ struct AuthDataRepositoryTests {
                 $0, sql: "SELECT COUNT(*) FROM auth_sessions WHERE access_expires_at > ?", arguments: [start.addingTimeInterval(1000)])
         }
         #expect(live == 1)
-    }
-
-    @Test func aDatabaseFailureNamesTheConstraintButNoValue() async throws {
-        let (repository, _) = try makeRepository()
-        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
-        try await repository.insertSession(session("s1", family: "f1", user: "u1"))
-        let clash = SessionRecord(
-            id: "s9", familyID: "f9", userID: UserID("u1"), accessDigest: "access-s1", accessExpiresAt: start,
-            refreshDigest: "fresh-digest", refreshExpiresAt: start, createdAt: start)
-        do {
-            try await repository.insertSession(clash)
-            Issue.record("a duplicate access digest was accepted")
-        } catch let error as StorageError {
-            #expect(error.message.contains("auth_sessions.access_digest"))
-            #expect(!error.message.contains("access-s1"))
-        }
-    }
-
-    @Test func aRefreshTokenRotatesOnceAndNeverAgain() async throws {
-        let (repository, _) = try makeRepository()
-        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
-        try await repository.insertSession(session("s1", family: "f1", user: "u1"))
-        let rotatedAt = start.addingTimeInterval(1000)
-
-        #expect(try await repository.rotate("s1", to: session("s2", family: "f1", user: "u1", at: rotatedAt), at: rotatedAt))
-        #expect(try await repository.session(refreshDigest: "refresh-s1")?.rotatedAt == rotatedAt)
-        #expect(try await repository.session(refreshDigest: "refresh-s2")?.familyID == "f1")
-
-        #expect(try await !repository.rotate("s1", to: session("s3", family: "f1", user: "u1", at: rotatedAt), at: rotatedAt))
-        #expect(try await repository.session(refreshDigest: "refresh-s3") == nil)
-
-        try await repository.revokeFamily("f1", at: rotatedAt)
-        #expect(try await !repository.rotate("s2", to: session("s4", family: "f1", user: "u1", at: rotatedAt), at: rotatedAt))
-        #expect(try await repository.session(refreshDigest: "refresh-s4") == nil)
-    }
-
-    @Test func revokingAFamilyOrAllSessionsKeepsEarlierRevocations() async throws {
-        let (repository, _) = try makeRepository()
-        try await repository.createUser(user("u1", "ada@example.com"), verification: verification("u1"))
-        try await repository.createUser(user("u2", "bob@example.com"), verification: verification("u2"))
-        for (id, family, owner) in [("a1", "fa", "u1"), ("a2", "fa", "u1"), ("b1", "fb", "u1"), ("c1", "fc", "u2")] {
-            try await repository.insertSession(session(id, family: family, user: owner))
-        }
-        let first = start.addingTimeInterval(10)
-        let second = start.addingTimeInterval(20)
-
-        try await repository.revokeFamily("fa", at: first)
-        #expect(try await repository.session(accessDigest: "access-a1")?.revokedAt == first)
-        #expect(try await repository.session(accessDigest: "access-a2")?.revokedAt == first)
-        #expect(try await repository.session(accessDigest: "access-b1")?.revokedAt == nil)
-
-        try await repository.revokeAllSessions(of: UserID("u1"), at: second)
-        #expect(try await repository.session(accessDigest: "access-a1")?.revokedAt == first)
-        #expect(try await repository.session(accessDigest: "access-b1")?.revokedAt == second)
-        #expect(try await repository.session(accessDigest: "access-c1")?.revokedAt == nil)
-    }
-
-    @Test func throttlesRoundTripPerLowerCasedAddress() async throws {
-        let (repository, _) = try makeRepository()
-        #expect(try await repository.throttle(for: "ada@example.com") == .fresh)
-
-        let locked = ThrottleState(failures: 0, windowStart: nil, lockedUntil: start.addingTimeInterval(60), lockouts: 1)
-        try await repository.saveThrottle(
-            ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ada@example.com")
-        #expect(
-            try await repository.throttle(for: "ADA@example.com")
-                == ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0))
-        try await repository.saveThrottle(locked, for: "Ada@Example.com")
-        #expect(try await repository.throttle(for: "ada@example.com") == locked)
-        #expect(try await repository.throttle(for: "bob@example.com") == .fresh)
-
-        try await repository.saveThrottle(.fresh, for: "ada@example.com")
-        #expect(try await repository.throttle(for: "ada@example.com") == .fresh)
     }
 
     @Test func addressesStoredBeforeCanonicalFormsAreMigratedWithoutMergingAccounts() async throws {

@@ -12,7 +12,7 @@ struct EndToEndTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-e2e-\(UUID().uuidString)")
         var data: URL { root.appendingPathComponent("server") }
         var log: URL { root.appendingPathComponent("server.log") }
-        private(set) var server: Process?
+        private(set) var server: ServerProcess?
         private(set) var url = ""
         private(set) var port = 0
 
@@ -21,7 +21,7 @@ struct EndToEndTests {
         }
 
         deinit {
-            if let server, server.isRunning { server.terminate() }
+            if let server, server.process.isRunning { server.process.terminate() }
             try? FileManager.default.removeItem(at: root)
         }
 
@@ -31,31 +31,15 @@ struct EndToEndTests {
         }
 
         private func startServerBlocking() throws {
-            let process = Process()
-            process.executableURL = Binaries.url("moa-server")
-            process.arguments = ["--port", String(port), "--data", data.path]
-            let out = Pipe()
-            process.standardOutput = out
-            // The server's log (swift-log, standard error), appended across restarts.
-            if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
-            let logFile = try FileHandle(forWritingTo: log)
-            try logFile.seekToEnd()
-            process.standardError = logFile
-            try process.run()
-            let line = ServerProcessTests.firstLine(of: out)
-            guard line.hasPrefix("Listening on http://127.0.0.1:"), let chosen = Int(line.split(separator: ":").last ?? "") else {
-                throw E2EError("moa-server did not start: \(line)")
-            }
-            server = process
-            port = chosen
-            url = "http://127.0.0.1:\(chosen)"
+            let started = try ServerProcess.start(["--port", String(port), "--data", data.path], log: log)
+            server = started
+            port = started.port
+            url = started.url
         }
 
         func stopServer(_ signal: Int32 = SIGTERM) async throws {
-            guard let server else { return }
-            kill(server.processIdentifier, signal)
-            try await Binaries.offloaded { server.waitUntilExit() }
-            self.server = nil
+            try await server?.stop(signal)
+            server = nil
         }
 
         func home(_ name: String) -> URL { root.appendingPathComponent(name) }
@@ -393,6 +377,46 @@ struct E2EError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// A `moa-server` process a test started, and the address its first line announced.
+final class ServerProcess: @unchecked Sendable { // its process is only signalled and waited for
+    let process: Process
+    let port: Int
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// Starts `moa-server ARGUMENTS`, its log (swift-log, standard error) appended to `log`, and waits
+    /// for its first line. Blocks: call it off the cooperative pool (``Binaries/offloaded(_:)``).
+    static func start(_ arguments: [String], log: URL) throws -> ServerProcess {
+        let process = Process()
+        process.executableURL = Binaries.url("moa-server")
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
+        let logFile = try FileHandle(forWritingTo: log)
+        try logFile.seekToEnd()
+        process.standardError = logFile
+        try process.run()
+        let line = ServerProcessTests.firstLine(of: out)
+        guard line.hasPrefix("Listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
+            if process.isRunning { process.terminate() }
+            throw E2EError("moa-server did not start: \(line)")
+        }
+        return ServerProcess(process: process, port: port)
+    }
+
+    /// Sends `signal` and waits for the process to end.
+    func stop(_ signal: Int32) async throws {
+        kill(process.processIdentifier, signal)
+        let process = process
+        try await Binaries.offloaded { process.waitUntilExit() }
+    }
+}
+
 /// The executables SwiftPM built next to the test bundle.
 enum Binaries {
     static func url(_ name: String) -> URL {
@@ -419,8 +443,13 @@ enum Binaries {
     }
 
     static func runBlocking(_ name: String, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> Run {
+        try runProcess(url(name), arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs the executable at `executable` to completion (blocking).
+    static func runProcess(_ executable: URL, _ arguments: [String], stdin: String?, environment: [String: String]) throws -> Run {
         let process = Process()
-        process.executableURL = url(name)
+        process.executableURL = executable
         process.arguments = arguments
         var variables = ProcessInfo.processInfo.environment
         variables["NO_COLOR"] = "1"

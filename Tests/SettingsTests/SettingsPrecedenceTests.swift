@@ -37,6 +37,42 @@ struct SettingsPrecedenceTests {
                 == SettingEntry(key: key, value: .integer(60), source: .flag))
     }
 
+    @Test func resetOneFallsBackToTheDeviceThenTheDefault() async throws {
+        let store = MemorySettingsStore()
+        let scope = SwitchableScope(.device)
+        let manager = makeManager(store: store, scope: scope)
+        _ = try await manager.set("display.page-size", to: "30")
+        scope.become(.ada)
+        _ = try await manager.set("display.page-size", to: "50")
+        let reset = try await manager.reset("display.page-size")
+        #expect(reset.removed && reset.setting.entry == SettingEntry(key: .displayPageSize, value: .integer(30), source: .device))
+        #expect(try await manager.reset("display.page-size").removed == false)
+        scope.become(.device)
+        let deviceReset = try await manager.reset("display.page-size")
+        #expect(deviceReset.setting.entry == SettingEntry(key: .displayPageSize, value: .integer(20), source: .default))
+        #expect(try await store.values(in: .device).own.isEmpty)
+        #expect(try await store.values(in: .ada).own.isEmpty)
+    }
+
+    @Test func resetAllRemovesOnlyTheCurrentScope() async throws {
+        let store = MemorySettingsStore()
+        let scope = SwitchableScope(.device)
+        let manager = makeManager(store: store, scope: scope)
+        _ = try await manager.set("display.color", to: "never")
+        scope.become(.ada)
+        for (key, value) in [
+            ("display.page-size", "10"), ("account.default", "110-234-567890"), ("search.api-token", "tok_1234567890abcdef"),
+        ] {
+            _ = try await manager.set(key, to: value)
+        }
+        #expect(try await manager.storedCount().count == 3)
+        let result = try await manager.resetAll()
+        #expect(result.removed == 3 && result.scope == .ada)
+        #expect(try await manager.storedCount().count == 0)
+        #expect(try await manager.snapshot().color == .never)
+        #expect(try await store.values(in: .device).own == ["display.color": "never"])
+    }
+
     @Test func everyLayerIsReportedInTheListAndTheSnapshot() async throws {
         let store = MemorySettingsStore()
         store.put("display.language", "ko", in: .device)

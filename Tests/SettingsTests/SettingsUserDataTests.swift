@@ -56,20 +56,6 @@ struct SettingsUserDataTests {
         #expect(snapshot.language == .en && snapshot.pageSize == 30 && snapshot.transferLimits.perTransfer.minorUnits == 5_000_000)
     }
 
-    @Test func anEraseThatIsRolledBackKeepsTheSettings() async throws {
-        scope.become(.ada)
-        _ = try await manager.set("display.language", to: "ko")
-        let owner = try composedOwner()
-        struct LaterFailure: Error {}
-        await #expect(throws: LaterFailure.self) {
-            try await database.perform { transaction in
-                try owner.erase(UserID("user-ada"), in: transaction)
-                throw LaterFailure() // another feature failed after Settings erased: the deletion is undone
-            }
-        }
-        #expect(try scopes() == ["user-ada"])
-    }
-
     @Test func aUserWithoutStoredSettingsErasesNothingAndNeverTheDevice() async throws {
         _ = try await manager.set("display.language", to: "ko")
         let owner = try composedOwner()

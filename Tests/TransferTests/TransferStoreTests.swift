@@ -41,81 +41,9 @@ func sample(
         fromBalanceAfter: Money(minorUnits: 9_000, currency: currency))
 }
 
+/// The store-level contract (both engines) is in StoreContractTests; here, the use cases on SQLite.
 @Suite("TransferData on SQLite")
 struct TransferStoreTests {
-    @Test func aRecordRoundTripsAndIsFoundByKeyAndByIDForItsUserOnly() async throws {
-        let f = try StoreFixture()
-        let transfer = sample(2)
-        try await f.database.perform { [store = f.store] tx in try store.insert(transfer, in: tx) }
-        let byKey = try await f.database.perform { [store = f.store] tx in
-            try store.transfer(initiatedBy: FakeSessionProvider.ada.id, idempotencyKey: "key-2", in: tx)
-        }
-        #expect(byKey?.id == transfer.id && byKey?.memo == "memo 2" && byKey?.amount == transfer.amount)
-        #expect(byKey?.fromBalanceAfter == transfer.fromBalanceAfter && byKey?.initiatedBy == transfer.initiatedBy)
-        #expect(abs((byKey?.createdAt ?? .distantPast).timeIntervalSince(transfer.createdAt)) < 0.001)
-        let byID = try await f.store.transfer(id: transfer.id, initiatedBy: FakeSessionProvider.ada.id)
-        #expect(byID?.idempotencyKey == "key-2")
-        #expect(try await f.store.transfer(id: transfer.id, initiatedBy: Harness.bob.id) == nil)
-        let otherUser = try await f.database.perform { [store = f.store] tx in
-            try store.transfer(initiatedBy: Harness.bob.id, idempotencyKey: "key-2", in: tx)
-        }
-        #expect(otherUser == nil)
-    }
-
-    @Test func aKeyIsUniquePerUserInTheTableItself() async throws {
-        let f = try StoreFixture()
-        try await f.database.perform { [store = f.store] tx in try store.insert(sample(1, key: "same"), in: tx) }
-        await #expect(throws: TransferError.idempotencyKeyReused("same")) {
-            try await f.database.perform { [store = f.store] tx in try store.insert(sample(2, key: "same"), in: tx) }
-        }
-        try await f.database.perform { [store = f.store] tx in try store.insert(sample(3, user: Harness.bob.id, key: "same"), in: tx) }
-        #expect(try f.count("transfer_transfers") == 2)
-    }
-
-    @Test func theDaysTotalCountsOnlyTheUsersTransfersInTheWindowAndCurrency() async throws {
-        let f = try StoreFixture()
-        let start = Date(timeIntervalSince1970: 1_767_225_600)
-        let end = start.addingTimeInterval(86_400)
-        let rows = [
-            sample(1, amount: 100, at: start), // counted (start is inclusive)
-            sample(2, amount: 200, at: end.addingTimeInterval(-0.5)), // counted
-            sample(3, amount: 400, at: end), // next day (end is exclusive)
-            sample(4, amount: 800, at: start.addingTimeInterval(-1)), // previous day
-            sample(5, amount: 1_600, currency: .usd, at: start.addingTimeInterval(60)), // other currency
-            sample(6, user: Harness.bob.id, amount: 3_200, at: start.addingTimeInterval(60)), // other user
-        ]
-        try await f.database.perform { [store = f.store] tx in for row in rows { try store.insert(row, in: tx) } }
-        let total = try await f.database.perform { [store = f.store] tx in
-            try store.sentTotal(initiatedBy: FakeSessionProvider.ada.id, currency: .krw, from: start, until: end, in: tx)
-        }
-        #expect(total == krw(300))
-    }
-
-    @Test func windowsThatDoNotStartOrEndOnAQuarterHourAreExactToo() async throws {
-        let f = try StoreFixture()
-        let start = Date(timeIntervalSince1970: 1_767_225_600)
-        let rows = [
-            sample(1, amount: 1, at: start), // before the window
-            sample(2, amount: 10, at: start.addingTimeInterval(0.5)),
-            sample(3, amount: 100, at: start.addingTimeInterval(1_800)), // a whole quarter inside
-            sample(4, amount: 1_000, at: start.addingTimeInterval(3_600.25)),
-            sample(5, amount: 10_000, at: start.addingTimeInterval(3_600.75)), // after the window
-        ]
-        try await f.database.perform { [store = f.store] tx in for row in rows { try store.insert(row, in: tx) } }
-        func total(_ from: TimeInterval, _ until: TimeInterval) async throws -> Int64 {
-            try await f.database.perform { [store = f.store] tx in
-                try store.sentTotal(
-                    initiatedBy: FakeSessionProvider.ada.id, currency: .krw, from: start.addingTimeInterval(from),
-                    until: start.addingTimeInterval(until), in: tx
-                ).minorUnits
-            }
-        }
-        #expect(try await total(0.25, 3_600.5) == 1_110)
-        #expect(try await total(0.25, 600) == 10) // inside one quarter
-        #expect(try await total(-900, 4_500) == 11_111) // whole quarters only
-        #expect(try await total(3_600.5, 3_600.5) == 0)
-    }
-
     @Test func aDayInATimeZoneOffByAQuarterHourCountsItsOwnTransfers() async throws {
         // Kathmandu is UTC+05:45: its midnight is 18:15 UTC.
         let h = try Harness()
@@ -138,36 +66,6 @@ struct TransferStoreTests {
         _ = try await h.send(using: sendMoney, h.checking, to: h.bobs, "400")
         h.clock.set(midnight.addingTimeInterval(86_400))
         _ = try await h.send(using: sendMoney, h.checking, to: h.bobs, "1,000")
-    }
-
-    @Test func aTokenFromAnotherStorageIsRefused() throws {
-        let f = try StoreFixture()
-        #expect(throws: ForeignTransactionError.self) { try f.store.insert(sample(1), in: NoDatabaseTransaction()) }
-    }
-
-    @Test func pagesAreNewestFirstAndStableWhileTransfersAreAdded() async throws {
-        let f = try StoreFixture()
-        let history = TransferHistory(session: FakeSessionProvider(), store: f.store)
-        for n in 1...5 {
-            try await f.database.perform { [store = f.store] tx in try store.insert(sample(n), in: tx) }
-        }
-        try await f.database.perform { [store = f.store] tx in try store.insert(sample(99, user: Harness.bob.id), in: tx) }
-        let first = try await history.transfers(limit: 2, after: nil)
-        #expect(first.transfers.map(\.id.rawValue) == ["t-user-ada-5", "t-user-ada-4"])
-        let cursor = try #require(first.nextCursor)
-        #expect(Int(cursor) == nil) // opaque, not the raw position
-        // Two more are sent while the user pages: they go on top, the next pages do not move.
-        for n in 6...7 {
-            try await f.database.perform { [store = f.store] tx in try store.insert(sample(n), in: tx) }
-        }
-        let second = try await history.transfers(limit: 2, after: cursor)
-        #expect(second.transfers.map(\.id.rawValue) == ["t-user-ada-3", "t-user-ada-2"])
-        let secondCursor: String = try #require(second.nextCursor)
-        let third = try await history.transfers(limit: 2, after: secondCursor)
-        #expect(third.transfers.map(\.id.rawValue) == ["t-user-ada-1"])
-        #expect(third.nextCursor == nil)
-        let fresh = try await history.transfers(limit: 200, after: nil)
-        #expect(fresh.transfers.count == 7 && fresh.nextCursor == nil)
     }
 
     @Test func badCursorsLimitsAndIDsAreRefused() async throws {

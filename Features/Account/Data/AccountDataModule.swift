@@ -1,5 +1,6 @@
 import AccountDomain
 import AccountInterface
+import Persistence
 import Registry
 import SharedKit
 import Storage
@@ -9,15 +10,25 @@ import Storage
 /// are provided by AccountFeatureModule.)
 public struct AccountDataModule: FeatureModule {
     public let name = "Account"
+    private let stores: StoreEngine
 
-    public init() {}
+    public init(stores: StoreEngine = .sqlite) {
+        self.stores = stores
+    }
 
     public var providers: [Provider] {
+        (stores == .sqlite ? Self.sqliteStores : []) + [
+            .singleton(AccountDirectoryKey.self, requires: AccountStoreKey.self) { StoreDirectory(store: $0) },
+            .singleton(LedgerCheckKey.self, requires: AccountStoreKey.self) { LedgerCheck(store: $0) },
+        ]
+    }
+
+    /// Account's stores on SQLite (requiring `DatabaseKey`): `AccountStoreKey`, `AccountPostingKey`
+    /// and `AccountUserDataStoreKey`.
+    public static var sqliteStores: [Provider] {
         [
             .singleton(AccountStoreKey.self, requires: DatabaseKey.self) { SQLiteAccountStore(database: $0) },
-            .singleton(AccountDirectoryKey.self, requires: AccountStoreKey.self) { StoreDirectory(store: $0) },
             .singleton(AccountPostingKey.self) { SQLiteAccountPosting() },
-            .singleton(LedgerCheckKey.self, requires: AccountStoreKey.self) { LedgerCheck(store: $0) },
             .singleton(AccountUserDataStoreKey.self) { SQLiteAccountUserData() },
         ]
     }

@@ -21,6 +21,11 @@ enum Ledger {
 
         var isCash: Bool { ownerID == nil }
 
+        /// The account as the posting rules see it.
+        var rules: PostingRules.Account {
+            PostingRules.Account(id: id, number: number, ownerID: ownerID, currency: currency, balance: balance, isClosed: closedAt != nil)
+        }
+
         var summary: AccountSummary? {
             guard let kind = AccountKind(rawValue: kind), let ownerID else { return nil }
             return AccountSummary(
@@ -53,17 +58,8 @@ enum Ledger {
 
     // MARK: Cash accounts
 
-    /// How far a hidden cash account's balance may go from zero, either way: 9 × 10^18 minor units, so
-    /// that one more operation (at most 10^11) can never overflow `Int64` (about 9.22 × 10^18).
-    ///
-    /// The cash accounts are the other side of every deposit (a debit: they go negative) and every
-    /// withdrawal (a credit). Their total is minus everything the customers hold in that currency, which
-    /// no single number bounds — every account may hold up to 10^15 and there may be any number of them.
-    /// So a currency has as many cash accounts as it needs: a movement posts against the oldest one that
-    /// stays within ±``cashBound`` after it, and a new one is opened when none does (`cash-KRW`, then
-    /// `cash-KRW-2`, …). No balance can overflow, however much anyone deposits, and every invariant of
-    /// the audit still holds (each cash account's balance is the sum of its entries).
-    static let cashBound: Int64 = 9_000_000_000_000_000_000
+    /// ``PostingRules/cashBound``.
+    static let cashBound = PostingRules.cashBound
 
     /// The cash account of `currency` to post a change of `change` minor units against (negative for
     /// a deposit, positive for a withdrawal): the oldest whose balance stays within ±`bound`, or a new
@@ -92,18 +88,17 @@ enum Ledger {
         var id: String
         repeat {
             rank += 1
-            id = rank == 1 ? "cash-\(currency.code)" : "cash-\(currency.code)-\(rank)"
+            id = PostingRules.cashAccountID(currency, rank: rank)
         } while try account(id: id, db) != nil
-        let place = (Currency.supported.firstIndex(of: currency) ?? 0) + 1
-        var body = place + 100 * (rank - 1)
-        if try body > 99_999_999 || account(number: cashNumber(body), db) != nil {
+        var number = try PostingRules.cashAccountNumber(currency, rank: rank)
+        if try number.map({ try account(number: $0, db) != nil }) ?? true {
             let highest =
                 try Int.fetchOne(
                     db, sql: "SELECT MAX(CAST(substr(number, 4, 8) AS INTEGER)) FROM account_accounts WHERE number LIKE '000%'") ?? 0
-            body = highest + 1
+            number = try PostingRules.cashNumber(highest + 1)
         }
-        let number = try cashNumber(body)
-        let name = "Cash (\(currency.code))"
+        guard let number else { throw PostingError.unknownAccount(try PostingRules.cashNumber(0)) }
+        let name = PostingRules.cashAccountName(currency)
         try db.execute(
             sql: """
                 INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
@@ -113,33 +108,16 @@ enum Ledger {
             id: id, number: number, name: name, kind: "cash", ownerID: nil, currency: currency, balance: 0, openedAt: at, closedAt: nil)
     }
 
-    /// `000` + `body` on 8 digits + the check digit.
-    private static func cashNumber(_ body: Int) throws -> AccountNumber {
-        let digits = String(body)
-        return try AccountNumber(prefix: "000" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits)
-    }
-
     // MARK: Postings
 
     /// Moves `amount` from `from` to `to`: both balances and two entries, or a thrown error (and the
-    /// caller's transaction rolls back). The amount must be within the per-operation maximum
-    /// (``AmountError``); a customer account may go neither below zero (``PostingError/insufficientFunds(_:balance:requested:)``)
-    /// nor above the per-balance maximum (``PostingError/balanceAboveMaximum(_:amount:maximum:)``);
-    /// cash accounts stay within ±``cashBound`` (``cashAccount(_:taking:bound:_:at:)`` picks one that does).
+    /// caller's transaction rolls back), by ``PostingRules/balancesAfter(moving:from:to:)``; cash
+    /// accounts stay within ±``cashBound`` (``cashAccount(_:taking:bound:_:at:)`` picks one that does).
     static func move(
         _ amount: Money, from: Row, to: Row, kinds: (out: LedgerEntry.Kind, in: LedgerEntry.Kind),
         memo: String?, reference: String?, at: Date, _ db: Database
     ) throws -> (debit: LedgerEntry, credit: LedgerEntry) {
-        _ = try OperationAmount(amount)
-        let fromBalance = try Money(minorUnits: from.balance, currency: from.currency).subtracting(amount)
-        if !from.isCash, fromBalance.isNegative {
-            throw PostingError.insufficientFunds(
-                from.number, balance: Money(minorUnits: from.balance, currency: from.currency), requested: amount)
-        }
-        let toBalance = try Money(minorUnits: to.balance, currency: to.currency).adding(amount)
-        if !to.isCash, toBalance.minorUnits > AmountBounds.maximumBalanceMinorUnits {
-            throw PostingError.balanceAboveMaximum(to.number, amount: amount, maximum: AmountBounds.maximumBalance(in: to.currency))
-        }
+        let (fromBalance, toBalance) = try PostingRules.balancesAfter(moving: amount, from: from.rules, to: to.rules)
         try setBalance(of: from, expected: from.balance, to: fromBalance.minorUnits, db)
         try setBalance(of: to, expected: to.balance, to: toBalance.minorUnits, db)
         let debit = try insertEntry(

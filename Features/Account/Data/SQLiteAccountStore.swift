@@ -184,9 +184,9 @@ struct SQLiteAccountStore: AccountStore {
 
     /// An open account of the right currency, for a cash movement.
     static func openAccount(_ number: AccountNumber, currency: Currency, _ db: Database) throws -> Ledger.Row {
-        guard let account = try Ledger.account(number: number, db), !account.isCash else { throw PostingError.unknownAccount(number) }
-        guard account.closedAt == nil else { throw PostingError.closedAccount(number) }
-        guard account.currency == currency else { throw PostingError.currencyMismatch(from: account.currency, to: currency) }
+        let account = try Ledger.account(number: number, db)
+        _ = try PostingRules.checkCashMovement(number, currency: currency, account: account?.rules)
+        guard let account else { throw PostingError.unknownAccount(number) }
         return account
     }
 }
@@ -195,18 +195,14 @@ struct SQLiteAccountStore: AccountStore {
 struct SQLiteAccountPosting: AccountPosting {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
         let db = try SQLiteTransaction.open(transaction)
-        guard request.from != request.to else { throw PostingError.sameAccount(request.from) }
-        guard request.amount.isPositive else { throw PostingError.amountNotPositive(request.amount) }
-        let memo = try Memo.parse(request.memo)?.text
-        guard let from = try Ledger.account(number: request.from, db), !from.isCash else { throw PostingError.unknownAccount(request.from) }
-        guard let to = try Ledger.account(number: request.to, db), !to.isCash else { throw PostingError.unknownAccount(request.to) }
-        guard from.closedAt == nil else { throw PostingError.closedAccount(from.number) }
-        guard to.closedAt == nil else { throw PostingError.closedAccount(to.number) }
-        guard from.ownerID == request.initiatedBy.rawValue else { throw PostingError.notOwner(from.number) }
-        guard from.currency == to.currency else { throw PostingError.currencyMismatch(from: from.currency, to: to.currency) }
-        guard from.currency == request.amount.currency else {
-            throw PostingError.currencyMismatch(from: from.currency, to: request.amount.currency)
+        // The same account and a non-positive amount are refused before anything is read.
+        if request.from == request.to || !request.amount.isPositive {
+            _ = try PostingRules.checkTransfer(request, from: nil, to: nil)
         }
+        let from = try Ledger.account(number: request.from, db)
+        let to = try Ledger.account(number: request.to, db)
+        let memo = try PostingRules.checkTransfer(request, from: from?.rules, to: to?.rules)
+        guard let from, let to else { throw PostingError.unknownAccount(request.to) }
         let (debit, credit) = try Ledger.move(
             request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
             memo: memo, reference: request.reference, at: request.at, db)

@@ -1,5 +1,6 @@
 import AuthDomain
 import AuthInterface
+import Persistence
 import Registry
 import SharedKit
 import Storage
@@ -24,28 +25,37 @@ public struct AuthDataModule: FeatureModule {
 
     public let name = "Auth"
     private let sessions: Sessions
+    private let stores: StoreEngine
 
-    public init(sessions: Sessions = .terminal) {
+    /// - Parameter stores: SQLite, or `.providedByRoot` (the root provides ``sqliteStores``' key itself).
+    public init(sessions: Sessions = .terminal, stores: StoreEngine = .sqlite) {
         self.sessions = sessions
+        self.stores = stores
+    }
+
+    /// Auth's store on SQLite (requiring `DatabaseKey`): `AuthRepositoryKey`. (The PIN's, terminal
+    /// only, stays with the terminal's providers.)
+    public static var sqliteStores: [Provider] {
+        [.singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthStore(database: $0) }]
     }
 
     public var providers: [Provider] {
-        let shared: [Provider] = [
-            .singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthStore(database: $0) },
-            .singleton(PasswordHasherKey.self) { ScryptPasswordHasher() },
-            .singleton(SecretGeneratorKey.self) { RandomSecretGenerator() },
-            .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
-                OutboxMailSender(folder: home.outboxURL, clock: clock)
-            },
-            .singleton(
-                RegistrationKey.self,
-                requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self
-            ) {
-                repository, hasher, secrets, mail, clock in
-                Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
-            },
-            PasswordReset.provider,
-        ]
+        let shared: [Provider] =
+            (stores == .sqlite ? Self.sqliteStores : []) + [
+                .singleton(PasswordHasherKey.self) { ScryptPasswordHasher() },
+                .singleton(SecretGeneratorKey.self) { RandomSecretGenerator() },
+                .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
+                    OutboxMailSender(folder: home.outboxURL, clock: clock)
+                },
+                .singleton(
+                    RegistrationKey.self,
+                    requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self
+                ) {
+                    repository, hasher, secrets, mail, clock in
+                    Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
+                },
+                PasswordReset.provider,
+            ]
         switch sessions {
         case .perRequest:
             return shared + [SessionTokens.provider, AccountDeletion.serverProvider]

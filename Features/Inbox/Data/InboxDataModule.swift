@@ -12,9 +12,18 @@ import Storage
 public struct InboxDataModule: FeatureModule {
     public let name = "Inbox"
 
-    public init() {}
+    private let stores: StoreEngine
+
+    public init(stores: StoreEngine = .sqlite) {
+        self.stores = stores
+    }
 
     public var providers: [Provider] {
+        stores == .sqlite ? Self.sqliteStores : []
+    }
+
+    /// Inbox's stores on SQLite (requiring `DatabaseKey`): `InboxStoreKey` and `InboxPublisherKey`.
+    public static var sqliteStores: [Provider] {
         [
             .singleton(InboxStoreKey.self, requires: DatabaseKey.self) { SQLiteInboxStore(database: $0) },
             .singleton(InboxPublisherKey.self) { SQLiteInboxPublisher() },

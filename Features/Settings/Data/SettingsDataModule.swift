@@ -1,4 +1,5 @@
 import Foundation
+import Persistence
 import Registry
 import SettingsDomain
 import SettingsInterface
@@ -15,37 +16,50 @@ public struct SettingsDataModule: FeatureModule {
     private let scope: (any SettingsScopeSource)?
     private let overrides: SettingsOverrides?
     private let environment: [String: String]
+    private let stores: StoreEngine
 
     /// - Parameters:
     ///   - scope: whose settings to use; `nil` (the app): follow Auth's session.
     ///   - overrides: this run's command-line values, provided as `SettingsOverridesKey`; `nil` when
     ///     the composition root provides that key itself (from the global options).
     ///   - environment: where `MOA_<KEY>` variables are read; the process environment by default.
+    ///   - stores: SQLite, or `.providedByRoot` (the root provides ``sqliteStores``' keys itself).
     public init(
         scope: (any SettingsScopeSource)? = nil,
         overrides: SettingsOverrides? = SettingsOverrides(),
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        stores: StoreEngine = .sqlite
     ) {
         self.scope = scope
         self.overrides = overrides
         self.environment = environment
+        self.stores = stores
+    }
+
+    /// Settings' stores on SQLite (requiring `DatabaseKey` and `WallClockKey`): `SettingsStoreKey`
+    /// and `SettingsEraserKey`.
+    public static var sqliteStores: [Provider] {
+        [
+            .singleton(SettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self) { database, clock in
+                SQLiteSettingsStore(database: database, clock: clock)
+            },
+            .singleton(SettingsEraserKey.self) { SQLiteSettingsEraser() },
+        ]
     }
 
     public var providers: [Provider] {
         let environment = environment
-        var providers: [Provider] = [
-            .singleton(SettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self) { database, clock in
-                SQLiteSettingsStore(database: database, clock: clock)
-            },
-            scope.map { .instance(SettingsScopeSourceKey.self, $0) } ?? SessionSettingsScope.provider,
-            .singleton(SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self) {
-                store, scopes, overrides in
-                SettingsManager(store: store, scopes: scopes, overrides: overrides, environment: environment)
-            },
-            .singleton(SettingsReaderKey.self, requires: SettingsManagerKey.self) { $0 },
-            .singleton(SettingsEraserKey.self) { SQLiteSettingsEraser() },
-            SettingsUserDataOwner.provider, // SettingsUserDataKey, for the App's UserDataOwnersKey
-        ]
+        var providers: [Provider] =
+            (stores == .sqlite ? Self.sqliteStores : []) + [
+                scope.map { .instance(SettingsScopeSourceKey.self, $0) } ?? SessionSettingsScope.provider,
+                .singleton(SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self)
+                {
+                    store, scopes, overrides in
+                    SettingsManager(store: store, scopes: scopes, overrides: overrides, environment: environment)
+                },
+                .singleton(SettingsReaderKey.self, requires: SettingsManagerKey.self) { $0 },
+                SettingsUserDataOwner.provider, // SettingsUserDataKey, for the App's UserDataOwnersKey
+            ]
         if let overrides { providers.append(.instance(SettingsOverridesKey.self, overrides)) }
         return providers
     }

@@ -24,15 +24,15 @@ struct SQLiteTransferStore: TransferStore {
         return try Row.fetchOne(statement, arguments: [user.rawValue, idempotencyKey]).map { try Self.decode($0).transfer }
     }
 
-    /// Whole quarters of an hour inside the window come from `transfer_totals`; the uneven edges, if
-    /// any (a window not starting or ending on a quarter), from the transfers themselves.
+    /// Whole quarters of an hour inside the window come from `transfer_totals` (``TransferTotals``);
+    /// the uneven edges, if any (a window not starting or ending on a quarter), from the transfers themselves.
     func sentTotal(
         initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date,
         in transaction: any Transaction
     ) throws -> Money {
         let db = try SQLiteTransaction.open(transaction)
-        let first = Self.quarter(containing: start, roundingUp: true)
-        let last = Self.quarter(containing: end, roundingUp: false)
+        let first = TransferTotals.quarter(containing: start, roundingUp: true)
+        let last = TransferTotals.quarter(containing: end, roundingUp: false)
         var total: Int64 = 0
         if first < last {
             total += try sum(
@@ -41,8 +41,8 @@ struct SQLiteTransferStore: TransferStore {
                     SELECT COALESCE(SUM(total), 0) FROM transfer_totals
                     WHERE initiated_by = ? AND currency = ? AND quarter >= ? AND quarter < ?
                     """, [user.rawValue, currency.code, first, last])
-            total += try exactSum(db, user, currency, from: start, until: Self.date(ofQuarter: first))
-            total += try exactSum(db, user, currency, from: Self.date(ofQuarter: last), until: end)
+            total += try exactSum(db, user, currency, from: start, until: TransferTotals.date(ofQuarter: first))
+            total += try exactSum(db, user, currency, from: TransferTotals.date(ofQuarter: last), until: end)
         } else {
             total += try exactSum(db, user, currency, from: start, until: end)
         }
@@ -61,20 +61,6 @@ struct SQLiteTransferStore: TransferStore {
 
     private func sum(_ db: Database, sql: String, _ arguments: StatementArguments) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
-    }
-
-    static let quarterSeconds: Double = 900
-
-    /// The number of the quarter hour since 1970 that holds `date` (or, rounding up, the first that
-    /// starts at or after it).
-    static func quarter(containing date: Date, roundingUp: Bool) -> Int64 {
-        let quarters = date.timeIntervalSince1970 / quarterSeconds
-        guard quarters.isFinite else { return 0 }
-        return Int64((roundingUp ? quarters.rounded(.up) : quarters.rounded(.down)).clamped(to: -1e15...1e15))
-    }
-
-    static func date(ofQuarter quarter: Int64) -> Date {
-        Date(timeIntervalSince1970: Double(quarter) * quarterSeconds)
     }
 
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {
@@ -99,7 +85,7 @@ struct SQLiteTransferStore: TransferStore {
                     """)
             try totals.execute(arguments: [
                 transfer.initiatedBy.rawValue, transfer.amount.currency.code,
-                Self.quarter(containing: transfer.createdAt, roundingUp: false), transfer.amount.minorUnits,
+                TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false), transfer.amount.minorUnits,
             ])
             let recents = try db.cachedStatement(
                 sql: """
@@ -145,8 +131,4 @@ struct SQLiteTransferStore: TransferStore {
             fromBalanceAfter: Money(minorUnits: row["from_balance_after"], currency: currency))
         return PositionedTransfer(position: row["position"], transfer: transfer)
     }
-}
-
-extension Double {
-    fileprivate func clamped(to range: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
 }

@@ -13,9 +13,19 @@ import TransferInterface
 public struct TransferDataModule: FeatureModule {
     public let name = "Transfer"
 
-    public init() {}
+    private let stores: StoreEngine
+
+    public init(stores: StoreEngine = .sqlite) {
+        self.stores = stores
+    }
 
     public var providers: [Provider] {
+        stores == .sqlite ? Self.sqliteStores : []
+    }
+
+    /// Transfer's stores on SQLite (requiring `DatabaseKey`): `TransferStoreKey`, `RecipientStoreKey`
+    /// and `TransferUserDataStoreKey`.
+    public static var sqliteStores: [Provider] {
         [
             .singleton(TransferStoreKey.self, requires: DatabaseKey.self) { SQLiteTransferStore(database: $0) },
             .singleton(RecipientStoreKey.self, requires: DatabaseKey.self) { SQLiteRecipientStore(database: $0) },

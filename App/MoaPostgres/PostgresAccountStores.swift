@@ -1,0 +1,416 @@
+import AccountDomain
+import AccountInterface
+import Foundation
+import Money
+import Persistence
+import PostgresNIO
+import Registry
+import SharedKit
+
+extension PostgresStores {
+    /// Account's schema on PostgreSQL: the accounts (with the hidden cash accounts) and the ledger of
+    /// signed entries, as AccountData's on SQLite; the entries' ids are the history's paging key.
+    static var accountMigrations: PostgresMigrationSet {
+        PostgresMigrationSet(
+            feature: "Account",
+            steps: [
+                .init(
+                    "v1-create-ledger",
+                    [
+                        """
+                        CREATE TABLE account_accounts (
+                            id text PRIMARY KEY,
+                            number text NOT NULL UNIQUE,
+                            name text NOT NULL,
+                            kind text NOT NULL,
+                            owner_id text,
+                            currency text NOT NULL,
+                            balance bigint NOT NULL DEFAULT 0,
+                            opened_at timestamptz NOT NULL,
+                            closed_at timestamptz)
+                        """,
+                        "CREATE INDEX account_accounts_by_owner ON account_accounts (owner_id)",
+                        """
+                        CREATE TABLE account_entries (
+                            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                            account_id text NOT NULL REFERENCES account_accounts,
+                            amount bigint NOT NULL,
+                            currency text NOT NULL,
+                            balance_after bigint NOT NULL,
+                            kind text NOT NULL,
+                            counterparty_id text REFERENCES account_accounts,
+                            reference text,
+                            memo text,
+                            created_at timestamptz NOT NULL)
+                        """,
+                        "CREATE INDEX account_entries_by_account ON account_entries (account_id, id)",
+                        "CREATE INDEX account_entries_by_reference ON account_entries (reference)",
+                    ])
+            ])
+    }
+
+    /// `AccountStoreKey`, `AccountPostingKey` and `AccountUserDataStoreKey`, on `database`.
+    static func accountStores(_ database: PostgresDatabase) -> [Provider] {
+        [
+            .instance(AccountStoreKey.self, PostgresAccountStore(database: database)),
+            .instance(AccountPostingKey.self, PostgresAccountPosting()),
+            .instance(AccountUserDataStoreKey.self, PostgresAccountUserData()),
+        ]
+    }
+}
+
+/// Accounts and their ledger in PostgreSQL; every check is ``PostingRules``', as on SQLite.
+struct PostgresAccountStore: AccountStore {
+    let database: PostgresDatabase
+
+    func open(_ account: AccountSummary) async throws {
+        let inserted = try await database.write { transaction in
+            try transaction.rows(
+                """
+                INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
+                VALUES (\(account.id.rawValue), \(account.number.digits), \(account.name), \(account.kind.rawValue),
+                        \(account.ownerID.rawValue), \(account.currency.code), 0, \(account.openedAt))
+                ON CONFLICT DO NOTHING RETURNING id
+                """
+            ).count
+        }
+        guard inserted == 1 else { throw DuplicateAccountNumber() }
+    }
+
+    func account(number: AccountNumber) async throws -> AccountSummary? {
+        try await database.read { try PostgresLedger.account(number: number, $0)?.summary }
+    }
+
+    func account(id: AccountID) async throws -> AccountSummary? {
+        try await database.read { try PostgresLedger.account(id: id.rawValue, $0)?.summary }
+    }
+
+    func accounts(of owner: UserID) async throws -> [AccountSummary] {
+        try await database.read { transaction in
+            try transaction.rows(
+                """
+                SELECT \(unescaped: PostgresLedger.columns) FROM account_accounts WHERE owner_id = \(owner.rawValue)
+                ORDER BY closed_at IS NOT NULL, opened_at, number
+                """
+            ).compactMap { try PostgresLedger.row($0).summary }
+        }
+    }
+
+    func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary {
+        try await database.write { transaction in
+            try transaction.execute("UPDATE account_accounts SET name = \(name) WHERE number = \(number.digits)")
+            guard let account = try PostgresLedger.account(number: number, transaction)?.summary else {
+                throw AccountError.notFound(number.description)
+            }
+            return account
+        }
+    }
+
+    func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary {
+        try await database.write { transaction in
+            guard let row = try PostgresLedger.account(number: number, transaction), let account = row.summary else {
+                throw AccountError.notFound(number.description)
+            }
+            guard !row.rules.isClosed else { throw AccountError.alreadyClosed(number) }
+            guard row.rules.balance == 0 else { throw AccountError.closeWithBalance(number, balance: account.balance) }
+            try transaction.execute("UPDATE account_accounts SET closed_at = \(at) WHERE id = \(row.rules.id)")
+            guard let closed = try PostgresLedger.account(number: number, transaction)?.summary else {
+                throw AccountError.notFound(number.description)
+            }
+            return closed
+        }
+    }
+
+    func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
+        try await database.write { transaction in
+            let account = try PostgresLedger.customerAccount(number, currency: amount.currency, transaction)
+            let cash = try PostgresLedger.cashAccount(amount.currency, taking: 0 - amount.minorUnits, transaction, at: at)
+            return try PostgresLedger.move(
+                amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, transaction
+            ).credit
+        }
+    }
+
+    func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
+        try await database.write { transaction in
+            let account = try PostgresLedger.customerAccount(number, currency: amount.currency, transaction)
+            let cash = try PostgresLedger.cashAccount(amount.currency, taking: amount.minorUnits, transaction, at: at)
+            return try PostgresLedger.move(
+                amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, transaction
+            ).debit
+        }
+    }
+
+    func history(of number: AccountNumber, before: Int64?, limit: Int) async throws -> [LedgerEntry] {
+        try await database.read { transaction in
+            try transaction.rows(
+                """
+                SELECT e.id, e.amount, e.currency, e.balance_after, e.kind, e.reference, e.memo, e.created_at,
+                       c.number, c.owner_id
+                FROM account_entries e LEFT JOIN account_accounts c ON c.id = e.counterparty_id
+                WHERE e.account_id = (SELECT id FROM account_accounts WHERE number = \(number.digits)) AND e.id < \(before ?? Int64.max)
+                ORDER BY e.id DESC LIMIT \(Int64(max(0, limit)))
+                """
+            ).map { row in
+                let (id, amount, code, balanceAfter, kind, reference, memo, createdAt, counterpartyNumber, counterpartyOwner) =
+                    try row.decode((Int64, Int64, String, Int64, String, String?, String?, Date, String?, String?).self)
+                let currency = try Currency(code: code)
+                return LedgerEntry(
+                    id: id, account: number, amount: Money(minorUnits: amount, currency: currency),
+                    balanceAfter: Money(minorUnits: balanceAfter, currency: currency), kind: LedgerEntry.Kind(rawValue: kind) ?? .deposit,
+                    counterparty: try (counterpartyOwner == nil ? nil : counterpartyNumber).map { try AccountNumber($0) },
+                    memo: memo, reference: reference, at: createdAt)
+            }
+        }
+    }
+
+    /// The same invariants as on SQLite, in one snapshot; sums per account in SQL's `numeric`, the
+    /// totals per currency in 128 bits.
+    func audit() async throws -> LedgerAudit {
+        try await database.read { transaction in
+            var problems: [String] = []
+            var perCurrency: [String: Int128] = [:]
+            for row in try transaction.rows(
+                """
+                SELECT a.number, a.balance, a.currency,
+                       (SELECT COALESCE(SUM(e.amount), 0) FROM account_entries e WHERE e.account_id = a.id)::text
+                FROM account_accounts a ORDER BY a.currency, a.id
+                """)
+            {
+                let (number, balance, currency, totalText) = try row.decode((String, Int64, String, String).self)
+                guard let total = Int128(totalText) else {
+                    problems.append("account \(number)'s entries sum to \(totalText), beyond any balance (\(currency))")
+                    continue
+                }
+                perCurrency[currency, default: 0] += total
+                if Int128(balance) != total {
+                    problems.append("account \(number) has balance \(balance) but its entries sum to \(total) (\(currency))")
+                }
+            }
+            for row in try transaction.rows(
+                """
+                SELECT a.number, e.currency, a.currency, COUNT(*)
+                FROM account_entries e JOIN account_accounts a ON a.id = e.account_id
+                WHERE e.currency != a.currency GROUP BY a.id, a.number, a.currency, e.currency
+                """)
+            {
+                let (number, entryCurrency, accountCurrency, count) = try row.decode((String, String, String, Int64).self)
+                problems.append("account \(number) holds \(accountCurrency) but has \(count) entries in \(entryCurrency)")
+            }
+            for (currency, total) in perCurrency.sorted(by: { $0.key < $1.key }) where total != 0 {
+                problems.append("the entries in \(currency) sum to \(total), not 0: money was created or lost")
+            }
+            for row in try transaction.rows(
+                """
+                SELECT reference, COUNT(*), SUM(amount)::text FROM account_entries
+                WHERE reference IS NOT NULL GROUP BY reference HAVING COUNT(*) != 2 OR SUM(amount) != 0
+                """)
+            {
+                let (reference, count, total) = try row.decode((String, Int64, String).self)
+                problems.append("transfer \(reference) has \(count) entries summing to \(total); it must have exactly 2 that cancel")
+            }
+            let accounts = try transaction.value("SELECT COUNT(*) FROM account_accounts WHERE owner_id IS NOT NULL", as: Int64.self) ?? 0
+            let entries = try transaction.value("SELECT COUNT(*) FROM account_entries", as: Int64.self) ?? 0
+            return LedgerAudit(accounts: Int(accounts), entries: Int(entries), problems: problems)
+        }
+    }
+}
+
+/// Transfers between customer accounts, inside the caller's transaction.
+struct PostgresAccountPosting: AccountPosting {
+    func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
+        let transaction = try PostgresTransaction.open(transaction)
+        // The same account and a non-positive amount are refused before anything is read.
+        if request.from == request.to || !request.amount.isPositive {
+            _ = try PostingRules.checkTransfer(request, from: nil, to: nil)
+        }
+        let from = try PostgresLedger.account(number: request.from, transaction)
+        let to = try PostgresLedger.account(number: request.to, transaction)
+        let memo = try PostingRules.checkTransfer(request, from: from?.rules, to: to?.rules)
+        guard let from, let to else { throw PostingError.unknownAccount(request.to) }
+        let (debit, credit) = try PostgresLedger.move(
+            request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
+            memo: memo, reference: request.reference, at: request.at, transaction)
+        guard let fromAfter = from.with(balance: debit.balanceAfter.minorUnits).summary,
+            let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary
+        else { throw PostingError.unknownAccount(request.to) }
+        return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: debit.id, creditEntryID: credit.id)
+    }
+}
+
+/// Deleting a user's accounts, inside the deletion's transaction (as AccountData does on SQLite).
+struct PostgresAccountUserData: AccountUserDataStore {
+    func fundedOpenAccounts(of owner: UserID, in transaction: any Transaction) throws -> [AccountSummary] {
+        let transaction = try PostgresTransaction.open(transaction)
+        return try transaction.rows(
+            """
+            SELECT \(unescaped: PostgresLedger.columns) FROM account_accounts
+            WHERE owner_id = \(owner.rawValue) AND closed_at IS NULL AND balance != 0
+            ORDER BY opened_at, number
+            """
+        ).compactMap { try PostgresLedger.row($0).summary }
+    }
+
+    func eraseAccounts(of owner: UserID, at: Date, in transaction: any Transaction) throws {
+        guard owner != AccountUserData.erasedOwner else { return }
+        let transaction = try PostgresTransaction.open(transaction)
+        try transaction.execute(
+            """
+            UPDATE account_entries SET memo = NULL
+            WHERE memo IS NOT NULL AND (
+                account_id IN (SELECT id FROM account_accounts WHERE owner_id = \(owner.rawValue))
+                OR (counterparty_id IN (SELECT id FROM account_accounts WHERE owner_id = \(owner.rawValue))
+                    AND account_id IN (SELECT id FROM account_accounts WHERE owner_id IS NULL)))
+            """)
+        try transaction.execute(
+            """
+            UPDATE account_accounts SET owner_id = \(AccountUserData.erasedOwner.rawValue), name = \(AccountUserData.erasedName),
+                closed_at = COALESCE(closed_at, \(at))
+            WHERE owner_id = \(owner.rawValue)
+            """)
+    }
+}
+
+/// The double-entry core on PostgreSQL, inside a `SERIALIZABLE` transaction: a balance read here is
+/// still true when it commits, or the transaction is aborted and run again.
+enum PostgresLedger {
+    struct Row {
+        let rules: PostingRules.Account
+        let name: String
+        let kind: String
+        let openedAt: Date
+
+        var summary: AccountSummary? {
+            guard let kind = AccountKind(rawValue: kind), let ownerID = rules.ownerID else { return nil }
+            return AccountSummary(
+                id: AccountID(rules.id), number: rules.number, name: name, kind: kind, ownerID: UserID(ownerID),
+                balance: Money(minorUnits: rules.balance, currency: rules.currency), isClosed: rules.isClosed, openedAt: openedAt)
+        }
+
+        func with(balance: Int64) -> Row {
+            let r = rules
+            return Row(
+                rules: PostingRules.Account(
+                    id: r.id, number: r.number, ownerID: r.ownerID, currency: r.currency, balance: balance, isClosed: r.isClosed),
+                name: name, kind: kind, openedAt: openedAt)
+        }
+    }
+
+    static let columns = "id, number, name, kind, owner_id, currency, balance, opened_at, closed_at"
+
+    static func row(_ row: PostgresRow) throws -> Row {
+        let (id, number, name, kind, ownerID, currency, balance, openedAt, closedAt) =
+            try row.decode((String, String, String, String, String?, String, Int64, Date, Date?).self)
+        return Row(
+            rules: PostingRules.Account(
+                id: id, number: try AccountNumber(number), ownerID: ownerID, currency: try Currency(code: currency), balance: balance,
+                isClosed: closedAt != nil),
+            name: name, kind: kind, openedAt: openedAt)
+    }
+
+    static func account(number: AccountNumber, _ transaction: PostgresTransaction) throws -> Row? {
+        try transaction.rows("SELECT \(unescaped: columns) FROM account_accounts WHERE number = \(number.digits)").first.map(row)
+    }
+
+    static func account(id: String, _ transaction: PostgresTransaction) throws -> Row? {
+        try transaction.rows("SELECT \(unescaped: columns) FROM account_accounts WHERE id = \(id)").first.map(row)
+    }
+
+    /// The open customer account of a deposit or withdrawal (``PostingRules/checkCashMovement(_:currency:account:)``).
+    static func customerAccount(_ number: AccountNumber, currency: Currency, _ transaction: PostgresTransaction) throws -> Row {
+        let account = try account(number: number, transaction)
+        _ = try PostingRules.checkCashMovement(number, currency: currency, account: account?.rules)
+        guard let account else { throw PostingError.unknownAccount(number) }
+        return account
+    }
+
+    /// The oldest cash account of `currency` that stays within ±``PostingRules/cashBound`` after
+    /// `change`, or a new one.
+    static func cashAccount(
+        _ currency: Currency, taking change: Int64, bound: Int64 = PostingRules.cashBound, _ transaction: PostgresTransaction, at: Date
+    ) throws -> Row {
+        if let fitting = try transaction.rows(
+            """
+            SELECT \(unescaped: columns) FROM account_accounts
+            WHERE owner_id IS NULL AND kind = 'cash' AND currency = \(currency.code)
+              AND balance::numeric + \(change) BETWEEN \(-bound) AND \(bound)
+            ORDER BY opened_at, id LIMIT 1
+            """
+        ).first {
+            return try row(fitting)
+        }
+        var rank = Int(
+            try transaction.value(
+                "SELECT COUNT(*) FROM account_accounts WHERE owner_id IS NULL AND kind = 'cash' AND currency = \(currency.code)",
+                as: Int64.self) ?? 0)
+        var id: String
+        repeat {
+            rank += 1
+            id = PostingRules.cashAccountID(currency, rank: rank)
+        } while try account(id: id, transaction) != nil
+        var number = try PostingRules.cashAccountNumber(currency, rank: rank)
+        if try number.map({ try account(number: $0, transaction) != nil }) ?? true {
+            let highest =
+                try transaction.value(
+                    "SELECT MAX(CAST(substr(number, 4, 8) AS bigint)) FROM account_accounts WHERE number LIKE '000%'", as: Int64?.self)
+                ?? nil
+            number = try PostingRules.cashNumber(Int(highest ?? 0) + 1)
+        }
+        guard let number else { throw PostingError.unknownAccount(try PostingRules.cashNumber(0)) }
+        let name = PostingRules.cashAccountName(currency)
+        let inserted = try transaction.rows(
+            """
+            INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
+            VALUES (\(id), \(number.digits), \(name), 'cash', NULL, \(currency.code), 0, \(at))
+            ON CONFLICT DO NOTHING RETURNING id
+            """)
+        // Another server opened it at the same moment: run the transaction again, which then finds it.
+        guard inserted.count == 1 else { throw PostgresFailure.conflict(state: "23505") }
+        return Row(
+            rules: PostingRules.Account(id: id, number: number, ownerID: nil, currency: currency, balance: 0, isClosed: false),
+            name: name, kind: "cash", openedAt: at)
+    }
+
+    /// Moves `amount` from `from` to `to` (``PostingRules/balancesAfter(moving:from:to:)``): both
+    /// balances and two entries.
+    static func move(
+        _ amount: Money, from: Row, to: Row, kinds: (out: LedgerEntry.Kind, in: LedgerEntry.Kind),
+        memo: String?, reference: String?, at: Date, _ transaction: PostgresTransaction
+    ) throws -> (debit: LedgerEntry, credit: LedgerEntry) {
+        let (fromBalance, toBalance) = try PostingRules.balancesAfter(moving: amount, from: from.rules, to: to.rules)
+        try setBalance(of: from, to: fromBalance.minorUnits, transaction)
+        try setBalance(of: to, to: toBalance.minorUnits, transaction)
+        let debit = try insertEntry(
+            account: from, amount: try amount.negated(), balanceAfter: fromBalance, kind: kinds.out,
+            counterparty: to, memo: memo, reference: reference, at: at, transaction)
+        let credit = try insertEntry(
+            account: to, amount: amount, balanceAfter: toBalance, kind: kinds.in,
+            counterparty: from, memo: memo, reference: reference, at: at, transaction)
+        return (debit, credit)
+    }
+
+    private static func setBalance(of account: Row, to balance: Int64, _ transaction: PostgresTransaction) throws {
+        let changed = try transaction.rows(
+            "UPDATE account_accounts SET balance = \(balance) WHERE id = \(account.rules.id) AND balance = \(account.rules.balance) RETURNING id"
+        )
+        // Impossible in a serializable transaction (a concurrent change aborts it first): a bug.
+        guard changed.count == 1 else { throw PostgresFailure.other(state: nil, message: "the balance of \(account.rules.number) changed") }
+    }
+
+    private static func insertEntry(
+        account: Row, amount: Money, balanceAfter: Money, kind: LedgerEntry.Kind, counterparty: Row,
+        memo: String?, reference: String?, at: Date, _ transaction: PostgresTransaction
+    ) throws -> LedgerEntry {
+        let id = try transaction.value(
+            """
+            INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
+            VALUES (\(account.rules.id), \(amount.minorUnits), \(amount.currency.code), \(balanceAfter.minorUnits), \(kind.rawValue),
+                    \(counterparty.rules.id), \(reference), \(memo), \(at))
+            RETURNING id
+            """, as: Int64.self)
+        guard let id else { throw PostgresFailure.other(state: nil, message: "no id for a new ledger entry") }
+        return LedgerEntry(
+            id: id, account: account.rules.number, amount: amount, balanceAfter: balanceAfter, kind: kind,
+            counterparty: counterparty.rules.isCash ? nil : counterparty.rules.number, memo: memo, reference: reference, at: at)
+    }
+}

@@ -1,0 +1,347 @@
+import Dispatch
+import Foundation
+import Logging
+import Persistence
+import PostgresNIO
+import SharedKit
+import Synchronization
+
+/// The server's PostgreSQL database: a pool of connections (PostgresNIO's `PostgresClient`), the
+/// features' migrations, and the ``UnitOfWork`` the Domain writes in.
+///
+/// **The seam.** The Domain's unit of work is synchronous (`work` reads and writes through
+/// synchronous store methods) and PostgresNIO is asynchronous. Each transaction therefore runs its
+/// `work` on a thread of its own — a ``QueueExecutor`` on Dispatch, never a NIO event loop nor Swift's
+/// cooperative pool — and each statement waits there for PostgresNIO's answer. At most as many
+/// threads wait as there are leased connections (``maximumConnections``): the connection is leased,
+/// and `BEGIN` sent, before `work` is handed a thread.
+///
+/// **Isolation.** Every writing transaction is `SERIALIZABLE`: PostgreSQL then guarantees that the
+/// committed transactions had the effect of some serial order, so the checks a transfer makes (the
+/// idempotency key unused, the day's total under the limit, the balance enough) still hold when it
+/// commits, whichever other server process wrote in between. A transaction PostgreSQL aborts to keep
+/// that promise (serialization failure 40001, deadlock 40P01) is rolled back and run again, from
+/// the start, at most ``maximumAttempts`` times with a growing random pause; a client would see such
+/// a conflict only if all the attempts failed, as a retryable 503 ("busy"). Reads that span several
+/// statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted.
+public final class PostgresDatabase: UnitOfWork, Sendable {
+    public static let maximumAttempts = 40
+    public let location: PostgresLocation
+    public let maximumConnections: Int
+    let client: PostgresClient
+    let logger: Logger
+    /// The threads `work` runs on (``QueueExecutor``); bounded by the leased connections.
+    let threads = QueueExecutor(label: "moa.postgres")
+    private let attempts = Mutex<(transactions: Int, retries: Int)>((0, 0))
+
+    /// A pool for `location` (nothing is connected until the first transaction; ``run()`` must run
+    /// meanwhile). `schema`: the tests' throwaway schema, first on every connection's search path.
+    public init(location: PostgresLocation, logger: Logger, maximumConnections: Int = 16, schema: String? = nil) {
+        var configuration = location.configuration
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        self.location = location
+        self.maximumConnections = maximumConnections
+        self.logger = logger
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the pool; returns when the surrounding task is cancelled. Transactions wait until it runs.
+    public func run() async {
+        await client.run()
+    }
+
+    /// How many transactions ran, and how many attempts were run again after a conflict.
+    public var statistics: (transactions: Int, retries: Int) { attempts.withLock { $0 } }
+
+    // MARK: Transactions
+
+    public func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await write { try work($0) }
+    }
+
+    /// `work` in a `SERIALIZABLE` transaction, run again after a serialization failure or a deadlock.
+    public func write<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", work)
+    }
+
+    /// `work` in a `REPEATABLE READ READ ONLY` transaction: one consistent snapshot.
+    public func read<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
+    }
+
+    private func transaction<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        var attempt = 1
+        while true {
+            do {
+                let value = try await once(begin, work)
+                attempts.withLock { $0.transactions += 1 }
+                return value
+            } catch PostgresFailure.conflict(let state) {
+                attempts.withLock { $0.retries += 1 }
+                guard attempt < Self.maximumAttempts else {
+                    logger.warning("A transaction conflicted \(attempt) times (SQLSTATE \(state)); the request is refused as busy.")
+                    throw DatabaseUnavailable.busy
+                }
+                // At random below 1, 2, 4 … 64 ms ("full jitter"), so that conflicting transactions part ways.
+                let ceiling = 1 << min(attempt - 1, 6)
+                try await Task.sleep(for: .microseconds(Int.random(in: 50...(ceiling * 1_000))))
+                attempt += 1
+            } catch let failure as PostgresFailure {
+                throw failure.asRequestError
+            }
+        }
+    }
+
+    /// How long a transaction waits for a connection before it is refused as unavailable (503, 75):
+    /// while PostgreSQL restarts, the pool backs off between attempts to connect, and a request
+    /// would otherwise wait for as long as that.
+    public static let leaseTimeout: Duration = .seconds(5)
+
+    /// One attempt: a leased connection (within ``leaseTimeout``), BEGIN, `work` on the database
+    /// threads, COMMIT (or ROLLBACK).
+    private func once<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        let lease = LeaseState()
+        do {
+            return try await withoutActuallyEscaping(work) { work in
+                try await withThrowingTaskGroup(of: T?.self) { group in
+                    group.addTask { try await self.leased(begin, lease, work) }
+                    group.addTask {
+                        try await Task.sleep(for: Self.leaseTimeout)
+                        return nil
+                    }
+                    while let next = try await group.next() {
+                        if let value = next {
+                            group.cancelAll()
+                            return value
+                        }
+                        // The timer: give up only if no connection was leased (once leased, the work runs to its end).
+                        if lease.giveUp() {
+                            group.cancelAll()
+                            throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)")
+                        }
+                    }
+                    throw PostgresFailure.other(state: nil, message: "a transaction ended without an outcome")
+                }
+            }
+        } catch let error as PSQLError {
+            throw PostgresFailure(error)
+        } catch let error where !(error is PostgresFailure) && !lease.began {
+            // No connection could be leased (the pool's circuit breaker: the server stayed unreachable).
+            throw PostgresFailure.unreachable(String(describing: error))
+        }
+    }
+
+    private func leased<T: Sendable>(
+        _ begin: PostgresQuery, _ lease: LeaseState, _ work: @Sendable (PostgresTransaction) throws -> T
+    ) async throws -> T {
+        let logger = logger
+        let threads = threads
+        return try await client.withConnection { connection in
+            guard lease.take() else { throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)") }
+            try await connection.query(begin, logger: logger)
+            lease.begin()
+            let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
+            let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
+                do { return .success(try work(transaction)) } catch { return .failure(error) }
+            }
+            switch outcome {
+            case .success(let value) where transaction.failure == nil:
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            case .success:
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
+            case .failure(let error):
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                // A statement's failure wins over what `work` made of it (a conflict must be retried).
+                throw transaction.failure.flatMap { $0.isConflict ? $0 : nil } ?? error
+            }
+        }
+    }
+
+    // MARK: Migrations
+
+    /// Applies every pending step of `sets`, in order, in one transaction that holds an advisory lock:
+    /// two servers starting at once apply each step once. A step this build does not know (a newer
+    /// `moa-server` wrote it) is refused.
+    public func migrate(_ sets: [PostgresMigrationSet]) async throws {
+        let known = sets.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
+        do {
+            try await client.withConnection { connection in
+                try await connection.query("BEGIN", logger: logger)
+                do {
+                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
+                    try await connection.query(
+                        """
+                        CREATE TABLE IF NOT EXISTS moa_migrations (
+                            identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                        """, logger: logger)
+                    var applied = Set<String>()
+                    for try await identifier in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger)
+                        .decode(String.self)
+                    {
+                        applied.insert(identifier)
+                    }
+                    let unknown = applied.subtracting(known).sorted()
+                    guard unknown.isEmpty else { throw MigrationRefused.newerSchema(unknown: unknown) }
+                    for set in sets {
+                        for step in set.steps where !applied.contains("\(set.feature)/\(step.name)") {
+                            for statement in step.statements {
+                                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                            }
+                            let identifier = "\(set.feature)/\(step.name)"
+                            try await connection.query("INSERT INTO moa_migrations (identifier) VALUES (\(identifier))", logger: logger)
+                        }
+                    }
+                    try await connection.query("COMMIT", logger: logger)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+            }
+        } catch let error as PSQLError {
+            throw PostgresFailure(error).asStartupError(location)
+        } catch let error where !(error is MigrationRefused) {
+            throw DatabaseCannotStart(location: location.description, reason: String(describing: error))
+        }
+    }
+
+    /// The advisory lock key migrations hold ("moa" in ASCII).
+    static let migrationLock: Int64 = 0x6D6F61
+
+    /// The migration identifiers applied, in the order they were applied.
+    public func appliedMigrations() async throws -> [String] {
+        try await read { transaction in
+            try transaction.rows("SELECT identifier FROM moa_migrations ORDER BY applied_at, identifier").map {
+                try $0.decode(String.self)
+            }
+        }
+    }
+
+    /// Creates `schema` if missing (throwaway schemas for tests and benchmarks: a lowercase identifier).
+    public func createSchema(_ schema: String) async throws {
+        let name = try Self.plainIdentifier(schema)
+        try await write { try $0.execute("CREATE SCHEMA IF NOT EXISTS \(unescaped: name)") }
+    }
+
+    /// Drops `schema` and everything in it.
+    public func dropSchema(_ schema: String) async throws {
+        let name = try Self.plainIdentifier(schema)
+        try await write { try $0.execute("DROP SCHEMA IF EXISTS \(unescaped: name) CASCADE") }
+    }
+
+    private static func plainIdentifier(_ name: String) throws -> String {
+        guard !name.isEmpty, name.count <= 63, name.first?.isLetter == true,
+            name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+        else { throw PostgresFailure.other(state: nil, message: "\(name) is not a plain schema name") }
+        return name
+    }
+
+    /// Answers when the database answers a trivial query (the health check).
+    public func ping() async throws {
+        do {
+            try await client.withConnection { connection in _ = try await connection.query("SELECT 1", logger: logger) }
+        } catch let error as PSQLError {
+            throw PostgresFailure(error).asRequestError
+        } catch {
+            throw DatabaseUnavailable.unreachable(String(describing: error))
+        }
+    }
+}
+
+/// One feature's PostgreSQL schema: named steps, each a list of SQL statements, applied once, in
+/// order (identifiers `<feature>/<step>` in the `moa_migrations` table).
+public struct PostgresMigrationSet: Sendable {
+    public struct Step: Sendable {
+        public let name: String
+        public let statements: [String]
+
+        public init(_ name: String, _ statements: [String]) {
+            self.name = name
+            self.statements = statements
+        }
+    }
+
+    public let feature: String
+    public let steps: [Step]
+
+    public init(feature: String, steps: [Step]) {
+        self.feature = feature
+        self.steps = steps
+    }
+}
+
+/// The database has migrations this build does not know.
+public enum MigrationRefused: Error, UserFacingError, Equatable {
+    case newerSchema(unknown: [String])
+
+    public var message: String {
+        switch self {
+        case .newerSchema(let unknown):
+            "The database was written by a newer moa-server (unknown steps: \(unknown.joined(separator: ", ")))."
+        }
+    }
+
+    public var hint: String? { "Upgrade moa-server, or use another --database." }
+    public var exitStatus: ExitStatus { .dataError }
+}
+
+/// The database cannot serve the request now; the same request may succeed later (75, 503).
+public enum DatabaseUnavailable: Error, UserFacingError, Equatable {
+    /// Unreachable, restarting, or the connection broke (a write's outcome is then unknown: retry it
+    /// with the same idempotency key).
+    case unreachable(String)
+    /// Transactions kept conflicting with others (every attempt was aborted to keep them serializable).
+    case busy
+
+    public var message: String {
+        switch self {
+        case .unreachable(let reason): "The bank's database cannot be reached now (\(reason))."
+        case .busy: "The bank's database is too busy to finish this now."
+        }
+    }
+
+    public var hint: String? { "Try again in a moment; a transfer retried with the same idempotency key is sent once." }
+    public var exitStatus: ExitStatus { .temporaryFailure }
+}
+
+/// The database refused to start serving: unreachable at start, or refused our credentials.
+public struct DatabaseCannotStart: Error, UserFacingError, Equatable {
+    let location: String
+    let reason: String
+
+    public var message: String { "Cannot use the PostgreSQL database \(location): \(reason)." }
+    public var hint: String? { "Check that PostgreSQL runs there and that the user may connect (the password in PGPASSWORD)." }
+    public var exitStatus: ExitStatus { .unavailable }
+}
+
+/// Whether a transaction got its connection in time: the lease and the timer race once, and only
+/// one of them wins.
+private final class LeaseState: Sendable {
+    private enum Phase { case waiting, leased, begun, timedOut }
+    private let phase = Mutex(Phase.waiting)
+
+    /// The connection arrived: `false` if the timer already gave up (the connection goes back unused).
+    func take() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .leased
+            return true
+        }
+    }
+
+    func begin() { phase.withLock { $0 = .begun } }
+
+    var began: Bool { phase.withLock { $0 == .begun } }
+
+    /// The timer fired: `true` if no connection had arrived (the transaction is then refused).
+    func giveUp() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .timedOut
+            return true
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Dispatch
+import Logging
+import Persistence
+import PostgresNIO
+import SharedKit
+import Synchronization
+
+/// An open PostgreSQL transaction behind the opaque `Persistence.Transaction` token, for the stores'
+/// synchronous methods. Each statement waits for PostgresNIO's answer on the calling thread, which
+/// must be one of ``PostgresDatabase``'s database threads (the unit of work runs `work` there): a
+/// statement from any other thread is refused, so that no event loop and no thread of the
+/// cooperative pool ever waits.
+public final class PostgresTransaction: Transaction, Sendable {
+    private let connection: PostgresConnection
+    private let logger: Logger
+    private let threads: QueueExecutor
+    private let firstFailure = Mutex<PostgresFailure?>(nil)
+
+    init(connection: PostgresConnection, logger: Logger, threads: QueueExecutor) {
+        self.connection = connection
+        self.logger = logger
+        self.threads = threads
+    }
+
+    /// Opens a token handed to a PostgreSQL store.
+    public static func open(_ transaction: any Transaction) throws -> PostgresTransaction {
+        guard let transaction = transaction as? PostgresTransaction else { throw ForeignTransactionError() }
+        return transaction
+    }
+
+    /// The first statement that failed: the transaction is then aborted, and its unit of work rolls
+    /// it back (and runs it again when the failure was a conflict), whatever `work` made of the error.
+    var failure: PostgresFailure? { firstFailure.withLock { $0 } }
+
+    /// Runs `query`; its rows.
+    @discardableResult
+    public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
+        if let failure { throw failure }
+        let connection = connection
+        let logger = logger
+        let outcome = Self.wait { try await connection.query(query, logger: logger).collect() }
+        switch outcome {
+        case .success(let rows):
+            return rows
+        case .failure(let error):
+            let failure = (error as? PSQLError).map(PostgresFailure.init) ?? .other(state: nil, message: String(describing: error))
+            firstFailure.withLock { $0 = $0 ?? failure }
+            throw failure
+        }
+    }
+
+    /// Runs `query` for its effect.
+    public func execute(_ query: PostgresQuery) throws {
+        try rows(query)
+    }
+
+    /// The first row's first column, decoded (`nil` when there is no row).
+    public func value<T: PostgresDecodable>(_ query: PostgresQuery, as type: T.Type = T.self) throws -> T? {
+        try rows(query).first.map { try $0.decode(T.self) }
+    }
+
+    /// Waits, on this thread, for `body`, which runs as a task on the global concurrent executor.
+    private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+        let result = Mutex<Result<T, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            let outcome: Result<T, any Error>
+            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 } ?? .failure(PostgresFailure.other(state: nil, message: "no answer"))
+    }
+}
+
+/// Why a statement or a transaction failed, as far as the stores and the unit of work need to know.
+public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
+    /// Serialization failure (40001) or deadlock (40P01): the unit of work runs the transaction again.
+    case conflict(state: String)
+    /// A unique constraint refused a row (23505), with the constraint's name.
+    case uniqueViolation(constraint: String?)
+    /// The server cannot be reached, is shutting down, or the connection broke.
+    case unreachable(String)
+    /// A statement ran outside the database threads (a bug of ours: it would block a thread that must not wait).
+    case offTheDatabaseThreads
+    /// Anything else PostgreSQL or the driver said.
+    case other(state: String?, message: String)
+
+    init(_ error: PSQLError) {
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            let message = error.serverInfo?[.message] ?? "the server refused the statement"
+            switch state {
+            case "40001", "40P01": self = .conflict(state: state)
+            case "23505": self = .uniqueViolation(constraint: error.serverInfo?[.constraintName])
+            // admin shutdown, crash shutdown, cannot connect now, and every connection exception (08…)
+            case "57P01", "57P02", "57P03", "53300": self = .unreachable(message)
+            case _ where state.hasPrefix("08"): self = .unreachable(message)
+            default: self = .other(state: state, message: message)
+            }
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
+            self = .unreachable(Self.reason(error))
+        default:
+            self = .other(state: nil, message: Self.reason(error))
+        }
+    }
+
+    var isConflict: Bool {
+        if case .conflict = self { return true }
+        return false
+    }
+
+    /// What a client is told: a broken connection is retryable (75); anything else is ours to fix.
+    var asRequestError: any Error {
+        switch self {
+        case .unreachable(let reason): DatabaseUnavailable.unreachable(reason)
+        case .conflict: DatabaseUnavailable.busy
+        default: self
+        }
+    }
+
+    func asStartupError(_ location: PostgresLocation) -> any Error {
+        switch self {
+        case .unreachable(let reason): DatabaseCannotStart(location: location.description, reason: reason)
+        case .other(let state, let message) where state?.hasPrefix("28") == true || state == "3D000":
+            DatabaseCannotStart(location: location.description, reason: message) // credentials, or no such database
+        default: self
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .conflict(let state): "The transaction conflicted with another (SQLSTATE \(state))."
+        case .uniqueViolation(let constraint): "A unique constraint (\(constraint ?? "unnamed")) refused the row."
+        case .unreachable(let reason): "The database cannot be reached: \(reason)."
+        case .offTheDatabaseThreads: "A PostgreSQL statement ran outside the database threads."
+        case .other(let state, let message): "PostgreSQL failed\(state.map { " (SQLSTATE \($0))" } ?? ""): \(message)."
+        }
+    }
+
+    /// The underlying reason of a driver error, one line, no secrets (PSQLError's description omits the query).
+    private static func reason(_ error: PSQLError) -> String {
+        if let underlying = error.underlying {
+            return String(describing: underlying).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        }
+        return String(describing: error.code)
+    }
+}

@@ -1,0 +1,296 @@
+import Foundation
+import Money
+import Persistence
+import PostgresNIO
+import Registry
+import SharedKit
+import TransferDomain
+import TransferInterface
+
+extension PostgresStores {
+    /// Transfer's schema on PostgreSQL, as TransferData's on SQLite: the transfers (unique per
+    /// sender and idempotency key, across every server process), the per-quarter-hour totals the
+    /// daily limit reads, the favourites and the recent recipients.
+    static var transferMigrations: PostgresMigrationSet {
+        PostgresMigrationSet(
+            feature: "Transfer",
+            steps: [
+                .init(
+                    "v1-create-transfers",
+                    [
+                        """
+                        CREATE TABLE transfer_transfers (
+                            position bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+                            id text NOT NULL UNIQUE,
+                            initiated_by text NOT NULL,
+                            idempotency_key text NOT NULL,
+                            from_number text NOT NULL,
+                            to_number text NOT NULL,
+                            amount bigint NOT NULL CHECK (amount > 0),
+                            currency text NOT NULL,
+                            memo text,
+                            from_balance_after bigint NOT NULL,
+                            created_at timestamptz NOT NULL,
+                            CONSTRAINT transfer_transfers_idempotency UNIQUE (initiated_by, idempotency_key))
+                        """,
+                        "CREATE INDEX transfer_transfers_by_user ON transfer_transfers (initiated_by, position)",
+                        "CREATE INDEX transfer_transfers_by_time ON transfer_transfers (initiated_by, currency, created_at, amount)",
+                        """
+                        CREATE TABLE transfer_totals (
+                            initiated_by text NOT NULL,
+                            currency text NOT NULL,
+                            quarter bigint NOT NULL,
+                            total bigint NOT NULL,
+                            PRIMARY KEY (initiated_by, currency, quarter))
+                        """,
+                        """
+                        CREATE TABLE transfer_favourites (
+                            user_id text NOT NULL,
+                            alias text NOT NULL,
+                            alias_key text NOT NULL,
+                            account_number text NOT NULL,
+                            added_at timestamptz NOT NULL,
+                            PRIMARY KEY (user_id, alias_key),
+                            UNIQUE (user_id, account_number))
+                        """,
+                        """
+                        CREATE TABLE transfer_recent_recipients (
+                            user_id text NOT NULL,
+                            account_number text NOT NULL,
+                            last_position bigint NOT NULL,
+                            last_sent_at timestamptz NOT NULL,
+                            PRIMARY KEY (user_id, account_number))
+                        """,
+                        "CREATE INDEX transfer_recent_recipients_by_user ON transfer_recent_recipients (user_id, last_position)",
+                    ])
+            ])
+    }
+
+    /// `TransferStoreKey`, `RecipientStoreKey` and `TransferUserDataStoreKey`, on `database`.
+    static func transferStores(_ database: PostgresDatabase) -> [Provider] {
+        [
+            .instance(TransferStoreKey.self, PostgresTransferStore(database: database)),
+            .instance(RecipientStoreKey.self, PostgresRecipientStore(database: database)),
+            .instance(TransferUserDataStoreKey.self, PostgresTransferUserDataStore()),
+        ]
+    }
+}
+
+/// Transfers in PostgreSQL. The in-transaction methods write in the unit of work's transaction,
+/// the same one Account's posting writes its ledger entries in.
+struct PostgresTransferStore: TransferStore {
+    let database: PostgresDatabase
+
+    private static let columns = """
+        position, id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at
+        """
+
+    func transfer(initiatedBy user: UserID, idempotencyKey: String, in transaction: any Transaction) throws -> TransferSummary? {
+        let transaction = try PostgresTransaction.open(transaction)
+        return try transaction.rows(
+            """
+            SELECT \(unescaped: Self.columns) FROM transfer_transfers
+            WHERE initiated_by = \(user.rawValue) AND idempotency_key = \(idempotencyKey)
+            """
+        ).first.map { try Self.decode($0).transfer }
+    }
+
+    /// Whole quarters of an hour inside the window from `transfer_totals`, the uneven edges from the
+    /// transfers themselves (``TransferTotals``, as on SQLite).
+    func sentTotal(
+        initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction
+    ) throws -> Money {
+        let transaction = try PostgresTransaction.open(transaction)
+        let first = TransferTotals.quarter(containing: start, roundingUp: true)
+        let last = TransferTotals.quarter(containing: end, roundingUp: false)
+        var total: Int64 = 0
+        if first < last {
+            total +=
+                try transaction.value(
+                    """
+                    SELECT COALESCE(SUM(total), 0)::bigint FROM transfer_totals
+                    WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND quarter >= \(first) AND quarter < \(last)
+                    """, as: Int64.self) ?? 0
+            total += try exactSum(transaction, user, currency, from: start, until: TransferTotals.date(ofQuarter: first))
+            total += try exactSum(transaction, user, currency, from: TransferTotals.date(ofQuarter: last), until: end)
+        } else {
+            total += try exactSum(transaction, user, currency, from: start, until: end)
+        }
+        return Money(minorUnits: total, currency: currency)
+    }
+
+    private func exactSum(
+        _ transaction: PostgresTransaction, _ user: UserID, _ currency: Currency, from start: Date, until end: Date
+    ) throws -> Int64 {
+        guard start < end else { return 0 }
+        return try transaction.value(
+            """
+            SELECT COALESCE(SUM(amount), 0)::bigint FROM transfer_transfers
+            WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND created_at >= \(start) AND created_at < \(end)
+            """, as: Int64.self) ?? 0
+    }
+
+    func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {
+        let transaction = try PostgresTransaction.open(transaction)
+        let position = try transaction.value(
+            """
+            INSERT INTO transfer_transfers
+                (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
+            VALUES (\(transfer.id.rawValue), \(transfer.initiatedBy.rawValue), \(transfer.idempotencyKey), \(transfer.from), \(transfer.to),
+                    \(transfer.amount.minorUnits), \(transfer.amount.currency.code), \(transfer.memo),
+                    \(transfer.fromBalanceAfter.minorUnits), \(transfer.createdAt))
+            ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
+            RETURNING position
+            """, as: Int64.self)
+        guard let position else {
+            // A record this transaction can see: the key is taken (the table's last line of defence,
+            // as on SQLite). One it cannot see: another server's transfer with the same key committed
+            // since this transaction began, so it is aborted and run again — SendMoney then finds
+            // that transfer and answers with it.
+            let visible = try transaction.value(
+                """
+                SELECT COUNT(*) FROM transfer_transfers
+                WHERE initiated_by = \(transfer.initiatedBy.rawValue) AND idempotency_key = \(transfer.idempotencyKey)
+                """, as: Int64.self)
+            if let visible, visible > 0 { throw TransferError.idempotencyKeyReused(transfer.idempotencyKey) }
+            throw PostgresFailure.conflict(state: "23505")
+        }
+        try transaction.execute(
+            """
+            INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
+            VALUES (\(transfer.initiatedBy.rawValue), \(transfer.amount.currency.code),
+                    \(TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false)), \(transfer.amount.minorUnits))
+            ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total
+            """)
+        try transaction.execute(
+            """
+            INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
+            VALUES (\(transfer.initiatedBy.rawValue), \(transfer.to), \(position), \(transfer.createdAt))
+            ON CONFLICT (user_id, account_number) DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at
+            """)
+    }
+
+    func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer] {
+        try await database.read { transaction in
+            try transaction.rows(
+                """
+                SELECT \(unescaped: Self.columns) FROM transfer_transfers
+                WHERE initiated_by = \(user.rawValue) AND position < \(position ?? Int64.max)
+                ORDER BY position DESC LIMIT \(Int64(max(0, limit)))
+                """
+            ).map(Self.decode)
+        }
+    }
+
+    func transfer(id: TransferID, initiatedBy user: UserID) async throws -> TransferSummary? {
+        try await database.read { transaction in
+            try transaction.rows(
+                "SELECT \(unescaped: Self.columns) FROM transfer_transfers WHERE id = \(id.rawValue) AND initiated_by = \(user.rawValue)"
+            ).first.map { try Self.decode($0).transfer }
+        }
+    }
+
+    private static func decode(_ row: PostgresRow) throws -> PositionedTransfer {
+        let (position, id, initiatedBy, key, from, to, amount, code, memo, fromBalanceAfter, createdAt) =
+            try row.decode((Int64, String, String, String, String, String, Int64, String, String?, Int64, Date).self)
+        let currency = try Currency(code: code)
+        let transfer = TransferSummary(
+            id: TransferID(id), from: from, to: to, amount: Money(minorUnits: amount, currency: currency), memo: memo,
+            idempotencyKey: key, createdAt: createdAt, initiatedBy: UserID(initiatedBy),
+            fromBalanceAfter: Money(minorUnits: fromBalanceAfter, currency: currency))
+        return PositionedTransfer(position: position, transfer: transfer)
+    }
+}
+
+/// Favourites and recent recipients in PostgreSQL (recents are written by ``PostgresTransferStore``).
+struct PostgresRecipientStore: RecipientStore {
+    let database: PostgresDatabase
+
+    func favourites(of user: UserID) async throws -> [FavouriteRecipient] {
+        try await database.read { transaction in
+            try transaction.rows(
+                "SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = \(user.rawValue) ORDER BY alias_key"
+            ).map(Self.favourite)
+        }
+    }
+
+    func favourite(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
+        try await database.read { transaction in
+            try transaction.rows(
+                """
+                SELECT alias, account_number, added_at FROM transfer_favourites WHERE user_id = \(user.rawValue) AND alias_key = \(alias.key)
+                """
+            ).first.map(Self.favourite)
+        }
+    }
+
+    func add(_ favourite: FavouriteRecipient, of user: UserID) async throws {
+        let key = (try? RecipientAlias(favourite.alias))?.key ?? favourite.alias.lowercased()
+        try await database.write { transaction in
+            if let taken = try transaction.rows(
+                "SELECT alias, account_number FROM transfer_favourites WHERE user_id = \(user.rawValue) AND alias_key = \(key)"
+            ).first {
+                let (alias, number) = try taken.decode((String, String).self)
+                throw TransferError.aliasTaken(alias: alias, accountNumber: number)
+            }
+            if let saved = try transaction.value(
+                """
+                SELECT alias FROM transfer_favourites WHERE user_id = \(user.rawValue) AND account_number = \(favourite.accountNumber)
+                """, as: String.self)
+            {
+                throw TransferError.alreadyAFavourite(accountNumber: favourite.accountNumber, alias: saved)
+            }
+            let count =
+                try transaction.value("SELECT COUNT(*) FROM transfer_favourites WHERE user_id = \(user.rawValue)", as: Int64.self) ?? 0
+            guard count < TransferError.maximumFavourites else { throw TransferError.tooManyFavourites(Int(count)) }
+            try transaction.execute(
+                """
+                INSERT INTO transfer_favourites (user_id, alias, alias_key, account_number, added_at)
+                VALUES (\(user.rawValue), \(favourite.alias), \(key), \(favourite.accountNumber), \(favourite.addedAt))
+                """)
+        }
+    }
+
+    func remove(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
+        try await database.write { transaction in
+            try transaction.rows(
+                """
+                DELETE FROM transfer_favourites WHERE user_id = \(user.rawValue) AND alias_key = \(alias.key)
+                RETURNING alias, account_number, added_at
+                """
+            ).first.map(Self.favourite)
+        }
+    }
+
+    func recentRecipients(of user: UserID, limit: Int) async throws -> [RecentRecipient] {
+        try await database.read { transaction in
+            try transaction.rows(
+                """
+                SELECT account_number, last_sent_at FROM transfer_recent_recipients
+                WHERE user_id = \(user.rawValue) ORDER BY last_position DESC LIMIT \(Int64(max(0, limit)))
+                """
+            ).map { row in
+                let (number, sentAt) = try row.decode((String, Date).self)
+                return RecentRecipient(accountNumber: number, lastSentAt: sentAt)
+            }
+        }
+    }
+
+    private static func favourite(_ row: PostgresRow) throws -> FavouriteRecipient {
+        let (alias, number, addedAt) = try row.decode((String, String, Date).self)
+        return FavouriteRecipient(alias: alias, accountNumber: number, addedAt: addedAt)
+    }
+}
+
+/// Erases a deleted user from Transfer's tables, in Auth's deletion transaction.
+struct PostgresTransferUserDataStore: TransferUserDataStore {
+    func erase(_ user: UserID, in transaction: any Transaction) throws {
+        let transaction = try PostgresTransaction.open(transaction)
+        let id = user.rawValue
+        try transaction.execute("DELETE FROM transfer_favourites WHERE user_id = \(id)")
+        try transaction.execute("DELETE FROM transfer_recent_recipients WHERE user_id = \(id)")
+        try transaction.execute("DELETE FROM transfer_totals WHERE initiated_by = \(id)")
+        let tombstone = "deleted-" + UUID().uuidString.lowercased()
+        try transaction.execute("UPDATE transfer_transfers SET initiated_by = \(tombstone) WHERE initiated_by = \(id)")
+    }
+}

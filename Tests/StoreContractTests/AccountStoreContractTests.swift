@@ -1,0 +1,184 @@
+import AccountDomain
+import AccountInterface
+import Foundation
+import Money
+import Persistence
+import SharedKit
+import Testing
+
+private let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+private let ada = UserID("user-ada")
+private let bob = UserID("user-bob")
+
+private func krw(_ units: Int64) -> Money { Money(minorUnits: units, currency: .krw) }
+
+private func account(_ serial: Int, owner: UserID, currency: Currency = .krw, name: String = "Everyday") throws -> AccountSummary {
+    let digits = String(serial)
+    let number = try AccountNumber(prefix: "110" + String(repeating: "0", count: 8 - digits.count) + digits)
+    return AccountSummary(
+        id: AccountID("acc-\(serial)"), number: number, name: name, kind: .checking, ownerID: owner,
+        balance: Money(minorUnits: 0, currency: currency), isClosed: false, openedAt: start.addingTimeInterval(Double(serial)))
+}
+
+private func post(_ stores: Stores, _ amount: Int64, from: AccountSummary, to: AccountSummary, by user: UserID, reference: String)
+    async throws -> PostingReceipt
+{
+    let request = PostingRequest(
+        from: from.number, to: to.number, amount: krw(amount), memo: nil, reference: reference, initiatedBy: user, at: start)
+    return try await stores.unitOfWork.perform { [posting = stores.posting] tx in try posting.post(request, in: tx) }
+}
+
+/// Account's stores (the ledger), held to one contract on SQLite and on PostgreSQL.
+@Suite("Account store contract")
+struct AccountStoreContractTests {
+    @Test(arguments: Engine.allCases)
+    func accountsOpenOnceByNumberAndListOpenFirstInTheOrderOpened(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let first = try account(1, owner: ada)
+            let second = try account(2, owner: ada, name: "Savings")
+            try await stores.accounts.open(second)
+            try await stores.accounts.open(first)
+            await #expect(throws: DuplicateAccountNumber.self) { try await stores.accounts.open(first) }
+            _ = try await stores.accounts.close(second.number, at: start.addingTimeInterval(100))
+            #expect(try await stores.accounts.accounts(of: ada).map(\.number) == [first.number, second.number])
+            #expect(try await stores.accounts.accounts(of: ada).map(\.isClosed) == [false, true])
+            #expect(try await stores.accounts.account(id: first.id)?.number == first.number)
+            #expect(try await stores.accounts.rename(first.number, to: "Bills").name == "Bills")
+            #expect(try await stores.accounts.accounts(of: bob).isEmpty)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func depositsWithdrawalsAndTheirHistoryKeepTheLedgerBalanced(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let everyday = try account(1, owner: ada)
+            try await stores.accounts.open(everyday)
+            let deposit = try await stores.accounts.deposit(krw(50_000), to: everyday.number, memo: "salary", at: start)
+            #expect(deposit.balanceAfter == krw(50_000) && deposit.kind == .deposit && deposit.counterparty == nil)
+            await #expect(throws: PostingError.insufficientFunds(everyday.number, balance: krw(50_000), requested: krw(60_000))) {
+                _ = try await stores.accounts.withdraw(krw(60_000), from: everyday.number, memo: nil, at: start)
+            }
+            let withdrawal = try await stores.accounts.withdraw(krw(20_000), from: everyday.number, memo: nil, at: start)
+            #expect(withdrawal.balanceAfter == krw(30_000) && withdrawal.amount == krw(-20_000))
+            await #expect(throws: PostingError.currencyMismatch(from: .krw, to: .usd)) {
+                _ = try await stores.accounts.deposit(Money(minorUnits: 100, currency: .usd), to: everyday.number, memo: nil, at: start)
+            }
+            await #expect(throws: AccountError.closeWithBalance(everyday.number, balance: krw(30_000))) {
+                _ = try await stores.accounts.close(everyday.number, at: start)
+            }
+            let history = try await stores.accounts.history(of: everyday.number, before: nil, limit: 10)
+            #expect(history.map(\.amount) == [krw(-20_000), krw(50_000)])
+            #expect(history.last?.memo == "salary")
+            let older = try await stores.accounts.history(of: everyday.number, before: history[0].id, limit: 10)
+            #expect(older.map(\.amount) == [krw(50_000)])
+            let audit = try await stores.accounts.audit()
+            #expect(audit.problems.isEmpty && audit.accounts == 1 && audit.entries == 4)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func postingsRefuseWhatTheRulesRefuseAndRecordBothSides(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let adas = try account(1, owner: ada)
+            let bobs = try account(2, owner: bob)
+            let dollars = try account(3, owner: bob, currency: .usd)
+            for a in [adas, bobs, dollars] { try await stores.accounts.open(a) }
+            _ = try await stores.accounts.deposit(krw(10_000), to: adas.number, memo: nil, at: start)
+            await #expect(throws: PostingError.notOwner(adas.number)) {
+                _ = try await post(stores, 100, from: adas, to: bobs, by: bob, reference: "r1")
+            }
+            await #expect(throws: PostingError.currencyMismatch(from: .krw, to: .usd)) {
+                _ = try await post(stores, 100, from: adas, to: dollars, by: ada, reference: "r2")
+            }
+            await #expect(throws: PostingError.insufficientFunds(adas.number, balance: krw(10_000), requested: krw(10_001))) {
+                _ = try await post(stores, 10_001, from: adas, to: bobs, by: ada, reference: "r3")
+            }
+            let receipt = try await post(stores, 2_500, from: adas, to: bobs, by: ada, reference: "r4")
+            #expect(receipt.from.balance == krw(7_500) && receipt.to.balance == krw(2_500))
+            let bobsHistory = try await stores.accounts.history(of: bobs.number, before: nil, limit: 5)
+            #expect(bobsHistory.first?.counterparty == adas.number && bobsHistory.first?.reference == "r4")
+            #expect(try await stores.accounts.audit().problems.isEmpty)
+        }
+    }
+
+    /// What several server processes do to one ledger: transfers in both directions between two
+    /// accounts at once. Money is conserved, no balance goes below zero, every accepted posting is
+    /// in the ledger exactly once, and nothing but "insufficient funds" is refused.
+    @Test(arguments: Engine.allCases)
+    func concurrentTransfersInBothDirectionsConserveMoneyAndNeverOverdraw(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let adas = try account(1, owner: ada)
+            let bobs = try account(2, owner: bob)
+            for a in [adas, bobs] {
+                try await stores.accounts.open(a)
+                _ = try await stores.accounts.deposit(krw(1_000), to: a.number, memo: nil, at: start)
+            }
+            let accepted = try await withThrowingTaskGroup(of: Bool.self) { group in
+                for n in 0..<40 {
+                    group.addTask {
+                        do {
+                            _ =
+                                try await n.isMultiple(of: 2)
+                                ? post(stores, 300, from: adas, to: bobs, by: ada, reference: "t\(n)")
+                                : post(stores, 300, from: bobs, to: adas, by: bob, reference: "t\(n)")
+                            return true
+                        } catch PostingError.insufficientFunds {
+                            return false
+                        }
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            let a = try await stores.accounts.account(number: adas.number)?.balance.minorUnits ?? -1
+            let b = try await stores.accounts.account(number: bobs.number)?.balance.minorUnits ?? -1
+            #expect(a >= 0 && b >= 0 && a + b == 2_000)
+            let audit = try await stores.accounts.audit()
+            #expect(audit.problems.isEmpty)
+            #expect(audit.entries == 4 + 2 * accepted)
+            #expect(accepted > 0)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func concurrentFirstDepositsInACurrencyOpenOneCashAccount(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let accounts = try (1...6).map { try account($0, owner: ada, currency: .usd) }
+            for a in accounts { try await stores.accounts.open(a) }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for a in accounts {
+                    group.addTask {
+                        _ = try await stores.accounts.deposit(Money(minorUnits: 500, currency: .usd), to: a.number, memo: nil, at: start)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let audit = try await stores.accounts.audit()
+            #expect(audit.problems.isEmpty && audit.entries == 12)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func erasingAUserClosesAndAnonymisesTheirAccountsButKeepsTheLedger(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let adas = try account(1, owner: ada)
+            let bobs = try account(2, owner: bob)
+            for a in [adas, bobs] { try await stores.accounts.open(a) }
+            _ = try await stores.accounts.deposit(krw(1_000), to: adas.number, memo: "mine", at: start)
+            let funded = try await stores.unitOfWork.perform { [store = stores.accountUserData] tx in
+                try store.fundedOpenAccounts(of: ada, in: tx)
+            }
+            #expect(funded.map(\.number) == [adas.number])
+            _ = try await post(stores, 1_000, from: adas, to: bobs, by: ada, reference: "r1")
+            try await stores.unitOfWork.perform { [store = stores.accountUserData] tx in
+                try store.eraseAccounts(of: ada, at: start.addingTimeInterval(60), in: tx)
+            }
+            #expect(try await stores.accounts.accounts(of: ada).isEmpty)
+            let erased = try await stores.accounts.account(number: adas.number)
+            #expect(
+                erased?.ownerID == AccountUserData.erasedOwner && erased?.name == AccountUserData.erasedName && erased?.isClosed == true)
+            #expect(try await stores.accounts.history(of: adas.number, before: nil, limit: 5).allSatisfy { $0.memo == nil })
+            #expect(try await stores.accounts.account(number: bobs.number)?.balance == krw(1_000))
+            #expect(try await stores.accounts.audit().problems.isEmpty)
+        }
+    }
+}

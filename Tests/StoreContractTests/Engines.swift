@@ -1,0 +1,145 @@
+import AccountData
+import AccountDomain
+import AccountInterface
+import AuthData
+import AuthDomain
+import Foundation
+import InboxData
+import InboxDomain
+import InboxInterface
+import Logging
+import MoaPostgres
+import Persistence
+import Registry
+import SettingsData
+import SettingsDomain
+import SharedKit
+import Storage
+import Testing
+import TransferData
+import TransferDomain
+
+/// The two engines every store contract runs on: the features' SQLite stores (their Data targets)
+/// and the server's PostgreSQL stores (MoaPostgres).
+///
+/// PostgreSQL comes from `MOA_TEST_POSTGRES_URL` (`Scripts/postgres-cluster start` prints it); each
+/// test gets a schema of its own, dropped afterwards. Without it, a PostgreSQL case is skipped with
+/// a line saying so — except in CI (`CI=true`), where a missing server fails the run.
+enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+
+    var testDescription: String { self == .sqlite ? "SQLite" : "PostgreSQL" }
+
+    static let urlVariable = "MOA_TEST_POSTGRES_URL"
+
+    /// The test server, when one is configured.
+    static var postgresLocation: PostgresLocation? {
+        let environment = ProcessInfo.processInfo.environment
+        guard let text = environment[urlVariable], !text.isEmpty else { return nil }
+        return try? PostgresLocation(text, environment: environment)
+    }
+
+    static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+}
+
+/// Every store the contracts exercise, resolved through the registry from the same providers the
+/// composition roots use (so a missing or doubled key fails here too).
+struct Stores: Sendable {
+    let unitOfWork: any UnitOfWork
+    let auth: any AuthRepository
+    let accounts: any AccountStore
+    let posting: any AccountPosting
+    let accountUserData: any AccountUserDataStore
+    let transfers: any TransferStore
+    let recipients: any RecipientStore
+    let transferUserData: any TransferUserDataStore
+    let inbox: any InboxStore
+    let publisher: any InboxPublisher
+    let settings: any SettingsStore
+    let settingsEraser: any SettingsEraser
+}
+
+enum StoresKey: ServiceKey { typealias Service = Stores }
+
+private let storesProvider = Provider.singleton(
+    StoresKey.self,
+    requires: UnitOfWorkKey.self, AuthRepositoryKey.self, AccountStoreKey.self, AccountPostingKey.self, AccountUserDataStoreKey.self,
+    TransferStoreKey.self, RecipientStoreKey.self, TransferUserDataStoreKey.self, InboxStoreKey.self, InboxPublisherKey.self,
+    SettingsStoreKey.self, SettingsEraserKey.self
+) {
+    Stores(
+        unitOfWork: $0, auth: $1, accounts: $2, posting: $3, accountUserData: $4, transfers: $5, recipients: $6, transferUserData: $7,
+        inbox: $8, publisher: $9, settings: $10, settingsEraser: $11)
+}
+
+/// Runs `body` with fresh, empty stores on `engine`.
+func withStores(
+    _ engine: Engine, clock: any WallClock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600)),
+    _ body: (Stores) async throws -> Void
+) async throws {
+    switch engine {
+    case .sqlite:
+        let database = try AppDatabase.temporary(migrations: [
+            AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
+        ])
+        let stores = try RegistryBuilder(modules: [
+            ModuleOf.core(database: database, clock: clock),
+            ModuleOf(
+                "SQLite",
+                AuthDataModule.sqliteStores + AccountDataModule.sqliteStores + TransferDataModule.sqliteStores
+                    + InboxDataModule.sqliteStores + SettingsDataModule.sqliteStores + [storesProvider]),
+        ]).validate(root: StoresKey.self).resolve()
+        try await body(stores)
+    case .postgres:
+        guard let location = Engine.postgresLocation else {
+            if Engine.inCI {
+                Issue.record("CI=true but \(Engine.urlVariable) is not set: the PostgreSQL contract cases cannot run.")
+                return
+            }
+            try Test.cancel("PostgreSQL skipped: \(Engine.urlVariable) is not set (Scripts/postgres-cluster start prints it).")
+        }
+        try await withPostgres(location) { database in
+            let stores = try RegistryBuilder(modules: [
+                ModuleOf("Core", [.instance(WallClockKey.self, clock)]),
+                PostgresStores(database: database),
+                ModuleOf("Test", [storesProvider]),
+            ]).validate(root: StoresKey.self).resolve()
+            try await body(stores)
+        }
+    }
+}
+
+/// A migrated PostgreSQL database in a schema of its own on `location`, dropped after `body`.
+func withPostgres(_ location: PostgresLocation, _ body: (PostgresDatabase) async throws -> Void) async throws {
+    let schema = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    let database = PostgresDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema)
+    let pool = Task { await database.run() }
+    defer { pool.cancel() }
+    try await database.createSchema(schema)
+    do {
+        try await database.migrate(PostgresStores.migrations)
+        try await body(database)
+    } catch {
+        try? await database.dropSchema(schema)
+        throw error
+    }
+    try await database.dropSchema(schema)
+}
+
+/// Says, in one visible line, when the PostgreSQL cases were skipped; in CI a missing server fails.
+@Suite("PostgreSQL for the store contracts")
+struct PostgresConfigurationTests {
+    @Test(
+        .enabled(
+            if: Engine.postgresLocation != nil || Engine.inCI,
+            "PostgreSQL not configured: the store contracts ran on SQLite only (set MOA_TEST_POSTGRES_URL; Scripts/postgres-cluster start prints it)"
+        ))
+    func theContractsRunOnPostgreSQL() async throws {
+        let location = try #require(Engine.postgresLocation, "CI=true, but \(Engine.urlVariable) is not set or is not a postgres:// URL")
+        try await withPostgres(location) { database in
+            try await database.ping()
+            #expect(try await database.appliedMigrations().count == PostgresStores.migrations.map(\.steps.count).reduce(0, +))
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import AuthInterface
+import AuthTesting
+import Foundation
+import InboxInterface
+import Money
+import Persistence
+import SharedKit
+import Testing
+import TransferDomain
+import TransferInterface
+
+private let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z
+private let ada = FakeSessionProvider.ada.id
+private let bob = UserID("user-bob")
+
+private func sample(
+    _ n: Int, user: UserID = ada, key: String? = nil, amount: Int64 = 1_000, currency: Currency = .krw, at date: Date = start
+) -> TransferSummary {
+    TransferSummary(
+        id: TransferID("t-\(user.rawValue)-\(n)"), from: "110-0000-0001-5", to: "110-0000-0003-1",
+        amount: Money(minorUnits: amount, currency: currency), memo: n.isMultiple(of: 2) ? "memo \(n)" : nil,
+        idempotencyKey: key ?? "key-\(n)", createdAt: date, initiatedBy: user,
+        fromBalanceAfter: Money(minorUnits: 9_000, currency: currency))
+}
+
+private func insert(_ transfers: [TransferSummary], _ stores: Stores) async throws {
+    try await stores.unitOfWork.perform { [store = stores.transfers] tx in for transfer in transfers { try store.insert(transfer, in: tx) }
+    }
+}
+
+/// Transfer's stores, held to one contract on SQLite and on PostgreSQL.
+@Suite("Transfer store contract")
+struct TransferStoreContractTests {
+    @Test(arguments: Engine.allCases)
+    func aRecordRoundTripsAndIsFoundByKeyAndByIDForItsUserOnly(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let transfer = sample(2)
+            try await insert([transfer], stores)
+            let byKey = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                try store.transfer(initiatedBy: ada, idempotencyKey: "key-2", in: tx)
+            }
+            #expect(byKey?.id == transfer.id && byKey?.memo == "memo 2" && byKey?.amount == transfer.amount)
+            #expect(byKey?.fromBalanceAfter == transfer.fromBalanceAfter && byKey?.initiatedBy == transfer.initiatedBy)
+            #expect(abs((byKey?.createdAt ?? .distantPast).timeIntervalSince(transfer.createdAt)) < 0.001)
+            #expect(try await stores.transfers.transfer(id: transfer.id, initiatedBy: ada)?.idempotencyKey == "key-2")
+            #expect(try await stores.transfers.transfer(id: transfer.id, initiatedBy: bob) == nil)
+            let otherUser = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                try store.transfer(initiatedBy: bob, idempotencyKey: "key-2", in: tx)
+            }
+            #expect(otherUser == nil)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aKeyIsUniquePerUserInTheTableItself(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            try await insert([sample(1, key: "same")], stores)
+            await #expect(throws: TransferError.idempotencyKeyReused("same")) { try await insert([sample(2, key: "same")], stores) }
+            try await insert([sample(3, user: bob, key: "same")], stores)
+            let pages = try await stores.transfers.transfers(initiatedBy: ada, before: nil, limit: 10)
+            #expect(pages.map(\.transfer.id.rawValue) == ["t-user-ada-1"]) // the refused one left nothing behind
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func theDaysTotalCountsOnlyTheUsersTransfersInTheWindowAndCurrency(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let end = start.addingTimeInterval(86_400)
+            try await insert(
+                [
+                    sample(1, amount: 100, at: start), // counted (start is inclusive)
+                    sample(2, amount: 200, at: end.addingTimeInterval(-0.5)), // counted
+                    sample(3, amount: 400, at: end), // next day (end is exclusive)
+                    sample(4, amount: 800, at: start.addingTimeInterval(-1)), // previous day
+                    sample(5, amount: 1_600, currency: .usd, at: start.addingTimeInterval(60)), // other currency
+                    sample(6, user: bob, amount: 3_200, at: start.addingTimeInterval(60)), // other user
+                ], stores)
+            let total = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                try store.sentTotal(initiatedBy: ada, currency: .krw, from: start, until: end, in: tx)
+            }
+            #expect(total == Money(minorUnits: 300, currency: .krw))
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func windowsThatDoNotStartOrEndOnAQuarterHourAreExactToo(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            try await insert(
+                [
+                    sample(1, amount: 1, at: start), // before the window
+                    sample(2, amount: 10, at: start.addingTimeInterval(0.5)),
+                    sample(3, amount: 100, at: start.addingTimeInterval(1_800)), // a whole quarter inside
+                    sample(4, amount: 1_000, at: start.addingTimeInterval(3_600.25)),
+                    sample(5, amount: 10_000, at: start.addingTimeInterval(3_600.75)), // after the window
+                ], stores)
+            func total(_ from: TimeInterval, _ until: TimeInterval) async throws -> Int64 {
+                try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                    try store.sentTotal(
+                        initiatedBy: ada, currency: .krw, from: start.addingTimeInterval(from), until: start.addingTimeInterval(until),
+                        in: tx
+                    ).minorUnits
+                }
+            }
+            #expect(try await total(0.25, 3_600.5) == 1_110)
+            #expect(try await total(0.25, 600) == 10) // inside one quarter
+            #expect(try await total(-900, 4_500) == 11_111) // whole quarters only
+            #expect(try await total(3_600.5, 3_600.5) == 0)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func aTokenFromAnotherStorageIsRefused(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            #expect(throws: ForeignTransactionError.self) { try stores.transfers.insert(sample(1), in: ForeignToken()) }
+            #expect(throws: ForeignTransactionError.self) { try stores.publisher.publish(notice(), in: ForeignToken()) }
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func pagesAreNewestFirstAndStableWhileTransfersAreAdded(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let history = TransferHistory(session: FakeSessionProvider(), store: stores.transfers)
+            try await insert((1...5).map { sample($0) } + [sample(99, user: bob)], stores)
+            let first = try await history.transfers(limit: 2, after: nil)
+            #expect(first.transfers.map(\.id.rawValue) == ["t-user-ada-5", "t-user-ada-4"])
+            let cursor = try #require(first.nextCursor)
+            try await insert((6...7).map { sample($0) }, stores) // sent while the user pages: on top
+            let second = try await history.transfers(limit: 2, after: cursor)
+            #expect(second.transfers.map(\.id.rawValue) == ["t-user-ada-3", "t-user-ada-2"])
+            let secondCursor: String = try #require(second.nextCursor)
+            let third = try await history.transfers(limit: 2, after: secondCursor)
+            #expect(third.transfers.map(\.id.rawValue) == ["t-user-ada-1"])
+            #expect(third.nextCursor == nil)
+            #expect(try await history.transfers(limit: 200, after: nil).transfers.count == 7)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func favouritesAreUniqueByAliasAndNumberAndRecentsFollowTransfers(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let mum = FavouriteRecipient(alias: "Mum", accountNumber: "110-0000-0003-1", addedAt: start)
+            try await stores.recipients.add(mum, of: ada)
+            await #expect(throws: TransferError.aliasTaken(alias: "Mum", accountNumber: "110-0000-0003-1")) {
+                try await stores.recipients.add(FavouriteRecipient(alias: "MUM", accountNumber: "110-0000-0005-8", addedAt: start), of: ada)
+            }
+            await #expect(throws: TransferError.alreadyAFavourite(accountNumber: "110-0000-0003-1", alias: "Mum")) {
+                try await stores.recipients.add(
+                    FavouriteRecipient(alias: "Rent", accountNumber: "110-0000-0003-1", addedAt: start), of: ada)
+            }
+            #expect(try await stores.recipients.favourite(RecipientAlias("mum"), of: ada)?.accountNumber == "110-0000-0003-1")
+            #expect(try await stores.recipients.favourites(of: bob).isEmpty)
+            try await insert([sample(1, at: start), sample(2, at: start.addingTimeInterval(60))], stores)
+            let recents = try await stores.recipients.recentRecipients(of: ada, limit: 5)
+            #expect(recents.map(\.accountNumber) == ["110-0000-0003-1"]) // one per destination, its last send
+            #expect(abs((recents.first?.lastSentAt ?? .distantPast).timeIntervalSince(start.addingTimeInterval(60))) < 0.001)
+            #expect(try await stores.recipients.remove(RecipientAlias("MUM"), of: ada)?.alias == "Mum")
+            #expect(try await stores.recipients.remove(RecipientAlias("mum"), of: ada) == nil)
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
+    func erasingAUserLeavesNoLinkButKeepsTheRows(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            try await stores.recipients.add(FavouriteRecipient(alias: "Mum", accountNumber: "110-0000-0003-1", addedAt: start), of: ada)
+            try await insert([sample(1), sample(2, user: bob)], stores)
+            try await stores.unitOfWork.perform { [erase = stores.transferUserData] tx in try erase.erase(ada, in: tx) }
+            #expect(try await stores.recipients.favourites(of: ada).isEmpty)
+            #expect(try await stores.recipients.recentRecipients(of: ada, limit: 5).isEmpty)
+            #expect(try await stores.transfers.transfers(initiatedBy: ada, before: nil, limit: 10).isEmpty)
+            #expect(try await stores.transfers.transfers(initiatedBy: bob, before: nil, limit: 10).count == 1)
+            let total = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                try store.sentTotal(initiatedBy: ada, currency: .krw, from: start, until: start.addingTimeInterval(86_400), in: tx)
+            }
+            #expect(total.minorUnits == 0)
+        }
+    }
+}
+
+/// A token no store can open.
+final class ForeignToken: Transaction {}
+
+private func notice() -> InboxNotice {
+    InboxNotice(recipient: ada, kind: .moneyReceived, title: "Received", body: "1,000 KRW", createdAt: start)
+}
