@@ -378,8 +378,10 @@ enum PostgresLedger {
         memo: String?, reference: String?, at: Date, _ transaction: PostgresTransaction
     ) throws -> (debit: LedgerEntry, credit: LedgerEntry) {
         let (fromBalance, toBalance) = try PostingRules.balancesAfter(moving: amount, from: from.rules, to: to.rules)
-        try setBalance(of: from, to: fromBalance.minorUnits, transaction)
-        try setBalance(of: to, to: toBalance.minorUnits, transaction)
+        // The two rows are written in the order of their ids, whichever way the money goes: two
+        // transfers in opposite directions then queue on the first row instead of deadlocking.
+        let updates = [(from, fromBalance.minorUnits), (to, toBalance.minorUnits)].sorted { $0.0.rules.id < $1.0.rules.id }
+        for (account, balance) in updates { try setBalance(of: account, to: balance, transaction) }
         let debit = try insertEntry(
             account: from, amount: try amount.negated(), balanceAfter: fromBalance, kind: kinds.out,
             counterparty: to, memo: memo, reference: reference, at: at, transaction)

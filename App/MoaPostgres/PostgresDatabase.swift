@@ -11,10 +11,10 @@ import Synchronization
 ///
 /// **The seam.** The Domain's unit of work is synchronous (`work` reads and writes through
 /// synchronous store methods) and PostgresNIO is asynchronous. Each transaction therefore runs its
-/// `work` on a thread of its own — a ``QueueExecutor`` on Dispatch, never a NIO event loop nor Swift's
-/// cooperative pool — and each statement waits there for PostgresNIO's answer. At most as many
-/// threads wait as there are leased connections (``maximumConnections``): the connection is leased,
-/// and `BEGIN` sent, before `work` is handed a thread.
+/// `work` on a thread of its own — a ``ThreadPoolExecutor`` with one thread per connection, never a
+/// NIO event loop nor Swift's cooperative pool — and each statement waits there for PostgresNIO's
+/// answer. At most as many threads wait as there are leased connections (``maximumConnections``): the
+/// connection is leased, and `BEGIN` sent, before `work` is handed a thread.
 ///
 /// **Isolation.** Every writing transaction is `SERIALIZABLE`: PostgreSQL then guarantees that the
 /// committed transactions had the effect of some serial order, so the checks a transfer makes (the
@@ -30,8 +30,11 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     public let maximumConnections: Int
     let client: PostgresClient
     let logger: Logger
-    /// The threads `work` runs on (``QueueExecutor``); bounded by the leased connections.
-    let threads = QueueExecutor(label: "moa.postgres")
+    /// The threads `work` runs on, one per connection (a transaction holds its connection first).
+    let threads: ThreadPoolExecutor
+    /// One per connection: a transaction waits here, as long as it takes, for its turn; then the
+    /// pool has a connection for it at once — unless the server is away (``leaseTimeout``).
+    private let turns: Permits
     private let attempts = Mutex<(transactions: Int, retries: Int)>((0, 0))
 
     /// A pool for `location` (nothing is connected until the first transaction; ``run()`` must run
@@ -40,11 +43,20 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
-        if let schema { configuration.options.additionalStartupParameters = [("search_path", schema)] }
+        // No statement, lock wait or idle transaction holds a connection (and a thread) for ever.
+        configuration.options.additionalStartupParameters =
+            [("statement_timeout", "30s"), ("lock_timeout", "10s"), ("idle_in_transaction_session_timeout", "60s")]
+            + (schema.map { [("search_path", $0)] } ?? [])
+        threads = ThreadPoolExecutor(label: "moa.postgres", count: maximumConnections)
+        turns = Permits(maximumConnections)
         self.location = location
         self.maximumConnections = maximumConnections
         self.logger = logger
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    deinit {
+        threads.shutdown()
     }
 
     /// Runs the pool; returns when the surrounding task is cancelled. Transactions wait until it runs.
@@ -72,7 +84,20 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     }
 
     private func transaction<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        try await turns.acquire()
+        do {
+            let value = try await attempts(begin, work)
+            await turns.release()
+            return value
+        } catch {
+            await turns.release()
+            throw error
+        }
+    }
+
+    private func attempts<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         var attempt = 1
+        var staleConnections = 0
         while true {
             do {
                 let value = try await once(begin, work)
@@ -88,6 +113,10 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                 let ceiling = 1 << min(attempt - 1, 6)
                 try await Task.sleep(for: .microseconds(Int.random(in: 50...(ceiling * 1_000))))
                 attempt += 1
+            } catch PostgresFailure.staleConnection(let reason) {
+                // Connections opened before PostgreSQL restarted fail at once: try the next, a few times.
+                staleConnections += 1
+                guard staleConnections < 4 else { throw DatabaseUnavailable.unreachable(reason) }
             } catch let failure as PostgresFailure {
                 throw failure.asRequestError
             }
@@ -97,7 +126,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     /// How long a transaction waits for a connection before it is refused as unavailable (503, 75):
     /// while PostgreSQL restarts, the pool backs off between attempts to connect, and a request
     /// would otherwise wait for as long as that.
-    public static let leaseTimeout: Duration = .seconds(5)
+    public static let leaseTimeout: Duration = .seconds(10)
 
     /// One attempt: a leased connection (within ``leaseTimeout``), BEGIN, `work` on the database
     /// threads, COMMIT (or ROLLBACK).
@@ -108,7 +137,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                 try await withThrowingTaskGroup(of: T?.self) { group in
                     group.addTask { try await self.leased(begin, lease, work) }
                     group.addTask {
-                        try await Task.sleep(for: Self.leaseTimeout)
+                        try? await Task.sleep(for: Self.leaseTimeout) // never throws: a begun transaction is always awaited
                         return nil
                     }
                     while let next = try await group.next() {
@@ -129,7 +158,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
             throw PostgresFailure(error)
         } catch let error where !(error is PostgresFailure) && !lease.began {
             // No connection could be leased (the pool's circuit breaker: the server stayed unreachable).
-            throw PostgresFailure.unreachable(String(describing: error))
+            throw PostgresFailure.unreachable(PostgresFailure.noConnection(error))
         }
     }
 
@@ -140,7 +169,13 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         let threads = threads
         return try await client.withConnection { connection in
             guard lease.take() else { throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)") }
-            try await connection.query(begin, logger: logger)
+            do {
+                try await connection.query(begin, logger: logger)
+            } catch let error as PSQLError {
+                let failure = PostgresFailure(error)
+                if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
+                throw failure
+            }
             lease.begin()
             let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
             let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
@@ -151,10 +186,10 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                 try await connection.query("COMMIT", logger: logger)
                 return value
             case .success:
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger) }
                 throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
             case .failure(let error):
-                _ = try? await connection.query("ROLLBACK", logger: logger)
+                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger) }
                 // A statement's failure wins over what `work` made of it (a conflict must be retried).
                 throw transaction.failure.flatMap { $0.isConflict ? $0 : nil } ?? error
             }
@@ -204,7 +239,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         } catch let error as PSQLError {
             throw PostgresFailure(error).asStartupError(location)
         } catch let error where !(error is MigrationRefused) {
-            throw DatabaseCannotStart(location: location.description, reason: String(describing: error))
+            throw DatabaseCannotStart(location: location.description, reason: PostgresFailure.noConnection(error))
         }
     }
 
@@ -246,7 +281,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         } catch let error as PSQLError {
             throw PostgresFailure(error).asRequestError
         } catch {
-            throw DatabaseUnavailable.unreachable(String(describing: error))
+            throw DatabaseUnavailable.unreachable(PostgresFailure.noConnection(error))
         }
     }
 }
@@ -296,9 +331,10 @@ public enum DatabaseUnavailable: Error, UserFacingError, Equatable {
     /// Transactions kept conflicting with others (every attempt was aborted to keep them serializable).
     case busy
 
+    /// One fixed sentence: the reason (a host, a server message) is for the server's log only.
     public var message: String {
         switch self {
-        case .unreachable(let reason): "The bank's database cannot be reached now (\(reason))."
+        case .unreachable: "The bank's database cannot be reached now."
         case .busy: "The bank's database is too busy to finish this now."
         }
     }

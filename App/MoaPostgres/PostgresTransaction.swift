@@ -13,10 +13,10 @@ import Synchronization
 public final class PostgresTransaction: Transaction, Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
-    private let threads: QueueExecutor
+    private let threads: ThreadPoolExecutor
     private let firstFailure = Mutex<PostgresFailure?>(nil)
 
-    init(connection: PostgresConnection, logger: Logger, threads: QueueExecutor) {
+    init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor) {
         self.connection = connection
         self.logger = logger
         self.threads = threads
@@ -43,6 +43,13 @@ public final class PostgresTransaction: Transaction, Sendable {
         switch outcome {
         case .success(let rows):
             return rows
+        case .failure(PostgresFailure.noAnswer):
+            // A connection that stopped answering (the server restarted under it, the network broke):
+            // closed, so that the pool replaces it and the statement still waiting fails.
+            let failure = PostgresFailure.unreachable("PostgreSQL did not answer within \(Self.answerTimeout) seconds")
+            firstFailure.withLock { $0 = $0 ?? failure }
+            Task.detached { try? await connection.close() }
+            throw failure
         case .failure(let error):
             let failure = (error as? PSQLError).map(PostgresFailure.init) ?? .other(state: nil, message: String(describing: error))
             firstFailure.withLock { $0 = $0 ?? failure }
@@ -60,7 +67,18 @@ public final class PostgresTransaction: Transaction, Sendable {
         try rows(query).first.map { try $0.decode(T.self) }
     }
 
-    /// Waits, on this thread, for `body`, which runs as a task on the global concurrent executor.
+    /// How long a statement may go unanswered: longer than the server's own `statement_timeout` (30 s),
+    /// so that only a connection that stopped answering reaches it.
+    static let answerTimeout = 40
+
+    /// Whether the connection was found dead (the unit of work then does not send `ROLLBACK` on it).
+    var connectionLost: Bool {
+        if case .unreachable? = failure { return true }
+        return false
+    }
+
+    /// Waits, on this thread, for `body`, which runs as a task on the global concurrent executor, at
+    /// most ``answerTimeout`` seconds (then ``PostgresFailure/noAnswer``).
     private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -70,8 +88,8 @@ public final class PostgresTransaction: Transaction, Sendable {
             result.withLock { $0 = outcome }
             done.signal()
         }
-        done.wait()
-        return result.withLock { $0 } ?? .failure(PostgresFailure.other(state: nil, message: "no answer"))
+        guard done.wait(timeout: .now() + .seconds(answerTimeout)) == .success else { return .failure(PostgresFailure.noAnswer) }
+        return result.withLock { $0 } ?? .failure(PostgresFailure.noAnswer)
     }
 }
 
@@ -83,6 +101,11 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     case uniqueViolation(constraint: String?)
     /// The server cannot be reached, is shutting down, or the connection broke.
     case unreachable(String)
+    /// A pooled connection failed at `BEGIN` (PostgreSQL restarted since it was opened): nothing was
+    /// sent, so the unit of work tries another connection.
+    case staleConnection(String)
+    /// A statement got no answer within ``PostgresTransaction/answerTimeout`` (becomes ``unreachable(_:)``).
+    case noAnswer
     /// A statement ran outside the database threads (a bug of ours: it would block a thread that must not wait).
     case offTheDatabaseThreads
     /// Anything else PostgreSQL or the driver said.
@@ -94,14 +117,15 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
             let state = error.serverInfo?[.sqlState] ?? ""
             let message = error.serverInfo?[.message] ?? "the server refused the statement"
             switch state {
-            case "40001", "40P01": self = .conflict(state: state)
+            case "40001", "40P01", "55P03": self = .conflict(state: state) // and a lock not granted in time
             case "23505": self = .uniqueViolation(constraint: error.serverInfo?[.constraintName])
             // admin shutdown, crash shutdown, cannot connect now, and every connection exception (08…)
-            case "57P01", "57P02", "57P03", "53300": self = .unreachable(message)
+            // a statement or an idle transaction that took too long, too:
+            case "57P01", "57P02", "57P03", "53300", "57014", "25P03": self = .unreachable(message)
             case _ where state.hasPrefix("08"): self = .unreachable(message)
             default: self = .other(state: state, message: message)
             }
-        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed:
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed, .queryCancelled:
             self = .unreachable(Self.reason(error))
         default:
             self = .other(state: nil, message: Self.reason(error))
@@ -116,7 +140,7 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     /// What a client is told: a broken connection is retryable (75); anything else is ours to fix.
     var asRequestError: any Error {
         switch self {
-        case .unreachable(let reason): DatabaseUnavailable.unreachable(reason)
+        case .unreachable(let reason), .staleConnection(let reason): DatabaseUnavailable.unreachable(reason)
         case .conflict: DatabaseUnavailable.busy
         default: self
         }
@@ -135,10 +159,17 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
         switch self {
         case .conflict(let state): "The transaction conflicted with another (SQLSTATE \(state))."
         case .uniqueViolation(let constraint): "A unique constraint (\(constraint ?? "unnamed")) refused the row."
-        case .unreachable(let reason): "The database cannot be reached: \(reason)."
+        case .unreachable(let reason), .staleConnection(let reason): "The database cannot be reached: \(reason)."
         case .offTheDatabaseThreads: "A PostgreSQL statement ran outside the database threads."
+        case .noAnswer: "PostgreSQL did not answer."
         case .other(let state, let message): "PostgreSQL failed\(state.map { " (SQLSTATE \($0))" } ?? ""): \(message)."
         }
+    }
+
+    /// Why no connection could be leased, in words (the pool's own errors name its internals).
+    static func noConnection(_ error: any Error) -> String {
+        if error is CancellationError { return "the request was cancelled" }
+        return "no connection could be made (is PostgreSQL running there, and does it accept this user?)"
     }
 
     /// The underlying reason of a driver error, one line, no secrets (PSQLError's description omits the query).

@@ -47,7 +47,7 @@ extension PostgresStores {
                         CREATE TABLE transfer_favourites (
                             user_id text NOT NULL,
                             alias text NOT NULL,
-                            alias_key text NOT NULL,
+                            alias_key text COLLATE "C" NOT NULL,  -- sorted by code point, as SQLite does
                             account_number text NOT NULL,
                             added_at timestamptz NOT NULL,
                             PRIMARY KEY (user_id, alias_key),

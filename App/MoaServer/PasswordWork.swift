@@ -30,30 +30,3 @@ final class PasswordWork: Sendable {
         }
     }
 }
-
-/// A counting semaphore for tasks: `acquire` suspends (never blocks a thread) until a permit is free.
-actor Permits {
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, any Error>] = []
-
-    init(_ count: Int) {
-        free = count
-    }
-
-    func acquire() async throws {
-        try Task.checkCancellation()
-        if free > 0 {
-            free -= 1
-            return
-        }
-        try await withCheckedThrowingContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty {
-            free += 1
-        } else {
-            waiting.removeFirst().resume()
-        }
-    }
-}

@@ -64,7 +64,7 @@ public struct ServerCommand: AsyncParsableCommand {
         guard let database else { return try await serve(MoaServer(folder: folder, logger: logger)) }
         let location = try PostgresLocation(database, environment: environment)
         var poolLogger = logger
-        poolLogger.logLevel = .warning
+        poolLogger.logLevel = .error // the pool's warnings repeat what a request's error already says
         let postgres = PostgresDatabase(location: location, logger: poolLogger)
         let pool = Task { await postgres.run() }
         do {
@@ -74,8 +74,10 @@ public struct ServerCommand: AsyncParsableCommand {
             await Self.stop(pool, logger: logger)
             throw error
         }
-        let (transactions, retries) = postgres.statistics
-        logger.info("PostgreSQL: \(transactions) transactions, \(retries) attempts run again after a conflict")
+        if !audit {
+            let (transactions, retries) = postgres.statistics
+            logger.info("PostgreSQL: \(transactions) transactions, \(retries) attempts run again after a conflict")
+        }
         await Self.stop(pool, logger: logger)
     }
 

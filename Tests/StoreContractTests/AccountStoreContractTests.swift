@@ -140,7 +140,7 @@ struct AccountStoreContractTests {
     }
 
     @Test(arguments: Engine.allCases)
-    func concurrentFirstDepositsInACurrencyOpenOneCashAccount(_ engine: Engine) async throws {
+    func concurrentFirstDepositsInACurrencyAllLandAndKeepTheLedgerBalanced(_ engine: Engine) async throws {
         try await withStores(engine) { stores in
             let accounts = try (1...6).map { try account($0, owner: ada, currency: .usd) }
             for a in accounts { try await stores.accounts.open(a) }
