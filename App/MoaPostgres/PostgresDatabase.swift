@@ -170,7 +170,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         return try await client.withConnection { connection in
             guard lease.take() else { throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)") }
             do {
-                try await connection.query(begin, logger: logger)
+                _ = try await connection.query(begin, logger: logger).collect()
             } catch let error as PSQLError {
                 let failure = PostgresFailure(error)
                 if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
@@ -183,13 +183,13 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
             }
             switch outcome {
             case .success(let value) where transaction.failure == nil:
-                try await connection.query("COMMIT", logger: logger)
+                _ = try await connection.query("COMMIT", logger: logger).collect()
                 return value
             case .success:
-                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
                 throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
             case .failure(let error):
-                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger) }
+                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
                 // A statement's failure wins over what `work` made of it (a conflict must be retried).
                 throw transaction.failure.flatMap { $0.isConflict ? $0 : nil } ?? error
             }
@@ -205,14 +205,21 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         let known = sets.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
         do {
             try await client.withConnection { connection in
-                try await connection.query("BEGIN", logger: logger)
+                // Every statement's rows are read to the end: an error PostgreSQL sends after the first
+                // row would otherwise go unseen, and the next statement fail with "transaction aborted".
+                _ = try await connection.query("BEGIN", logger: logger).collect()
                 do {
-                    try await connection.query("SELECT pg_advisory_xact_lock(\(Self.migrationLock))", logger: logger)
-                    try await connection.query(
+                    // Migrations wait for each other as long as it takes (no lock_timeout), one schema at a time.
+                    _ = try await connection.query("SET LOCAL lock_timeout = 0", logger: logger).collect()
+                    _ = try await connection.query(
+                        "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext(current_schema()))", logger: logger
+                    ).collect()
+                    _ = try await connection.query(
                         """
                         CREATE TABLE IF NOT EXISTS moa_migrations (
                             identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                        """, logger: logger)
+                        """, logger: logger
+                    ).collect()
                     var applied = Set<String>()
                     for try await identifier in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger)
                         .decode(String.self)
@@ -224,15 +231,17 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                     for set in sets {
                         for step in set.steps where !applied.contains("\(set.feature)/\(step.name)") {
                             for statement in step.statements {
-                                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
                             }
                             let identifier = "\(set.feature)/\(step.name)"
-                            try await connection.query("INSERT INTO moa_migrations (identifier) VALUES (\(identifier))", logger: logger)
+                            _ = try await connection.query(
+                                "INSERT INTO moa_migrations (identifier) VALUES (\(identifier))", logger: logger
+                            ).collect()
                         }
                     }
-                    try await connection.query("COMMIT", logger: logger)
+                    _ = try await connection.query("COMMIT", logger: logger).collect()
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
                     throw error
                 }
             }
@@ -243,8 +252,8 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         }
     }
 
-    /// The advisory lock key migrations hold ("moa" in ASCII).
-    static let migrationLock: Int64 = 0x6D6F61
+    /// The advisory lock key migrations hold ("moa" in ASCII), with the schema's hash as the second key.
+    static let migrationLock: Int32 = 0x6D6F61
 
     /// The migration identifiers applied, in the order they were applied.
     public func appliedMigrations() async throws -> [String] {
@@ -277,7 +286,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     /// Answers when the database answers a trivial query (the health check).
     public func ping() async throws {
         do {
-            try await client.withConnection { connection in _ = try await connection.query("SELECT 1", logger: logger) }
+            try await client.withConnection { connection in _ = try await connection.query("SELECT 1", logger: logger).collect() }
         } catch let error as PSQLError {
             throw PostgresFailure(error).asRequestError
         } catch {
