@@ -46,15 +46,7 @@ struct EndToEndTests {
 
         /// The newest verification code mailed to `email`, from the server's outbox.
         func code(for email: String) throws -> String {
-            let outbox = data.appendingPathComponent("outbox")
-            for file in try FileManager.default.contentsOfDirectory(atPath: outbox.path).sorted().reversed()
-            where file.hasSuffix("-verify.eml") {
-                let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
-                if mail.contains("To: \(email)"), let range = mail.range(of: #"code is \d{6}"#, options: .regularExpression) {
-                    return String(mail[range].suffix(6))
-                }
-            }
-            throw E2EError("no verification mail to \(email)")
+            try Outbox.code(for: email, in: data)
         }
 
         /// Runs `moa ARGS` for the home `name` (a new process each time).
@@ -414,6 +406,22 @@ final class ServerProcess: @unchecked Sendable { // its process is only signalle
         kill(process.processIdentifier, signal)
         let process = process
         try await Binaries.offloaded { process.waitUntilExit() }
+    }
+}
+
+/// The mails a server wrote to its outbox (`DATA/outbox/`).
+enum Outbox {
+    /// The newest verification code mailed to `email` by the server whose data folder is `data`.
+    static func code(for email: String, in data: URL) throws -> String {
+        let outbox = data.appendingPathComponent("outbox")
+        for file in try FileManager.default.contentsOfDirectory(atPath: outbox.path).sorted().reversed()
+        where file.hasSuffix("-verify.eml") {
+            let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
+            if mail.contains("To: \(email)"), let range = mail.range(of: #"code is \d{6}"#, options: .regularExpression) {
+                return String(mail[range].suffix(6))
+            }
+        }
+        throw E2EError("no verification mail to \(email)")
     }
 }
 

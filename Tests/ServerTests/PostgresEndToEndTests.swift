@@ -100,15 +100,7 @@ struct PostgresEndToEndTests {
         }
 
         func code(for email: String) throws -> String {
-            let outbox = data.appendingPathComponent("outbox")
-            for file in try FileManager.default.contentsOfDirectory(atPath: outbox.path).sorted().reversed()
-            where file.hasSuffix("-verify.eml") {
-                let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
-                if mail.contains("To: \(email)"), let range = mail.range(of: #"code is \d{6}"#, options: .regularExpression) {
-                    return String(mail[range].suffix(6))
-                }
-            }
-            throw E2EError("no verification mail to \(email)")
+            try Outbox.code(for: email, in: data)
         }
 
         func openAccount(_ home: String, funded amount: String) async throws -> String {
