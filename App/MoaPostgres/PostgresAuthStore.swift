@@ -153,35 +153,44 @@ public struct PostgresAuthStore: AuthRepository {
     // MARK: Throttling and events
 
     public func throttle(for email: String) async throws -> ThrottleState {
-        try await read { tx in
-            guard
-                let row = try tx.rows(
-                    "SELECT failures, window_start, locked_until, lockouts FROM auth_throttles WHERE email = \(email.lowercased())"
-                ).first
-            else {
-                return .fresh
+        try await read { tx in try Self.throttle(for: email.lowercased(), in: tx) }
+    }
+
+    /// Reads, changes and stores the state in one SERIALIZABLE transaction, re-run (with `change`
+    /// applied again) when another process changed the row first; the fresh state is stored as no
+    /// row at all.
+    public func updateThrottle(for email: String, _ change: @Sendable (ThrottleState) -> ThrottleState) async throws
+        -> ThrottleUpdate
+    {
+        let key = email.lowercased()
+        return try await write { tx in
+            let before = try Self.throttle(for: key, in: tx)
+            let after = change(before)
+            if after == before { return ThrottleUpdate(before: before, after: after) }
+            if after == .fresh {
+                try tx.execute("DELETE FROM auth_throttles WHERE email = \(key)")
+            } else {
+                try tx.execute(
+                    """
+                    INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts)
+                    VALUES (\(key), \(Int64(after.failures)), \(after.windowStart), \(after.lockedUntil), \(Int64(after.lockouts)))
+                    ON CONFLICT (email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
+                        locked_until = excluded.locked_until, lockouts = excluded.lockouts
+                    """)
             }
-            let (failures, windowStart, lockedUntil, lockouts) = try row.decode((Int64, Date?, Date?, Int64).self)
-            return ThrottleState(failures: Int(failures), windowStart: windowStart, lockedUntil: lockedUntil, lockouts: Int(lockouts))
+            return ThrottleUpdate(before: before, after: after)
         }
     }
 
-    /// Stores `state`; the fresh state is stored as no row at all.
-    public func saveThrottle(_ state: ThrottleState, for email: String) async throws {
-        let key = email.lowercased()
-        try await write { tx in
-            if state == .fresh {
-                try tx.execute("DELETE FROM auth_throttles WHERE email = \(key)")
-                return
-            }
-            try tx.execute(
-                """
-                INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts)
-                VALUES (\(key), \(Int64(state.failures)), \(state.windowStart), \(state.lockedUntil), \(Int64(state.lockouts)))
-                ON CONFLICT (email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
-                    locked_until = excluded.locked_until, lockouts = excluded.lockouts
-                """)
+    private static func throttle(for key: String, in tx: PostgresTransaction) throws -> ThrottleState {
+        guard
+            let row = try tx.rows("SELECT failures, window_start, locked_until, lockouts FROM auth_throttles WHERE email = \(key)")
+                .first
+        else {
+            return .fresh
         }
+        let (failures, windowStart, lockedUntil, lockouts) = try row.decode((Int64, Date?, Date?, Int64).self)
+        return ThrottleState(failures: Int(failures), windowStart: windowStart, lockedUntil: lockedUntil, lockouts: Int(lockouts))
     }
 
     /// Stores the event (address, kind, time: nothing secret). Nothing is logged.

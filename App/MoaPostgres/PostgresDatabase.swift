@@ -21,11 +21,19 @@ import Synchronization
 /// idempotency key unused, the day's total under the limit, the balance enough) still hold when it
 /// commits, whichever other server process wrote in between. A transaction PostgreSQL aborts to keep
 /// that promise (serialization failure 40001, deadlock 40P01) is rolled back and run again, from
-/// the start, at most ``maximumAttempts`` times with a growing random pause; a client would see such
-/// a conflict only if all the attempts failed, as a retryable 503 ("busy"). Reads that span several
-/// statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted.
+/// the start, with a growing random pause. Optimism alone can starve a transaction on hot rows (ten
+/// accounts shared by many clients: it loses to a newer one every time), so after
+/// ``optimisticAttempts`` conflicts it runs **alone**: every writing transaction first takes a
+/// shared advisory lock of the schema (`pg_advisory_xact_lock_shared`), and a transaction that lost
+/// that often takes it exclusively, in `READ COMMITTED` — it waits for the writers in flight, new ones
+/// wait for it, and with no writer beside it nothing can abort it. A client sees a conflict only if
+/// ``maximumAttempts`` all failed (lock waits past `lock_timeout`), as a retryable 503 ("busy"). Reads
+/// that span several statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted, and
+/// take no lock.
 public final class PostgresDatabase: UnitOfWork, Sendable {
     public static let maximumAttempts = 40
+    /// Conflicts after which a writing transaction runs alone (6 unless the tests say otherwise).
+    public let optimisticAttempts: Int
     public let location: PostgresLocation
     public let maximumConnections: Int
     let client: PostgresClient
@@ -35,11 +43,14 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     /// One per connection: a transaction waits here, as long as it takes, for its turn; then the
     /// pool has a connection for it at once — unless the server is away (``leaseTimeout``).
     private let turns: Permits
-    private let attempts = Mutex<(transactions: Int, retries: Int)>((0, 0))
+    private let attempts = Mutex<(transactions: Int, retries: Int, alone: Int)>((0, 0, 0))
 
     /// A pool for `location` (nothing is connected until the first transaction; ``run()`` must run
     /// meanwhile). `schema`: the tests' throwaway schema, first on every connection's search path.
-    public init(location: PostgresLocation, logger: Logger, maximumConnections: Int = 16, schema: String? = nil) {
+    public init(
+        location: PostgresLocation, logger: Logger, maximumConnections: Int = 16, schema: String? = nil, optimisticAttempts: Int = 6
+    ) {
+        self.optimisticAttempts = optimisticAttempts
         var configuration = location.configuration
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
@@ -64,8 +75,9 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         await client.run()
     }
 
-    /// How many transactions ran, and how many attempts were run again after a conflict.
-    public var statistics: (transactions: Int, retries: Int) { attempts.withLock { $0 } }
+    /// How many transactions ran, how many attempts were run again after a conflict, and how many
+    /// attempts ran alone.
+    public var statistics: (transactions: Int, retries: Int, alone: Int) { attempts.withLock { $0 } }
 
     // MARK: Transactions
 
@@ -73,20 +85,25 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         try await write { try work($0) }
     }
 
-    /// `work` in a `SERIALIZABLE` transaction, run again after a serialization failure or a deadlock.
+    /// `work` in a `SERIALIZABLE` transaction, run again after a serialization failure or a deadlock
+    /// (after ``optimisticAttempts`` of them, alone).
     public func write<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
-        try await transaction("BEGIN ISOLATION LEVEL SERIALIZABLE", work)
+        try await transaction(writing: true, work)
     }
 
     /// `work` in a `REPEATABLE READ READ ONLY` transaction: one consistent snapshot.
     public func read<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
-        try await transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
+        try await transaction(writing: false, work)
     }
 
-    private func transaction<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    /// The advisory lock that writers share and a starved writer takes alone: one per schema (the
+    /// tests' schemas do not wait for each other), beside the migrations' (`migrationLock`).
+    static let writersLock: Int32 = 0x6D6F62
+
+    private func transaction<T: Sendable>(writing: Bool, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         try await turns.acquire()
         do {
-            let value = try await attempts(begin, work)
+            let value = try await attempts(writing: writing, work)
             await turns.release()
             return value
         } catch {
@@ -95,12 +112,28 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         }
     }
 
-    private func attempts<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    private func attempts<T: Sendable>(writing: Bool, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         var attempt = 1
         var staleConnections = 0
         while true {
             do {
-                let value = try await once(begin, work)
+                let value: T
+                if !writing {
+                    value = try await once("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
+                } else if attempt <= optimisticAttempts {
+                    value = try await once("BEGIN ISOLATION LEVEL SERIALIZABLE") { transaction in
+                        try transaction.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writersLock), hashtext(current_schema()))")
+                        return try work(transaction)
+                    }
+                } else {
+                    // Alone: the writers in flight finish first, the next ones wait; READ COMMITTED, so
+                    // that each statement sees what they committed while this one waited for the lock.
+                    attempts.withLock { $0.alone += 1 }
+                    value = try await once("BEGIN ISOLATION LEVEL READ COMMITTED") { transaction in
+                        try transaction.execute("SELECT pg_advisory_xact_lock(\(Self.writersLock), hashtext(current_schema()))")
+                        return try work(transaction)
+                    }
+                }
                 attempts.withLock { $0.transactions += 1 }
                 return value
             } catch PostgresFailure.conflict(let state) {
@@ -200,8 +233,9 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
 
     /// Applies every pending step of `sets`, in order, in one transaction that holds an advisory lock:
     /// two servers starting at once apply each step once. A step this build does not know (a newer
-    /// `moa-server` wrote it) is refused.
-    public func migrate(_ sets: [PostgresMigrationSet]) async throws {
+    /// `moa-server` wrote it) is refused. With `applying: false` (an audit) nothing is written: a
+    /// database that lacks a step is refused instead.
+    public func migrate(_ sets: [PostgresMigrationSet], applying: Bool = true) async throws {
         let known = sets.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
         do {
             try await client.withConnection { connection in
@@ -214,20 +248,28 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                     _ = try await connection.query(
                         "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext(current_schema()))", logger: logger
                     ).collect()
-                    _ = try await connection.query(
-                        """
-                        CREATE TABLE IF NOT EXISTS moa_migrations (
-                            identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                        """, logger: logger
-                    ).collect()
+                    if applying {
+                        _ = try await connection.query(
+                            """
+                            CREATE TABLE IF NOT EXISTS moa_migrations (
+                                identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                            """, logger: logger
+                        ).collect()
+                    }
                     var applied = Set<String>()
-                    for try await identifier in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger)
-                        .decode(String.self)
-                    {
-                        applied.insert(identifier)
+                    let table = try await connection.query("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
+                        .collect().first?.decode(Bool.self)
+                    if table == true {
+                        for try await identifier in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger)
+                            .decode(String.self)
+                        {
+                            applied.insert(identifier)
+                        }
                     }
                     let unknown = applied.subtracting(known).sorted()
                     guard unknown.isEmpty else { throw MigrationRefused.newerSchema(unknown: unknown) }
+                    let missing = known.filter { !applied.contains($0) }
+                    guard applying || missing.isEmpty else { throw MigrationRefused.notSetUp(missing: missing) }
                     for set in sets {
                         for step in set.steps where !applied.contains("\(set.feature)/\(step.name)") {
                             for statement in step.statements {
@@ -320,15 +362,24 @@ public struct PostgresMigrationSet: Sendable {
 /// The database has migrations this build does not know.
 public enum MigrationRefused: Error, UserFacingError, Equatable {
     case newerSchema(unknown: [String])
+    /// An audit (which writes nothing) found steps not yet applied.
+    case notSetUp(missing: [String])
 
     public var message: String {
         switch self {
         case .newerSchema(let unknown):
             "The database was written by a newer moa-server (unknown steps: \(unknown.joined(separator: ", ")))."
+        case .notSetUp(let missing):
+            "The database is not set up for this moa-server (\(missing.count) steps not applied, the first \(missing.first ?? "?"))."
         }
     }
 
-    public var hint: String? { "Upgrade moa-server, or use another --database." }
+    public var hint: String? {
+        switch self {
+        case .newerSchema: "Upgrade moa-server, or use another --database."
+        case .notSetUp: "Start moa-server --database on it once (it applies the steps), then audit."
+        }
+    }
     public var exitStatus: ExitStatus { .dataError }
 }
 

@@ -68,15 +68,16 @@ public struct ServerCommand: AsyncParsableCommand {
         let postgres = PostgresDatabase(location: location, logger: poolLogger)
         let pool = Task { await postgres.run() }
         do {
-            try await postgres.migrate(PostgresStores.migrations)
+            try await postgres.migrate(PostgresStores.migrations, applying: !audit) // an audit writes nothing
             try await serve(MoaServer(folder: folder, storage: .postgres(postgres), logger: logger))
         } catch {
             await Self.stop(pool, logger: logger)
             throw error
         }
         if !audit {
-            let (transactions, retries) = postgres.statistics
-            logger.info("PostgreSQL: \(transactions) transactions, \(retries) attempts run again after a conflict")
+            let (transactions, retries, alone) = postgres.statistics
+            logger.info(
+                "PostgreSQL: \(transactions) transactions, \(retries) attempts run again after a conflict, \(alone) of them alone")
         }
         await Self.stop(pool, logger: logger)
     }

@@ -85,9 +85,11 @@ struct AuthDataRepositoryTests {
             try await repository.createUser(user("u2", "ａｄａ.lovelace@example.com"), verification: verification("u2", digest: "d2"))
             try await repository.createUser(user("u3", "ＢＯＢ@example.com"), verification: verification("u3", digest: "d3"))
             let locked = ThrottleState(failures: 0, windowStart: nil, lockedUntil: start.addingTimeInterval(60), lockouts: 1)
-            try await repository.saveThrottle(locked, for: "bob@example.com")
-            try await repository.saveThrottle(.init(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ｂｏｂ@example.com")
-            try await repository.saveThrottle(.init(failures: 3, windowStart: start, lockedUntil: nil, lockouts: 0), for: "ｃｙ@example.com")
+            let two = ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0)
+            let three = ThrottleState(failures: 3, windowStart: start, lockedUntil: nil, lockouts: 0)
+            _ = try await repository.updateThrottle(for: "bob@example.com") { _ in locked }
+            _ = try await repository.updateThrottle(for: "ｂｏｂ@example.com") { _ in two }
+            _ = try await repository.updateThrottle(for: "ｃｙ@example.com") { _ in three }
         }
 
         let migrated = try AppDatabase.open(at: url, migrations: [AuthMigrations.all])

@@ -152,6 +152,23 @@ struct ThrottlingTests {
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
     }
 
+    /// Several `moa-server`s share one database: another process may lock the address while this
+    /// one checks a password. Then even the right password is refused, and a wrong one counts nothing
+    /// more (no second lockout, no second notice).
+    @Test(arguments: [AuthHarness.password, "not the password at all"])
+    func anAddressLockedByAnotherProcessDuringTheCheckRefusesTheLogin(password: String) async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        let until = auth.clock.now().addingTimeInterval(60)
+        auth.hasher.duringVerification.withLock { $0 = auth.locking("ada@example.com", until: until) }
+        await #expect(throws: AuthError.throttled(until: until)) {
+            try await auth.sessions.logIn(email: "ada@example.com", password: password)
+        }
+        #expect(auth.store.current == nil)
+        #expect(try await auth.repository.throttle(for: "ada@example.com").lockouts == 1)
+        #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions") == 0)
+    }
+
     @Test func eachLockoutDoublesTheDelayAndItSurvivesARestart() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()

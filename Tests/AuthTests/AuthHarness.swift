@@ -14,6 +14,8 @@ import Synchronization
 final class FakeHasher: PasswordHasher {
     let version: Int
     private let verifications = Atomic<Int>(0)
+    /// Runs during each verification (what another server process might do meanwhile).
+    let duringVerification = Mutex<(@Sendable () -> Void)?>(nil)
     init(version: Int = 2) { self.version = version }
 
     /// How many verifications ran (unknown addresses must cost one too).
@@ -22,6 +24,7 @@ final class FakeHasher: PasswordHasher {
     func hash(_ password: String) throws -> String { "fake-v\(version)$" + String(password.reversed()) }
     func verify(_ password: String, against stored: String) -> Bool {
         verifications.add(1, ordering: .relaxed)
+        duringVerification.withLock { $0 }?()
         guard let dollar = stored.firstIndex(of: "$") else { return false }
         return String(stored[stored.index(after: dollar)...].reversed()) == password
     }
@@ -101,6 +104,18 @@ struct AuthHarness {
                 .instance(InboxPublisherKey.self, inbox),
                 .instance(UserDataOwnersKey.self, owners),
             ])
+    }
+
+    /// Locks `email` until `until` behind the use cases' back, as another server process would.
+    func locking(_ email: String, until: Date) -> @Sendable () -> Void {
+        let database = database
+        return {
+            _ = try? database.write { db in
+                try db.execute(
+                    sql: "INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, 0, NULL, ?, 1)",
+                    arguments: [email, until])
+            }
+        }
     }
 
     func count(_ sql: String) throws -> Int {

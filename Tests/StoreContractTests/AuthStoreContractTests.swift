@@ -230,14 +230,43 @@ struct AuthStoreContractTests {
 
             let counting = ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0)
             let locked = ThrottleState(failures: 0, windowStart: nil, lockedUntil: start.addingTimeInterval(60), lockouts: 1)
-            try await auth.saveThrottle(counting, for: "ada@example.com")
+            let first = try await auth.updateThrottle(for: "ada@example.com") { _ in counting }
+            #expect(first == ThrottleUpdate(before: .fresh, after: counting))
             #expect(try await auth.throttle(for: "ADA@example.com") == counting)
-            try await auth.saveThrottle(locked, for: "Ada@Example.com")
+            let second = try await auth.updateThrottle(for: "Ada@Example.com") { _ in locked }
+            #expect(second == ThrottleUpdate(before: counting, after: locked))
             #expect(try await auth.throttle(for: "ada@example.com") == locked)
             #expect(try await auth.throttle(for: "bob@example.com") == .fresh)
 
-            try await auth.saveThrottle(.fresh, for: "ada@example.com")
+            let cleared = try await auth.updateThrottle(for: "ada@example.com") { _ in .fresh }
+            #expect(cleared == ThrottleUpdate(before: locked, after: .fresh))
             #expect(try await auth.throttle(for: "ada@example.com") == .fresh)
+        }
+    }
+
+    /// Several `moa-server`s on one database count failed logins in one place: each change is read,
+    /// applied and stored in one transaction, so failures counted at once are each counted.
+    @Test(arguments: Engine.allCases)
+    func failuresCountedAtOnceAreEachCounted(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let auth = stores.auth
+            let befores = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 {
+                    group.addTask {
+                        try await auth.updateThrottle(for: "ada@example.com") { state in
+                            var state = state
+                            state.failures += 1
+                            state.windowStart = state.windowStart ?? start
+                            return state
+                        }.before.failures
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(befores.sorted() == Array(0..<12), "each change saw the one before it")
+            #expect(
+                try await auth.throttle(for: "ada@example.com")
+                    == ThrottleState(failures: 12, windowStart: start, lockedUntil: nil, lockouts: 0))
         }
     }
 
@@ -341,8 +370,8 @@ struct AuthStoreContractTests {
             try await auth.insertSession(session("a1", family: "fa", user: "u1"))
             try await auth.insertSession(session("b1", family: "fb", user: "u2"))
             let counting = ThrottleState(failures: 2, windowStart: start, lockedUntil: nil, lockouts: 0)
-            try await auth.saveThrottle(counting, for: "ada@example.com")
-            try await auth.saveThrottle(counting, for: "bob@example.com")
+            _ = try await auth.updateThrottle(for: "ada@example.com") { _ in counting }
+            _ = try await auth.updateThrottle(for: "bob@example.com") { _ in counting }
             try await auth.record(event(.login, "u1", "ada@example.com"))
 
             // The erasure is the caller's transaction: a failure after it undoes it.

@@ -109,16 +109,20 @@ func withStores(
     }
 }
 
-/// A migrated PostgreSQL database in a schema of its own on `location`, dropped after `body`.
-func withPostgres(_ location: PostgresLocation, _ body: (PostgresDatabase) async throws -> Void) async throws {
+/// A migrated (unless `migrated` is false) PostgreSQL database in a schema of its own on
+/// `location`, dropped after `body`.
+func withPostgres(
+    _ location: PostgresLocation, migrated: Bool = true, optimisticAttempts: Int = 6, _ body: (PostgresDatabase) async throws -> Void
+) async throws {
     let schema = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-    let database = PostgresDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema)
+    let database = PostgresDatabase(
+        location: location, logger: quiet, maximumConnections: 4, schema: schema, optimisticAttempts: optimisticAttempts)
     let pool = Task { await database.run() }
     defer { pool.cancel() }
     try await database.createSchema(schema)
     do {
-        try await database.migrate(PostgresStores.migrations)
+        if migrated { try await database.migrate(PostgresStores.migrations) }
         try await body(database)
     } catch {
         try? await database.dropSchema(schema)

@@ -143,31 +143,40 @@ public struct SQLiteAuthStore: AuthRepository {
     // MARK: Throttling and events
 
     public func throttle(for email: String) async throws -> ThrottleState {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
-            else {
-                return .fresh
+        try read { db in try Self.throttle(for: email.lowercased(), in: db) }
+    }
+
+    /// Reads, changes and stores the state in one write transaction (SQLite's writers take turns);
+    /// the fresh state is stored as no row at all.
+    public func updateThrottle(for email: String, _ change: @Sendable (ThrottleState) -> ThrottleState) async throws
+        -> ThrottleUpdate
+    {
+        let key = email.lowercased()
+        return try write { db in
+            let before = try Self.throttle(for: key, in: db)
+            let after = change(before)
+            if after == before { return ThrottleUpdate(before: before, after: after) }
+            if after == .fresh {
+                try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [key])
+            } else {
+                try db.execute(
+                    sql: """
+                        INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, ?, ?, ?, ?)
+                        ON CONFLICT(email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
+                            locked_until = excluded.locked_until, lockouts = excluded.lockouts
+                        """, arguments: [key, after.failures, after.windowStart, after.lockedUntil, after.lockouts])
             }
-            return ThrottleState(
-                failures: try row.decode(forColumn: "failures"), windowStart: try row.decode(forColumn: "window_start"),
-                lockedUntil: try row.decode(forColumn: "locked_until"), lockouts: try row.decode(forColumn: "lockouts"))
+            return ThrottleUpdate(before: before, after: after)
         }
     }
 
-    /// Stores `state`; the fresh state is stored as no row at all.
-    public func saveThrottle(_ state: ThrottleState, for email: String) async throws {
-        try write { db in
-            if state == .fresh {
-                try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
-                return
-            }
-            try db.execute(
-                sql: """
-                    INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT(email) DO UPDATE SET failures = excluded.failures, window_start = excluded.window_start,
-                        locked_until = excluded.locked_until, lockouts = excluded.lockouts
-                    """, arguments: [email.lowercased(), state.failures, state.windowStart, state.lockedUntil, state.lockouts])
+    private static func throttle(for key: String, in db: Database) throws -> ThrottleState {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_throttles WHERE email = ?", arguments: [key]) else {
+            return .fresh
         }
+        return ThrottleState(
+            failures: try row.decode(forColumn: "failures"), windowStart: try row.decode(forColumn: "window_start"),
+            lockedUntil: try row.decode(forColumn: "locked_until"), lockouts: try row.decode(forColumn: "lockouts"))
     }
 
     /// Stores the event (address, kind, time: nothing secret). Nothing is logged.

@@ -37,3 +37,18 @@ public struct AuthPolicy: Sendable {
         return state
     }
 }
+
+extension AuthRepository {
+    /// Counts one more failure for the address `key` at `now`, in one transaction. An address that
+    /// a concurrent attempt (in this process or another sharing the store) locked meanwhile is left
+    /// as it is, and the returned `before` says until when it is locked: nothing more is counted.
+    func countFailure(for key: String, policy: AuthPolicy, at now: Date) async throws -> ThrottleUpdate {
+        try await updateThrottle(for: key) { state in state.lock(at: now) == nil ? policy.failing(state, at: now) : state }
+    }
+
+    /// After a right password or code: clears the address's count in one transaction — unless a
+    /// concurrent attempt locked it meanwhile; then the lock stays, and its end is returned.
+    func clearThrottle(for key: String, at now: Date) async throws -> Date? {
+        try await updateThrottle(for: key) { state in state.lock(at: now) == nil ? .fresh : state }.before.lock(at: now)
+    }
+}

@@ -78,8 +78,7 @@ public struct PasswordReset: Sendable {
     private func complete(_ email: EmailAddress, code: String, normalized: String) async throws -> AuthenticatedUser {
         let key = email.value
         let now = clock.now()
-        let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AccountSecurityError.resetLocked(until: until) }
+        if let until = try await repository.throttle(for: key).lock(at: now) { throw AccountSecurityError.resetLocked(until: until) }
 
         let typed = secrets.digest(code)
         let user = try await repository.user(email: email.value)
@@ -91,22 +90,22 @@ public struct PasswordReset: Sendable {
             if !accepted { _ = try await repository.recordWrongCode(for: user.id) }
         }
         guard let user, accepted else {
-            let next = policy.failing(throttle, at: now)
-            try await repository.saveThrottle(next, for: key)
-            if next.lockouts > throttle.lockouts {
+            let update = try await repository.countFailure(for: key, policy: policy, at: now)
+            if let until = update.before.lock(at: now) { throw AccountSecurityError.resetLocked(until: until) }
+            if update.after.lockouts > update.before.lockouts {
                 // The owner of a known address is told in their inbox; the answer here stays the same.
                 try await repository.recordLockout(
-                    of: email.value, user: user, until: next.lockedUntil, cause: .resetCodes, at: now, inbox: inbox)
+                    of: email.value, user: user, until: update.after.lockedUntil, cause: .resetCodes, at: now, inbox: inbox)
             }
             throw AccountSecurityError.resetCodeInvalid
         }
+        if let until = try await repository.clearThrottle(for: key, at: now) { throw AccountSecurityError.resetLocked(until: until) }
         try await repository.replacePassword(
             of: user.id, with: try hasher.hash(normalized), at: now, newSession: nil,
             event: SecurityEvent(userID: user.id, email: user.email, kind: .passwordReset, at: now),
             alongside: SecurityNotices.publishing(
                 SecurityNotices.passwordChanged(user.id, email: user.email, at: now, byReset: true),
                 through: inbox))
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
         return AuthenticatedUser(id: user.id, email: user.email)
     }
 

@@ -189,11 +189,28 @@ public struct ThrottleState: Sendable, Equatable {
 
     public static let fresh = ThrottleState(failures: 0, windowStart: nil, lockedUntil: nil, lockouts: 0)
 
+    /// The end of the lockout in force at `now`, if any.
+    public func lock(at now: Date) -> Date? {
+        guard let lockedUntil, now < lockedUntil else { return nil }
+        return lockedUntil
+    }
+
     public init(failures: Int, windowStart: Date?, lockedUntil: Date?, lockouts: Int) {
         self.failures = failures
         self.windowStart = windowStart
         self.lockedUntil = lockedUntil
         self.lockouts = lockouts
+    }
+}
+
+/// A throttle state as one transaction found it and left it.
+public struct ThrottleUpdate: Sendable, Equatable {
+    public var before: ThrottleState
+    public var after: ThrottleState
+
+    public init(before: ThrottleState, after: ThrottleState) {
+        self.before = before
+        self.after = after
     }
 }
 
@@ -253,7 +270,11 @@ public protocol AuthRepository: Sendable {
     func revokeAllSessions(of user: UserID, at: Date) async throws
 
     func throttle(for email: String) async throws -> ThrottleState
-    func saveThrottle(_ state: ThrottleState, for email: String) async throws
+    /// Reads the address's state, applies `change` and stores the result (the fresh state as no
+    /// record), all in one transaction: processes sharing the store (several `moa-server`s on one
+    /// database) each count their failures. `change` may run more than once (a retried
+    /// transaction), so it must be pure. Returns the state before and after.
+    func updateThrottle(for email: String, _ change: @Sendable (ThrottleState) -> ThrottleState) async throws -> ThrottleUpdate
 
     func record(_ event: SecurityEvent) async throws
 

@@ -45,8 +45,7 @@ public struct SessionTokens: Sendable {
     private func logIn(_ email: EmailAddress, password: String) async throws -> StoredSession {
         let key = email.value
         let now = clock.now()
-        let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+        if let until = try await repository.throttle(for: key).lock(at: now) { throw AuthError.throttled(until: until) }
 
         let normalized = password.precomposedStringWithCompatibilityMapping
         let user = try await repository.user(email: email.value)
@@ -58,10 +57,10 @@ public struct SessionTokens: Sendable {
             matches = false
         }
         guard let user, matches else {
-            try await countFailure(throttle, key: key, email: email.value, user: user, at: now)
+            try await countFailure(key: key, email: email.value, user: user, at: now)
             throw AuthError.wrongCredentials
         }
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+        if let until = try await repository.clearThrottle(for: key, at: now) { throw AuthError.throttled(until: until) }
         guard user.verifiedAt != nil else { throw AuthError.notVerified(user.email) }
         if hasher.needsRehash(user.passwordHash) {
             try await repository.updatePasswordHash(user.id, to: try hasher.hash(normalized))
@@ -239,23 +238,24 @@ public struct SessionTokens: Sendable {
     }
 
     private func checkPassword(_ typed: String, of record: UserRecord, at now: Date, key: String) async throws {
-        let throttle = try await repository.throttle(for: key)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.throttled(until: until) }
+        if let until = try await repository.throttle(for: key).lock(at: now) { throw AuthError.throttled(until: until) }
         guard hasher.verify(typed, against: record.passwordHash) else {
-            try await countFailure(throttle, key: key, email: record.email, user: record, at: now)
+            try await countFailure(key: key, email: record.email, user: record, at: now)
             throw AccountSecurityError.wrongCurrentPassword
         }
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: key) }
+        if let until = try await repository.clearThrottle(for: key, at: now) { throw AuthError.throttled(until: until) }
     }
 
-    /// One more wrong password for the address `key`: the next throttle state is saved, and the
-    /// lockout it may start is recorded and its owner (of a known address) told in their inbox —
-    /// the answer to the request stays the same either way.
-    private func countFailure(_ throttle: ThrottleState, key: String, email: String, user: UserRecord?, at now: Date) async throws {
-        let next = policy.failing(throttle, at: now)
-        try await repository.saveThrottle(next, for: key)
-        if next.lockouts > throttle.lockouts {
-            try await repository.recordLockout(of: email, user: user, until: next.lockedUntil, cause: .passwords, at: now, inbox: inbox)
+    /// One more wrong password for the address `key`, counted in one transaction: the lockout it
+    /// may start is recorded and its owner (of a known address) told in their inbox — the answer to
+    /// the request stays the same either way. An address a concurrent attempt locked meanwhile
+    /// counts nothing more, and the answer is that it is locked.
+    private func countFailure(key: String, email: String, user: UserRecord?, at now: Date) async throws {
+        let update = try await repository.countFailure(for: key, policy: policy, at: now)
+        if let until = update.before.lock(at: now) { throw AuthError.throttled(until: until) }
+        if update.after.lockouts > update.before.lockouts {
+            try await repository.recordLockout(
+                of: email, user: user, until: update.after.lockedUntil, cause: .passwords, at: now, inbox: inbox)
         }
     }
 

@@ -71,17 +71,17 @@ public struct Registration: Sendable {
             let verification = try await repository.verification(for: user.id)
         else { throw AuthError.noPendingVerification(email.value) }
         let now = clock.now()
-        let throttle = try await repository.throttle(for: email.value)
-        if let until = throttle.lockedUntil, now < until { throw AuthError.codesLocked(until: until) }
+        if let until = try await repository.throttle(for: email.value).lock(at: now) { throw AuthError.codesLocked(until: until) }
         guard verification.attempts < policy.codeAttempts else { throw AuthError.tooManyCodeAttempts }
         guard now < verification.expiresAt else { throw AuthError.codeExpired }
         guard Self.constantTimeEquals(secrets.digest(typed), verification.codeDigest) else {
-            try await repository.saveThrottle(policy.failing(throttle, at: now), for: email.value)
+            let update = try await repository.countFailure(for: email.value, policy: policy, at: now)
+            if let until = update.before.lock(at: now) { throw AuthError.codesLocked(until: until) }
             let attempts = try await repository.recordWrongCode(for: user.id)
             if attempts >= policy.codeAttempts { throw AuthError.tooManyCodeAttempts }
             throw AuthError.wrongCode(triesLeft: policy.codeAttempts - attempts)
         }
-        if throttle != .fresh { try await repository.saveThrottle(.fresh, for: email.value) }
+        if let until = try await repository.clearThrottle(for: email.value, at: now) { throw AuthError.codesLocked(until: until) }
         try await repository.markVerified(user.id, at: now)
         try await repository.deleteVerification(for: user.id)
         try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .verified, at: now))
@@ -95,7 +95,7 @@ public struct Registration: Sendable {
             throw AuthError.noPendingVerification(email.value)
         }
         let now = clock.now()
-        if let until = try await repository.throttle(for: email.value).lockedUntil, now < until {
+        if let until = try await repository.throttle(for: email.value).lock(at: now) {
             throw AuthError.codesLocked(until: until)
         }
         if let live = try await repository.verification(for: user.id) {

@@ -1,0 +1,145 @@
+import Foundation
+import MoaPostgres
+import SharedKit
+import Testing
+
+/// `--database`: the URL parsed once, at the edge — the TLS mode libpq would take from it, a
+/// default that never sends the bank unverified across a network, and errors that never show the
+/// password.
+@Suite("moa-server --database: the URL")
+struct DatabaseLocationTests {
+    @Test func theURLGivesUserHostPortDatabaseAndThePasswordFromTheEnvironment() throws {
+        let location = try PostgresLocation("postgres://moa@db.example:6543/bank", environment: ["PGPASSWORD": "s3cret"])
+        #expect(location.user == "moa" && location.host == "db.example" && location.port == 6543 && location.database == "bank")
+        #expect(location.password == "s3cret")
+        #expect(try PostgresLocation("postgresql://moa:inline@db.example/bank", environment: ["PGPASSWORD": "other"]).password == "inline")
+        #expect(try PostgresLocation("postgres://moa@db.example/bank").port == 5432)
+    }
+
+    @Test func theDefaultTLSModeIsPreferOnThisMachineAndVerifyFullElsewhere() throws {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "LOCALHOST", "[::1]"] {
+            #expect(try PostgresLocation("postgres://moa@\(host)/bank").tls == .prefer, "\(host)")
+        }
+        for host in ["db.example", "10.0.0.7", "127.0.0.1.example", "[2001:db8::1]"] {
+            #expect(try PostgresLocation("postgres://moa@\(host)/bank").tls == .verifyFull, "\(host)")
+        }
+    }
+
+    @Test func everyLibpqModeButAllowIsTakenAsWritten() throws {
+        for mode in PostgresLocation.TLSMode.allCases {
+            let location = try PostgresLocation("postgres://moa@db.example/bank?sslmode=\(mode.rawValue)")
+            #expect(location.tls == mode)
+            #expect(location.description == "postgres://moa@db.example:5432/bank?sslmode=\(mode.rawValue)")
+        }
+        #expect(PostgresLocation.TLSMode.allCases.filter(\.verifies) == [.verifyCA, .verifyFull])
+    }
+
+    @Test func rootCertificatesAreAReadableFileAndImplyVerification() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("moa-roots-\(UUID().uuidString).pem")
+        try "-----BEGIN CERTIFICATE-----\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+
+        let implied = try PostgresLocation("postgres://moa@127.0.0.1/bank?sslrootcert=\(file.path)")
+        #expect(implied.tls == .verifyFull && implied.rootCertificates == file.path)
+        #expect(implied.description.hasSuffix("?sslmode=verify-full&sslrootcert=\(file.path)"))
+        #expect(try PostgresLocation("postgres://moa@db.example/bank?sslmode=verify-ca&sslrootcert=\(file.path)").tls == .verifyCA)
+
+        #expect(
+            throws: PostgresLocationError.rootCertificatesUnused(
+                "require", "postgres://moa@db.example/bank?sslmode=require&sslrootcert=\(file.path)")
+        ) {
+            try PostgresLocation("postgres://moa@db.example/bank?sslmode=require&sslrootcert=\(file.path)")
+        }
+        #expect(
+            throws: PostgresLocationError.badRootCertificates(
+                "/nowhere/roots.pem", "postgres://moa@db.example/bank?sslrootcert=/nowhere/roots.pem")
+        ) {
+            try PostgresLocation("postgres://moa@db.example/bank?sslrootcert=/nowhere/roots.pem")
+        }
+    }
+
+    @Test func badURLsAreRefusedInOneSentenceWithoutThePassword() throws {
+        let cases: [(String, String)] = [
+            (
+                "mysql://moa:hunter2@db/bank",
+                #"--database must be a postgres://USER@HOST:PORT/DATABASE URL, not "mysql://moa:•••@db/bank"."#
+            ),
+            ("postgres://moa:hunter2@db.example", #"--database "postgres://moa:•••@db.example" needs a database name."#),
+            ("postgres://db.example/bank", #"--database "postgres://db.example/bank" needs a user."#),
+            (
+                "postgres://moa:hunter2@db.example/bank?sslmode=verify",
+                #"--database "postgres://moa:•••@db.example/bank?sslmode=verify" has sslmode "verify": give it once, as one of disable, prefer, require, verify-ca, verify-full."#
+            ),
+            (
+                "postgres://moa@db.example/bank?sslmode=disable&sslmode=require",
+                #"--database "postgres://moa@db.example/bank?sslmode=disable&sslmode=require" has sslmode "require": give it once, as one of disable, prefer, require, verify-ca, verify-full."#
+            ),
+            (
+                "postgres://moa:hunter2@db.example/bank?application_name=x",
+                #"--database "postgres://moa:•••@db.example/bank?application_name=x" has a parameter Moa does not know ("application_name"): only sslmode and sslrootcert."#
+            ),
+        ]
+        for (text, sentence) in cases {
+            do {
+                _ = try PostgresLocation(text)
+                Issue.record("\(text) was accepted")
+            } catch {
+                #expect(error.message == sentence)
+                #expect(!error.message.contains("hunter2"))
+                #expect(error.exitStatus == .usage)
+            }
+        }
+    }
+}
+
+/// The unit of work itself, on a real server: no lost update however hot the row, and an audit that
+/// writes nothing.
+@Suite("PostgreSQL: transactions and migrations")
+struct PostgresDatabaseTests {
+    static let enabled = Engine.postgresLocation != nil || Engine.inCI
+
+    /// Many read-modify-writes of one row at once: SERIALIZABLE aborts all but one of each round,
+    /// so some must run alone (`optimisticAttempts: 0` runs every one alone) — none is lost, none
+    /// is refused as busy.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"), arguments: [0, 1, 6])
+    func aHotRowLosesNoUpdateAndRefusesNoWriter(optimisticAttempts: Int) async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, optimisticAttempts: optimisticAttempts) { database in
+            try await database.write { try $0.execute("CREATE TABLE counter (id int PRIMARY KEY, value int NOT NULL)") }
+            try await database.write { try $0.execute("INSERT INTO counter VALUES (1, 0)") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        try await database.write { transaction in
+                            let value = try transaction.value("SELECT value FROM counter WHERE id = 1", as: Int32.self) ?? -1
+                            try transaction.execute("UPDATE counter SET value = \(value + 1) WHERE id = 1")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            #expect(try await database.read { try $0.value("SELECT value FROM counter WHERE id = 1", as: Int32.self) } == 40)
+            let statistics = database.statistics
+            #expect(statistics.transactions == 44, "the schema, the table, its row, 40 updates and the read")
+            if optimisticAttempts == 0 { #expect(statistics.alone == 43 && statistics.retries == 0) }
+        }
+    }
+
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func anAuditWritesNothingAndRefusesADatabaseNotSetUp() async throws {
+        let location = try #require(Engine.postgresLocation)
+        let known = PostgresStores.migrations.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
+        try await withPostgres(location, migrated: false) { database in
+            await #expect(throws: MigrationRefused.notSetUp(missing: known)) {
+                try await database.migrate(PostgresStores.migrations, applying: false)
+            }
+            let created = try await database.read { try $0.value("SELECT to_regclass('moa_migrations') IS NOT NULL", as: Bool.self) }
+            #expect(created == false, "the audit created the migrations table")
+
+            try await database.migrate(PostgresStores.migrations)
+            try await database.migrate(PostgresStores.migrations, applying: false)
+            let applied = try await database.appliedMigrations()
+            #expect(applied.count == known.count && Set(applied) == Set(known))
+        }
+    }
+}
