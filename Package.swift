@@ -67,10 +67,10 @@ let core: [Module] = [
     .library("Registry", path: "Core/Registry", deps: ["SharedKit"]),
     .library("ViewModelKit", path: "Core/ViewModelKit", deps: ["Money", "SharedKit"]),
     .library("DesignSystem", path: "Core/DesignSystem", deps: ["Money", "SharedKit"]),
-    .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", "Registry", argumentParser]),
+    .library("CommandKit", path: "Core/CommandKit", deps: ["DesignSystem", "SharedKit", argumentParser]),
     .library("Persistence", path: "Core/Persistence", deps: ["Registry"]),
     .library("Storage", path: "Core/Storage", deps: ["SharedKit", "Registry", "Persistence", grdb]),
-    .library("Networking", path: "Core/Networking", deps: ["SharedKit", "Registry", logging]),
+    .library("Networking", path: "Core/Networking", deps: ["SharedKit", logging]),
     // The HTTP API, generated from docs/api/openapi.yaml by Scripts/generate-api: its types, and the
     // server's route registration (no NIO: server and client share it). Generated code only, so its
     // warnings (unused `public import`s that Swift 6.4's @diagnose would silence) are not ours.
@@ -79,20 +79,142 @@ let core: [Module] = [
 
 // MARK: - 3. Features
 
-/// One line per feature. `uses`: the other features whose `Interface` this feature's Domain
-/// and Feature targets import (its Example and tests then get those features' `Testing`).
-/// `data`: the Core infrastructure (and packages) its Data target needs; `feature`: extra packages
-/// of its Feature target (e.g. a CSV parser).
+/// One entry per feature: for each of its seven targets (Interface, Domain, Data, Feature, Testing,
+/// Example, tests), the modules and products its files import — besides Foundation and the
+/// toolchain's — and nothing more. Scripts/check-architecture checks both ways (an import not
+/// declared, a declaration no file imports), so each target's closure is what its code uses, and
+/// checks every edge against the dependency rules.
 let features: [FeatureSpec] = [
-    .feature("Auth", uses: ["Inbox"], data: ["Storage", grdb, crypto, cryptoExtras]),
-    .feature("Settings", uses: ["Auth"]),
-    .feature("Account", uses: ["Auth", "Transfer"]),
-    .feature("Transfer", uses: ["Account", "Settings", "Auth", "Inbox"], feature: [swiftCSV], example: ["Persistence"]),
     .feature(
-        "Search", uses: ["Settings", "Archive", "Auth"], data: ["Storage", "Networking", grdb], tests: [flyingFox, "Networking", logging],
-        example: ["Networking"]),
-    .feature("Archive", uses: ["Auth", "Settings"], data: ["Storage", "Networking", grdb], tests: [swiftCSV, "Networking"]),
-    .feature("Inbox", uses: ["Auth"]),
+        "Auth",
+        interface: ["SharedKit", "Registry", "Persistence"],
+        domain: ["AuthInterface", "InboxInterface", "SharedKit", "Registry", "Persistence"],
+        data: ["AuthDomain", "AuthInterface", "Storage", "SharedKit", "Registry", "Persistence", grdb, crypto, cryptoExtras],
+        feature: ["AuthDomain", "AuthInterface", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser],
+        testing: ["AuthInterface"],
+        example: [
+            "AuthFeature", "AuthData", "AuthDomain", "AuthInterface", "InboxInterface", "InboxTesting", "SharedKit", "Registry", "Storage",
+            "DesignSystem",
+        ],
+        tests: [
+            "AuthInterface", "AuthDomain", "AuthData", "AuthFeature", "InboxInterface", "InboxTesting", "SharedKit", "Registry",
+            "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
+        ]),
+    .feature(
+        "Settings",
+        interface: ["Money", "SharedKit", "Registry"],
+        domain: ["SettingsInterface", "AuthInterface", "Money", "SharedKit", "Registry", "Persistence"],
+        data: ["SettingsDomain", "SettingsInterface", "Storage", "SharedKit", "Registry", "Persistence", grdb],
+        feature: [
+            "SettingsDomain", "SettingsInterface", "Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit",
+            argumentParser,
+        ],
+        testing: ["SettingsInterface"],
+        example: [
+            "SettingsFeature", "SettingsData", "SettingsDomain", "SettingsInterface", "AuthTesting", "SharedKit", "Registry", "Storage",
+            "CommandKit",
+        ],
+        tests: [
+            "SettingsInterface", "SettingsDomain", "SettingsData", "SettingsFeature", "SettingsTesting", "AuthInterface", "AuthTesting",
+            "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
+        ]),
+    .feature(
+        "Account",
+        interface: ["Money", "SharedKit", "Registry", "Persistence"],
+        domain: ["AccountInterface", "AuthInterface", "Money", "SharedKit", "Registry", "Persistence"],
+        data: ["AccountDomain", "AccountInterface", "Storage", "Money", "SharedKit", "Registry", "Persistence", grdb],
+        feature: [
+            "AccountDomain", "AccountInterface", "AuthInterface", "TransferInterface", "Money", "SharedKit", "Registry", "ViewModelKit",
+            "DesignSystem", "CommandKit", argumentParser,
+        ],
+        testing: ["AccountInterface", "Money", "SharedKit", "Persistence"],
+        example: [
+            "AccountFeature", "AccountData", "AccountDomain", "AuthInterface", "TransferInterface", "AuthTesting", "TransferTesting",
+            "SharedKit", "Registry", "Storage", "CommandKit",
+        ],
+        tests: [
+            "AccountInterface", "AccountDomain", "AccountData", "AccountFeature", "AuthInterface", "TransferInterface", "AuthTesting",
+            "TransferTesting", "Money", "SharedKit", "Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit",
+            grdb,
+        ]),
+    .feature(
+        "Transfer",
+        interface: ["Money", "SharedKit", "Registry"],
+        domain: [
+            "TransferInterface", "AccountInterface", "SettingsInterface", "AuthInterface", "InboxInterface", "Money", "SharedKit",
+            "Registry", "Persistence",
+        ],
+        data: ["TransferDomain", "TransferInterface", "Storage", "Money", "SharedKit", "Registry", "Persistence", grdb],
+        feature: [
+            "TransferDomain", "TransferInterface", "AccountInterface", "SettingsInterface", "Money", "SharedKit", "Registry",
+            "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, swiftCSV,
+        ],
+        testing: ["TransferInterface", "Money", "SharedKit"],
+        example: [
+            "TransferFeature", "TransferData", "AccountInterface", "SettingsInterface", "AuthInterface", "InboxInterface", "AccountTesting",
+            "SettingsTesting", "AuthTesting", "InboxTesting", "Money", "SharedKit", "Registry", "Storage", "CommandKit", "DesignSystem",
+            "Persistence",
+        ],
+        tests: [
+            "TransferInterface", "TransferDomain", "TransferData", "TransferFeature", "TransferTesting", "AccountInterface",
+            "SettingsInterface", "AuthInterface", "InboxInterface", "AccountTesting", "SettingsTesting", "AuthTesting", "InboxTesting",
+            "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
+        ]),
+    .feature(
+        "Search",
+        interface: ["SharedKit", "Registry"],
+        domain: ["SearchInterface", "SettingsInterface", "ArchiveInterface", "SharedKit", "Registry"],
+        data: ["SearchDomain", "SearchInterface", "Storage", "Networking", "SharedKit", "Registry", grdb],
+        feature: [
+            "SearchDomain", "SearchInterface", "SettingsInterface", "ArchiveInterface", "SharedKit", "Registry", "ViewModelKit",
+            "DesignSystem", "CommandKit", argumentParser,
+        ],
+        testing: ["SearchInterface"],
+        example: [
+            "SearchFeature", "SearchData", "SearchDomain", "SettingsInterface", "ArchiveInterface", "SettingsTesting", "ArchiveTesting",
+            "SharedKit", "Registry", "Storage", "CommandKit", "Networking",
+        ],
+        tests: [
+            "SearchInterface", "SearchDomain", "SearchData", "SearchFeature", "SettingsInterface", "ArchiveInterface", "SettingsTesting",
+            "ArchiveTesting", "SharedKit", "Registry", "Storage", "DesignSystem", "CommandKit", "Networking", flyingFox, logging,
+        ]),
+    .feature(
+        "Archive",
+        interface: ["SharedKit", "Registry"],
+        domain: ["ArchiveInterface", "AuthInterface", "SharedKit", "Registry", "Persistence"],
+        data: ["ArchiveDomain", "ArchiveInterface", "Storage", "Networking", "SharedKit", "Registry", "Persistence", grdb],
+        feature: [
+            "ArchiveDomain", "ArchiveInterface", "AuthInterface", "SettingsInterface", "SharedKit", "Registry", "ViewModelKit",
+            "DesignSystem", "CommandKit", argumentParser,
+        ],
+        testing: ["ArchiveInterface", "SharedKit"],
+        example: [
+            "ArchiveFeature", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "AuthInterface", "SettingsInterface", "AuthTesting",
+            "SettingsTesting", "SharedKit", "Registry", "Storage", "CommandKit",
+        ],
+        tests: [
+            "ArchiveInterface", "ArchiveDomain", "ArchiveData", "ArchiveFeature", "ArchiveTesting", "AuthInterface", "SettingsInterface",
+            "AuthTesting", "SettingsTesting", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", "Networking",
+            argumentParser, grdb, swiftCSV,
+        ]),
+    .feature(
+        "Inbox",
+        interface: ["SharedKit", "Registry", "Persistence"],
+        domain: ["InboxInterface", "AuthInterface", "SharedKit", "Registry", "Persistence"],
+        data: ["InboxDomain", "InboxInterface", "Storage", "SharedKit", "Registry", "Persistence", grdb],
+        feature: [
+            "InboxDomain", "InboxInterface", "AuthInterface", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit",
+            argumentParser,
+        ],
+        testing: ["InboxInterface", "Persistence"],
+        example: [
+            "InboxFeature", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface", "AuthTesting", "SharedKit", "Registry",
+            "Storage", "CommandKit",
+        ],
+        tests: [
+            "InboxInterface", "InboxDomain", "InboxData", "InboxFeature", "InboxTesting", "AuthInterface", "AuthTesting", "SharedKit",
+            "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit",
+        ]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
@@ -105,10 +227,11 @@ let app: [Module] = [
     .library(
         "MoaApp", path: "App/MoaApp",
         deps: [
-            "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "Money", "MoaRemote",
-            argumentParser, logging,
+            "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "MoaRemote", argumentParser,
+            logging, "AuthInterface", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferDomain", "ArchiveDomain",
+            "InboxDomain",
         ]
-            + features.flatMap { f in [f.interface, f.domain, f.data, f.feature].map(Dep.module) }),
+            + features.flatMap { f in [f.data, f.feature].map(Dep.module) }),
     // `moa` as a client of `moa-server`: the remote implementations of the served features' use
     // cases, over the generated client on URLSession. Only the App sees it, so no feature's closure
     // (its Example, its tests) builds the API client.
@@ -125,8 +248,10 @@ let app: [Module] = [
     // (and the store contract tests) see it, so no other closure builds NIO or PostgresNIO.
     .library(
         "MoaPostgres", path: "App/MoaPostgres",
-        deps: ["Registry", "Persistence", "SharedKit", "Money", postgresNIO, logging]
-            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
+        deps: [
+            "Registry", "Persistence", "SharedKit", "Money", postgresNIO, logging, "AuthInterface", "AuthDomain", "SettingsDomain",
+            "AccountInterface", "AccountDomain", "TransferInterface", "TransferDomain", "InboxInterface", "InboxDomain",
+        ]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library(
         "MoaServer", path: "App/MoaServer",
@@ -134,7 +259,8 @@ let app: [Module] = [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
             openAPIRuntime, openAPIHummingbird, httpTypes,
         ]
-            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
+            + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
+            + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),
     .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
 ]
 
@@ -188,7 +314,7 @@ let crossCuttingTests: [Module] = [
             logging,
         ]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
-    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "SharedKit"], alsoBuilds: ["moa"]),
+    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage"], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test(
         "ServerTests", path: "Tests/ServerTests",
@@ -198,7 +324,8 @@ let crossCuttingTests: [Module] = [
     .test(
         "StoreContractTests", path: "Tests/StoreContractTests",
         deps: ["MoaPostgres", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
-            + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain, f.data].map(Dep.module) }),
+            + ["AuthInterface", "AuthDomain", "AuthData", "SettingsDomain", "SettingsData", "AccountInterface", "AccountDomain"]
+            + ["AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxInterface", "InboxDomain", "InboxData"]),
 ]
 
 // MARK: - Helpers (the only place that knows how a feature becomes targets)
@@ -269,19 +396,18 @@ struct Module {
 
 struct FeatureSpec {
     let name: String
-    let uses: [String]
-    let infrastructure: [Dep]
-    let presentation: [Dep]
-    let testSupport: [Dep]
-    let exampleSupport: [Dep]
+    let imports: [String: [Dep]]
 
-    /// A feature: its name, the features whose Interface it uses, the Core modules and packages its
-    /// Data layer needs, extra packages of its Feature layer, of its tests and of its Example.
+    /// A feature, and what each of its targets imports (see `features`).
     static func feature(
-        _ name: String, uses: [String] = [], data: [Dep] = ["Storage", grdb], feature: [Dep] = [],
-        tests: [Dep] = [], example: [Dep] = []
+        _ name: String, interface: [Dep], domain: [Dep], data: [Dep], feature: [Dep], testing: [Dep], example: [Dep], tests: [Dep]
     ) -> FeatureSpec {
-        FeatureSpec(name: name, uses: uses, infrastructure: data, presentation: feature, testSupport: tests, exampleSupport: example)
+        FeatureSpec(
+            name: name,
+            imports: [
+                "Interface": interface, "Domain": domain, "Data": data, "Feature": feature, "Testing": testing, "Example": example,
+                "Tests": tests,
+            ])
     }
 
     var interface: String { name + "Interface" }
@@ -292,35 +418,16 @@ struct FeatureSpec {
     var example: String { name + "Example" }
     var tests: String { name + "Tests" }
 
-    private var usedInterfaces: [Dep] { uses.map { .module($0 + "Interface") } }
-    private var usedTestings: [Dep] { uses.map { .module($0 + "Testing") } }
-    private var sharedModules: [Dep] { ["Money", "SharedKit"] }
-
     var modules: [Module] {
         let root = "Features/\(name)"
         return [
-            .library(interface, path: "\(root)/Interface", deps: sharedModules + ["Registry", "Persistence"]),
-            .library(
-                domain, path: "\(root)/Domain", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
-            .library(
-                data, path: "\(root)/Data",
-                deps: [.module(domain), .module(interface)] + infrastructure + sharedModules + ["Registry", "Persistence"]),
-            .library(
-                feature, path: "\(root)/Feature",
-                deps: [.module(domain), .module(interface)] + usedInterfaces + sharedModules
-                    + ["Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser] + presentation),
-            .library(
-                testing, path: "\(root)/Testing", deps: [.module(interface)] + usedInterfaces + sharedModules + ["Registry", "Persistence"]),
-            .executable(
-                example, path: "\(root)/Example",
-                deps: [.module(feature), .module(data), .module(domain), .module(interface)] + usedInterfaces + usedTestings
-                    + sharedModules + ["Registry", "Storage", "CommandKit", "DesignSystem", argumentParser] + exampleSupport),
-            .test(
-                tests, path: "Tests/\(tests)",
-                deps: [.module(interface), .module(domain), .module(data), .module(feature), .module(testing)]
-                    + usedInterfaces + usedTestings + sharedModules
-                    + ["Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, grdb]
-                    + testSupport),
+            .library(interface, path: "\(root)/Interface", deps: imports["Interface"] ?? []),
+            .library(domain, path: "\(root)/Domain", deps: imports["Domain"] ?? []),
+            .library(data, path: "\(root)/Data", deps: imports["Data"] ?? []),
+            .library(feature, path: "\(root)/Feature", deps: imports["Feature"] ?? []),
+            .library(testing, path: "\(root)/Testing", deps: imports["Testing"] ?? []),
+            .executable(example, path: "\(root)/Example", deps: imports["Example"] ?? []),
+            .test(tests, path: "Tests/\(tests)", deps: imports["Tests"] ?? []),
         ]
     }
 }

@@ -312,6 +312,12 @@ def find_imports(source: str) -> list[Import]:
     return found
 
 
+def import_statements(source: str) -> list[str]:
+    """The import statements of a Swift file as written (attributes included), whitespace collapsed."""
+    code = blank_comments_and_strings(source)
+    return [" ".join(match.group(0).split()).lstrip(";").strip() for match in _IMPORT.finditer(code)]
+
+
 # MARK: - Package.swift locations
 
 
@@ -358,3 +364,51 @@ def closure_sizes(root: Path, name: str, whole: dict | None = None) -> tuple[int
     whole = whole if whole is not None else describe_package(root)
     only = describe_package(root, only=name)
     return len(only.get("targets", [])), len(whole.get("targets", []))
+
+
+# MARK: - Line coverage per module (Scripts/test-feature --coverage, Scripts/test-affected --coverage)
+
+
+def coverage_by_module(root: Path, scratch: Path, describe: dict) -> list[tuple[str, int, int]]:
+    """(module, lines covered, lines) for every non-test target of this package that the last
+    `swift test --enable-code-coverage --scratch-path <scratch>` run compiled into its test binary,
+    read with the toolchain's `llvm-cov export -summary-only`. Raises DescribeError when there is
+    no coverage data (the run did not use --enable-code-coverage, or did not finish)."""
+    debug = Path(scratch) / "debug"
+    profile = debug / "codecov" / "default.profdata"
+    binaries = sorted(debug.glob("*PackageTests.xctest"))
+    if not profile.is_file() or not binaries:
+        raise DescribeError(f"no coverage data in {debug} (run `swift test --enable-code-coverage` first)")
+    result = subprocess.run(
+        ["llvm-cov", "export", "-summary-only", f"-instr-profile={profile}", str(binaries[0])],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        raise DescribeError(f"llvm-cov export failed: {result.stderr.strip()[:300]}")
+    targets = [t for t in targets_of(describe) if not t.is_test and t.path]
+    folders = sorted(((str(Path(root).resolve() / t.path) + "/", t.name) for t in targets), key=lambda f: -len(f[0]))
+    totals: dict[str, list[int]] = {}
+    for data in json.loads(result.stdout).get("data", []):
+        for file in data.get("files", []):
+            name = str(Path(file.get("filename", "")).resolve())
+            owner = next((target for folder, target in folders if name.startswith(folder)), None)
+            if owner is None:
+                continue
+            lines = file.get("summary", {}).get("lines", {})
+            entry = totals.setdefault(owner, [0, 0])
+            entry[0] += int(lines.get("covered", 0))
+            entry[1] += int(lines.get("count", 0))
+    return sorted((module, covered, count) for module, (covered, count) in totals.items())
+
+
+def coverage_table(rows: list[tuple[str, int, int]]) -> str:
+    """The rows as a small table: module, covered / lines, percentage; and the total."""
+    if not rows:
+        return "coverage: no module of this package was compiled into the tests"
+    width = max(len("module"), *(len(module) for module, _, _ in rows))
+    lines = [f"{'module'.ljust(width)}  {'lines':>13}  {'covered':>7}"]
+    for module, covered, count in rows:
+        share = f"{100 * covered / count:.1f}%" if count else "—"
+        lines.append(f"{module.ljust(width)}  {f'{covered}/{count}':>13}  {share:>7}")
+    covered, count = sum(r[1] for r in rows), sum(r[2] for r in rows)
+    lines.append(f"{'total'.ljust(width)}  {f'{covered}/{count}':>13}  {(100 * covered / count if count else 0):>6.1f}%")
+    return "\n".join(lines)

@@ -21,7 +21,9 @@ struct CheckArchitectureTests {
         let result = try fixture.check()
         #expect(result.status == 0, "\(result)")
         #expect(
-            result.lines == ["architecture ok: \(fixture.targets.count) targets, \(fixture.importStatements) imports checked"],
+            result.lines == [
+                "architecture ok: \(fixture.targets.count) targets, \(fixture.importStatements) imports checked, 0 redundant declared dependencies"
+            ],
             "\(result)")
     }
 
@@ -38,6 +40,21 @@ struct CheckArchitectureTests {
         #expect(
             result.lines == [
                 "Features/Transfer/Feature/TransferView.swift:3 TransferFeature → AccountDomain: a Feature may only use other features' Interface"
+            ], "\(result)")
+    }
+
+    @Test("a dependency declared but imported by no file of the target is reported as redundant")
+    func redundantDeclaredDependency() throws {
+        var fixture = Fixture.clean()
+        fixture.declare("Networking", in: "AccountData")
+        fixture.declare(product: "Logging", in: "AccountData")
+        let line = fixture.declarationLine(of: "AccountData")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.lines == [
+                "Package.swift:\(line) AccountData → Logging: declared but imported by no file of AccountData (a redundant dependency: remove it)",
+                "Package.swift:\(line) AccountData → Networking: declared but imported by no file of AccountData (a redundant dependency: remove it)",
             ], "\(result)")
     }
 

@@ -32,7 +32,7 @@ struct Fixture {
         importStatements += file.split(separator: "\n").filter { $0.hasPrefix("import ") }.count
     }
 
-    /// A feature's seven targets, wired as `FeatureSpec.feature(name, uses:)` in Package.swift does.
+    /// A feature's seven targets, each declaring (and its file importing) what a feature of Package.swift typically does.
     mutating func addFeature(_ name: String, uses: [String] = []) {
         let root = "Features/\(name)"
         let shared = ["Money", "SharedKit"]
@@ -146,6 +146,14 @@ struct Fixture {
     func check() throws -> Scripts.Result {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-fixture-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
+        let describeFile = try write(to: root)
+        return try Scripts.run("check-architecture", ["--static", "--describe", describeFile.path, "--root", root.path])
+    }
+
+    /// Writes the sources, a Package.swift (one target per line) and the describe JSON (returned)
+    /// under `root`.
+    @discardableResult
+    func write(to root: URL) throws -> URL {
         for (path, contents) in files {
             let url = root.appendingPathComponent(path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -165,8 +173,8 @@ struct Fixture {
                 return json
             },
         ]
-        let describeFile = root.appendingPathComponent("describe.json")
+        let describeFile = root.appendingPathComponent(".describe.json")
         try JSONSerialization.data(withJSONObject: describe, options: [.prettyPrinted, .sortedKeys]).write(to: describeFile)
-        return try Scripts.run("check-architecture", ["--static", "--describe", describeFile.path, "--root", root.path])
+        return describeFile
     }
 }

@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+
+/// `Scripts/test-affected`: which test targets a change selects, and why — on the real package
+/// (`--files`) and on a fixture in a git repository of its own (`--base`/`--head`, the working
+/// tree, `--since-green`).
+@Suite("Scripts/test-affected")
+struct TestAffectedTests {
+    struct Selection {
+        let selected: [String: [String]]
+        let skipped: [String]
+        let inert: [String: String]
+
+        init(_ result: Scripts.Result) throws {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result)")
+            let selected = object["selected"] as? [[String: Any]] ?? []
+            self.selected = Dictionary(
+                uniqueKeysWithValues: selected.compactMap { entry in
+                    (entry["target"] as? String).map { ($0, entry["reason"] as? [String] ?? []) }
+                })
+            skipped = (object["skipped"] as? [[String: Any]] ?? []).compactMap { $0["target"] as? String }
+            inert = object["inert"] as? [String: String] ?? [:]
+        }
+    }
+
+    static func files(_ paths: String...) throws -> (Scripts.Result, Selection) {
+        let result = try Scripts.run("test-affected", ["--dry-run", "--json", "--files", paths.joined(separator: ",")])
+        return (result, try Selection(result))
+    }
+
+    // MARK: The real package
+
+    @Test("a body edit in Settings' Domain selects SettingsTests and AppTests, not CoreTests, SearchTests or ArchiveTests")
+    func settingsDomainEdit() throws {
+        let file = "Features/Settings/Domain/EditDistance.swift"
+        let (result, selection) = try Self.files(file)
+        #expect(result.status == 0, "\(result)")
+        #expect(selection.selected["SettingsTests"] == ["SettingsTests", "SettingsDomain", file], "\(result)")
+        #expect(selection.selected["AppTests"]?.first == "AppTests" && selection.selected["AppTests"]?.last == file, "\(result)")
+        for skipped in ["CoreTests", "SearchTests", "ArchiveTests", "AuthTests", "InboxTests"] {
+            #expect(selection.skipped.contains(skipped), "\(skipped): \(result)")
+        }
+    }
+
+    @Test("an edit in Core/Registry selects every test target that depends on Registry, each with its path")
+    func registryEdit() throws {
+        let file = "Core/Registry/CommonKeys.swift"
+        let (result, selection) = try Self.files(file)
+        #expect(result.status == 0, "\(result)")
+        let dependents = try Self.testTargetsDepending(on: "Registry")
+        #expect(Set(selection.selected.keys) == dependents, "\(result)")
+        #expect(dependents.count >= 10)
+        for (target, reason) in selection.selected {
+            #expect(reason.first == target && reason.last == file && reason.contains("Registry"), "\(target): \(reason)")
+        }
+    }
+
+    @Test("README.md alone selects nothing, and says so; Package.swift selects everything")
+    func documentationAndManifest() throws {
+        let (readme, none) = try Self.files("README.md")
+        #expect(readme.status == 0 && none.selected.isEmpty, "\(readme)")
+        #expect(none.inert["README.md"] == "documentation")
+        let human = try Scripts.run("test-affected", ["--dry-run", "--files", "README.md"])
+        #expect(human.lines.contains("  README.md — selects nothing: documentation"), "\(human)")
+        #expect(human.lines.contains { $0.hasPrefix("No test target to run (0 of ") }, "\(human)")
+
+        let (manifest, all) = try Self.files("Package.swift")
+        #expect(manifest.status == 0 && all.skipped.isEmpty && all.selected.count >= 13, "\(manifest)")
+        #expect(all.selected.values.allSatisfy { $0.last == "Package.swift (the manifest: every target)" })
+    }
+
+    /// The test targets whose declared closure holds `module`, from `swift package describe`.
+    static func testTargetsDepending(on module: String) throws -> Set<String> {
+        let described = try Scripts.runTool(
+            "/usr/bin/env",
+            [
+                "swift", "package", "--package-path", Scripts.repositoryRoot.path, "--scratch-path",
+                Scripts.repositoryRoot.appendingPathComponent(".build-describe").path, "describe", "--type", "json",
+            ])
+        let json = String(described.stdout.drop { $0 != "{" })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let targets = object["targets"] as? [[String: Any]] ?? []
+        let dependencies = Dictionary(
+            uniqueKeysWithValues: targets.compactMap { t in (t["name"] as? String).map { ($0, t["target_dependencies"] as? [String] ?? []) }
+            })
+        func reaches(_ name: String, _ seen: inout Set<String>) -> Bool {
+            guard seen.insert(name).inserted else { return false }
+            return (dependencies[name] ?? []).contains { $0 == module || reaches($0, &seen) }
+        }
+        return Set(
+            targets.filter { $0["type"] as? String == "test" }.compactMap { $0["name"] as? String }.filter { name in
+                var seen = Set<String>()
+                return reaches(name, &seen)
+            })
+    }
+
+    // MARK: A fixture in a git repository
+
+    struct Repository {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-affected-\(UUID().uuidString)")
+        let describe: URL
+
+        init() throws {
+            describe = try Fixture.clean().write(to: root)
+            try Data(".describe.json\n.build-affected/\n".utf8).write(to: root.appendingPathComponent(".gitignore"))
+            try git("init", "-q")
+            try commit("the fixture")
+        }
+
+        func git(_ arguments: String...) throws {
+            let result = try Scripts.runTool(
+                "/usr/bin/env", ["git", "-C", root.path, "-c", "user.email=ci@moa.example", "-c", "user.name=CI"] + arguments)
+            guard result.status == 0 else { throw ScriptError("git \(arguments.joined(separator: " ")): \(result)") }
+        }
+
+        func commit(_ message: String) throws {
+            try git("add", "-A")
+            try git("commit", "-q", "--allow-empty", "-m", message)
+        }
+
+        func append(_ text: String, to path: String) throws {
+            let url = root.appendingPathComponent(path)
+            let old = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data((old + text).utf8).write(to: url)
+        }
+
+        func affected(_ arguments: [String]) throws -> (Scripts.Result, Selection) {
+            let result = try Scripts.run(
+                "test-affected", ["--dry-run", "--json", "--describe", describe.path, "--root", root.path] + arguments)
+            return (result, try Selection(result))
+        }
+
+        func remove() { try? FileManager.default.removeItem(at: root) }
+    }
+
+    struct ScriptError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    @Test("the working tree: unstaged, staged and untracked files count; a commit range counts what it committed")
+    func gitRanges() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        let (clean, nothing) = try repository.affected([])
+        #expect(clean.status == 0 && nothing.selected.isEmpty, "\(clean)")
+
+        // Unstaged: a body edit in Account's Domain.
+        try repository.append("let more = 2\n", to: "Features/Account/Domain/AccountDomain.swift")
+        let (_, unstaged) = try repository.affected([])
+        #expect(Set(unstaged.selected.keys) == ["AccountTests", "AppTests"], "\(unstaged.selected)")
+        #expect(unstaged.selected["AccountTests"] == ["AccountTests", "AccountDomain", "Features/Account/Domain/AccountDomain.swift"])
+
+        // Staged, plus an untracked file in Core.
+        try repository.git("add", "-A")
+        try repository.append("let fresh = 1\n", to: "Core/Networking/Fresh.swift")
+        let (_, staged) = try repository.affected([])
+        #expect(staged.selected["CoreTests"] == ["CoreTests", "Networking", "Core/Networking/Fresh.swift"], "\(staged.selected)")
+        #expect(staged.selected["AccountTests"] != nil)
+
+        // Committed: only what the range holds.
+        try repository.commit("two changes")
+        try repository.append("// a comment\n", to: "Features/Transfer/Data/TransferData.swift")
+        try repository.commit("one more")
+        let (range, committed) = try repository.affected(["--base", "HEAD~1", "--head", "HEAD"])
+        #expect(Set(committed.selected.keys) == ["TransferTests", "AppTests"], "\(range)")
+        let (_, both) = try repository.affected(["--base", "HEAD~2", "--head", "HEAD"])
+        #expect(Set(both.selected.keys) == ["AccountTests", "TransferTests", "AppTests", "CoreTests"], "\(both.selected)")
+
+        // An import added selects ArchitectureTests too (it checks every import); a body edit did not.
+        try repository.append("import Foundation\n", to: "Features/Transfer/Data/TransferData.swift")
+        let (_, imports) = try repository.affected([])
+        #expect(imports.selected["ArchitectureTests"]?.last?.contains("its imports changed") == true, "\(imports.selected)")
+
+        let unknown = try Scripts.run(
+            "test-affected", ["--dry-run", "--describe", repository.describe.path, "--root", repository.root.path, "--base", "nowhere"])
+        #expect(unknown.status == 64, "\(unknown)")
+    }
+
+    @Test("--since-green selects what changed since each target's green run, and nothing when nothing did")
+    func sinceGreen() throws {
+        let repository = try Repository()
+        defer { repository.remove() }
+        let (first, never) = try repository.affected(["--since-green"])
+        #expect(first.status == 0 && never.selected.count == 5, "\(first)")
+        #expect(never.selected.values.allSatisfy { $0 == [$0[0], "no green run recorded"] }, "\(never.selected)")
+
+        let marked = try Scripts.run(
+            "test-affected",
+            ["--since-green", "--mark-green", "--describe", repository.describe.path, "--root", repository.root.path])
+        #expect(marked.status == 0, "\(marked)")
+        let (_, unchanged) = try repository.affected(["--since-green"])
+        #expect(unchanged.selected.isEmpty && unchanged.skipped.count == 5, "\(unchanged.selected)")
+
+        // Not even committed: the content is what counts.
+        try repository.append("let more = 2\n", to: "Features/Transfer/Domain/TransferDomain.swift")
+        let (_, changed) = try repository.affected(["--since-green"])
+        #expect(Set(changed.selected.keys) == ["TransferTests", "AppTests"], "\(changed.selected)")
+        #expect(changed.selected["TransferTests"] == ["TransferTests", "TransferDomain", "Features/Transfer/Domain/TransferDomain.swift"])
+    }
+}
