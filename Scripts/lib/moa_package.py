@@ -369,6 +369,17 @@ def closure_sizes(root: Path, name: str, whole: dict | None = None) -> tuple[int
 # MARK: - Line coverage per module (Scripts/test-feature --coverage, Scripts/test-affected --coverage)
 
 
+def toolchain_tool(name: str) -> str:
+    """`name` from the Swift toolchain's own bin folder (a system llvm-cov may not read its profiles)."""
+    import shutil
+    swift = shutil.which("swift")
+    if swift:
+        candidate = Path(os.path.realpath(swift)).parent / name
+        if candidate.is_file():
+            return str(candidate)
+    return name
+
+
 def coverage_by_module(root: Path, scratch: Path, describe: dict) -> list[tuple[str, int, int]]:
     """(module, lines covered, lines) for every non-test target of this package that the last
     `swift test --enable-code-coverage --scratch-path <scratch>` run compiled into its test binary,
@@ -380,7 +391,7 @@ def coverage_by_module(root: Path, scratch: Path, describe: dict) -> list[tuple[
     if not profile.is_file() or not binaries:
         raise DescribeError(f"no coverage data in {debug} (run `swift test --enable-code-coverage` first)")
     result = subprocess.run(
-        ["llvm-cov", "export", "-summary-only", f"-instr-profile={profile}", str(binaries[0])],
+        [toolchain_tool("llvm-cov"), "export", "-summary-only", f"-instr-profile={profile}", str(binaries[0])],
         capture_output=True, text=True)
     if result.returncode != 0:
         raise DescribeError(f"llvm-cov export failed: {result.stderr.strip()[:300]}")
