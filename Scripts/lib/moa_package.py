@@ -423,3 +423,32 @@ def coverage_table(rows: list[tuple[str, int, int]]) -> str:
     covered, count = sum(r[1] for r in rows), sum(r[2] for r in rows)
     lines.append(f"{'total'.ljust(width)}  {f'{covered}/{count}':>13}  {(100 * covered / count if count else 0):>6.1f}%")
     return "\n".join(lines)
+
+
+# MARK: - Scripts that use each other, and generated sections of docs/
+
+
+def load_script(name: str):
+    """The Python script Scripts/<name> (no .py suffix) as a module, e.g. test-affected's selection."""
+    import importlib.machinery
+    import importlib.util
+    import sys
+    module_name = name.replace("-", "_")
+    loader = importlib.machinery.SourceFileLoader(module_name, str(REPO_ROOT / "Scripts" / name))
+    spec = importlib.util.spec_from_loader(module_name, loader)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses look their module up there
+    loader.exec_module(module)
+    return module
+
+
+def replace_section(path: Path, begin: str, end: str, section: str, heading: str, preamble: str) -> None:
+    """Puts `section` (which starts with `begin` and ends with `end`) into the Markdown file `path`:
+    in place of the text between those markers, or appended under `heading`; a new file starts
+    with `preamble`. The rest of the file is kept as it is."""
+    text = path.read_text(encoding="utf-8") if path.exists() else preamble
+    if begin in text and end in text:
+        text = text[: text.index(begin)] + section + text[text.index(end) + len(end):]
+    else:
+        text = text.rstrip() + f"\n\n{heading}\n\n" + section + "\n"
+    path.write_text(text, encoding="utf-8")
