@@ -452,3 +452,19 @@ def replace_section(path: Path, begin: str, end: str, section: str, heading: str
     else:
         text = text.rstrip() + f"\n\n{heading}\n\n" + section + "\n"
     path.write_text(text, encoding="utf-8")
+
+
+def run_logged(command: list[str], cwd: Path, log: Path, without: tuple[str, ...] = ("MOA_ONLY",)) -> tuple[int, float]:
+    """Runs `command` in `cwd` with its output in `log` and the variables `without` removed from
+    its environment: (exit status, wall seconds)."""
+    import time
+    started = time.monotonic()
+    environment = {k: v for k, v in os.environ.items() if k not in without}
+    with Path(log).open("w") as out:
+        status = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=environment).returncode
+    return status, time.monotonic() - started
+
+
+def test_filter(targets: list[str]) -> str:
+    """The `swift test --filter` pattern that runs exactly these test targets' tests."""
+    return "^(" + "|".join(re.escape(t) for t in targets) + ")\\."
