@@ -76,7 +76,9 @@ public enum Composition {
     /// its modules. Adding a feature adds one entry here (Scripts/new-feature does); the root command's
     /// subcommands, the migrations, the command keys and the modules all derive from this list.
     static let features: [AppFeature] = [
-        AppFeature(AuthCommand.self, AuthCommandsKey.self, AuthMigrations.all) { _ in [AuthDataModule(), AuthFeatureModule()] },
+        AppFeature(AuthCommand.self, AuthCommandsKey.self, AuthMigrations.all) { context in
+            [AuthDataModule(passwordCost: .chosen(by: context.environment)), AuthFeatureModule()]
+        },
         AppFeature(SettingsCommand.self, SettingsCommandsKey.self, SettingsMigrations.all) { context in
             [SettingsDataModule(overrides: nil, environment: context.environment), SettingsFeatureModule()]
         },

@@ -62,11 +62,11 @@ public struct MoaServer: Sendable {
     /// Opens (creating with mode 0700 if missing) the data folder (its `outbox/`, and on SQLite its
     /// database, migrated), and composes the services (a composition problem is a bug:
     /// ``ServerError/composition(_:)``).
-    /// - Parameter passwordHashing: scrypt's cost; `.fast` is for tests only (through the registry's
-    ///   validated overriding of `PasswordHasherKey`).
+    /// - Parameter passwordCost: scrypt's cost (``ScryptParameters/testsOnly`` for tests, which hash
+    ///   many passwords in one process; never for people).
     public init(
         folder: MoaHome, storage: Storage = .sqlite, logger: Logger, clock: any WallClock = SystemWallClock(),
-        passwordHashing: PasswordHashing = .owasp
+        passwordCost: ScryptParameters = .owasp
     ) throws {
         try folder.prepare()
         try FileManager.default.createDirectory(
@@ -78,13 +78,8 @@ public struct MoaServer: Sendable {
         self.folder = folder
         self.logger = logger
         do {
-            var registry = try RegistryBuilder(modules: Self.modules(engine: engine, folder: folder, clock: clock))
-                .validate(root: ServerServicesKey.self)
-            if passwordHashing == .fast {
-                let fast = ScryptPasswordHasher(parameters: ScryptParameters(logN: 10, blockSize: 8, parallelism: 1))
-                registry = try registry.overriding { $0.replace(.instance(PasswordHasherKey.self, fast)) }
-            }
-            services = registry.resolve()
+            services = try RegistryBuilder(modules: Self.modules(engine: engine, folder: folder, clock: clock, passwordCost: passwordCost))
+                .validate(root: ServerServicesKey.self).resolve()
         } catch {
             throw ServerError.composition(String(describing: error))
         }
@@ -98,7 +93,7 @@ public struct MoaServer: Sendable {
     /// Every module of the server: Core's (on SQLite) or the PostgreSQL stores, the features' Data
     /// modules (Auth's for sessions per request; their SQLite stores only on SQLite), their use cases
     /// from their Domains, and the server's own providers.
-    static func modules(engine: Engine, folder: MoaHome, clock: any WallClock) -> [any FeatureModule] {
+    static func modules(engine: Engine, folder: MoaHome, clock: any WallClock, passwordCost: ScryptParameters) -> [any FeatureModule] {
         let storage: [any FeatureModule]
         let stores: StoreEngine
         switch engine {
@@ -113,7 +108,7 @@ public struct MoaServer: Sendable {
             stores = .providedByRoot
         }
         return storage + [
-            AuthDataModule(sessions: .perRequest, stores: stores),
+            AuthDataModule(sessions: .perRequest, stores: stores, passwordCost: passwordCost),
             AccountDataModule(stores: stores),
             TransferDataModule(stores: stores),
             InboxDataModule(stores: stores),
@@ -157,14 +152,6 @@ public struct MoaServer: Sendable {
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
-}
-
-/// How expensive a password hash is.
-public enum PasswordHashing: Sendable, Equatable {
-    /// scrypt at OWASP's parameters (N = 2^17, r = 8, p = 1: ~128 MiB and a good part of a second).
-    case owasp
-    /// scrypt at N = 2^10: for tests, which hash many passwords in one process. Never for people.
-    case fast
 }
 
 /// The use cases the routes call, resolved once from the registry.

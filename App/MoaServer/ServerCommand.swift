@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthData
 import Foundation
 import Hummingbird
 import Logging
@@ -61,7 +62,8 @@ public struct ServerCommand: AsyncParsableCommand {
             root: URL(fileURLWithPath: data.map { Self.expandTilde($0, environment) } ?? Self.defaultFolder(environment)))
         var logger = Logger(label: "moa-server")
         logger.logLevel = .info
-        guard let database else { return try await serve(MoaServer(folder: folder, logger: logger)) }
+        let passwordCost = ScryptParameters.chosen(by: environment)
+        guard let database else { return try await serve(MoaServer(folder: folder, logger: logger, passwordCost: passwordCost)) }
         let location = try PostgresLocation(database, environment: environment)
         var poolLogger = logger
         poolLogger.logLevel = .error // the pool's warnings repeat what a request's error already says
@@ -69,7 +71,7 @@ public struct ServerCommand: AsyncParsableCommand {
         let pool = Task { await postgres.run() }
         do {
             try await postgres.migrate(PostgresStores.migrations, applying: !audit) // an audit writes nothing
-            try await serve(MoaServer(folder: folder, storage: .postgres(postgres), logger: logger))
+            try await serve(MoaServer(folder: folder, storage: .postgres(postgres), logger: logger, passwordCost: passwordCost))
         } catch {
             await Self.stop(pool, logger: logger)
             throw error

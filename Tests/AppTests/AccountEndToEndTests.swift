@@ -5,10 +5,7 @@ extension MoaProcess {
     /// Signs up, verifies (reading the code from the outbox) and logs in `email`.
     func loggedIn(_ email: String = "ada@example.com", password: String = "a long passphrase nobody guesses") throws {
         try run(["auth", "signup", "--email", email, "--password-stdin"], stdin: password)
-        let outbox = home.appendingPathComponent("outbox")
-        let newest = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { $0.hasSuffix(".eml") }.sorted().last ?? ""
-        let text = try String(contentsOf: outbox.appendingPathComponent(newest), encoding: .utf8)
-        let code = text.components(separatedBy: CharacterSet.decimalDigits.inverted).first { $0.count == 6 } ?? ""
+        let code = try mailedCode(to: email)
         try run(["auth", "verify", "--email", email, "--code", code])
         let login = try run(["auth", "login", "--email", email, "--password-stdin"], stdin: password)
         guard login.status == 0 else { throw LoginFailed(message: login.err) }
@@ -72,15 +69,7 @@ struct AccountEndToEndTests {
         try moa.loggedIn()
         let number = try moa.openAccount(name: "Main")
         try moa.run(["account", "deposit", number, "5,000"])
-        let database = moa.home.appendingPathComponent("moa.sqlite").path
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [
-            database,
-            "UPDATE account_accounts SET balance = balance + 1 WHERE number = '\(number.replacingOccurrences(of: "-", with: ""))'",
-        ]
-        try sqlite.run()
-        sqlite.waitUntilExit()
+        try moa.sql("UPDATE account_accounts SET balance = balance + 1 WHERE number = '\(number.replacingOccurrences(of: "-", with: ""))'")
         let doctor = try moa.run(["doctor"])
         #expect(doctor.status == 65)
         #expect(doctor.out.contains("Ledger broken"))

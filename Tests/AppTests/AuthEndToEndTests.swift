@@ -5,12 +5,23 @@ import Testing
 struct AuthEndToEndTests {
     static let password = "a long passphrase nobody guesses"
 
-    /// The code in the newest `.eml` of the outbox, read as a person would.
-    private func codeFromOutbox(_ moa: MoaProcess) throws -> String {
-        let outbox = moa.home.appendingPathComponent("outbox")
-        let newest = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { $0.hasSuffix(".eml") }.sorted().last
-        let text = try String(contentsOf: outbox.appendingPathComponent(try #require(newest)), encoding: .utf8)
-        return try #require(text.components(separatedBy: CharacterSet.decimalDigits.inverted).first { $0.count == 6 })
+    /// The other end-to-end tests hash at the tests' cost (`MOA_TESTING_CHEAP_SCRYPT=1`); `moa` itself
+    /// hashes at OWASP's, and re-hashes a cheaper stored hash at the next right login.
+    @Test func passwordsAreHashedAtOWASPsCostAndACheaperHashIsUpgradedAtLogin() throws {
+        var moa = try MoaProcess()
+        defer { moa.remove() }
+        try moa.loggedIn()
+        #expect(try moa.sql("SELECT password_hash FROM auth_users").hasPrefix("$scrypt$ln=10,r=8,p=1$"))
+
+        moa.realPasswordCost = true
+        let login = try moa.run(["auth", "login", "--email", "ada@example.com", "--password-stdin"], stdin: Self.password + "\n")
+        #expect(login.status == 0, "\(login.err)")
+        #expect(try moa.sql("SELECT password_hash FROM auth_users").hasPrefix("$scrypt$ln=17,r=8,p=1$"))
+
+        let other = try MoaProcess(realPasswordCost: true)
+        defer { other.remove() }
+        try other.loggedIn("grace@example.com")
+        #expect(try other.sql("SELECT password_hash FROM auth_users").hasPrefix("$scrypt$ln=17,r=8,p=1$"))
     }
 
     @Test func signUpVerifyLoginWhoAmILogoutWithoutLeakingASecret() throws {
@@ -27,7 +38,7 @@ struct AuthEndToEndTests {
         #expect(signUp.status == 0, "\(signUp.err)")
         #expect(signUp.out.contains("Account created for ada@example.com."))
         #expect(signUp.out.contains(moa.home.appendingPathComponent("outbox").path))
-        let code = try codeFromOutbox(moa)
+        let code = try moa.mailedCode(to: "ada@example.com")
 
         let early = try run(["auth", "login", "--email", "ada@example.com", "--password-stdin"], stdin: Self.password + "\n")
         #expect(early.status == 77)
@@ -73,7 +84,7 @@ struct AuthEndToEndTests {
         let moa = try MoaProcess()
         defer { moa.remove() }
         try moa.run(["auth", "signup", "--email", "bo@example.com", "--password-stdin"], stdin: Self.password)
-        try moa.run(["auth", "verify", "--email", "bo@example.com", "--code", try codeFromOutbox(moa)])
+        try moa.run(["auth", "verify", "--email", "bo@example.com", "--code", try moa.mailedCode(to: "bo@example.com")])
         try moa.run(["auth", "login", "--email", "bo@example.com", "--password-stdin"], stdin: Self.password)
         let session = moa.home.appendingPathComponent("session.json").path
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: session)

@@ -40,8 +40,7 @@ struct HostileTextEndToEndTests {
         let account = try moa.openAccount(name: "생활비")
         #expect(try moa.run(["account", "deposit", account, "1,000", "--memo", "lunch"]).status == 0)
         let digits = account.replacingOccurrences(of: "-", with: "")
-        try Self.sqlite(
-            moa,
+        try moa.sql(
             "UPDATE account_accounts SET name = \(Self.hostileSQL) WHERE number = '\(digits)';"
                 + "UPDATE account_entries SET memo = \(Self.hostileSQL) WHERE memo = 'lunch';")
         for arguments in [["account", "list"], ["account", "show", account], ["account", "history", account]] {
@@ -64,15 +63,6 @@ struct HostileTextEndToEndTests {
         // --json stays exact: the stored bytes, escaped by JSON.
         let json = try moa.run(["account", "list", "--json"])
         #expect(json.out.contains(#"b\u001b[31mred"#), "\(json.out)")
-    }
-
-    static func sqlite(_ moa: MoaProcess, _ sql: String) throws {
-        let sqlite = Process()
-        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        sqlite.arguments = [moa.home.appendingPathComponent("moa.sqlite").path, sql]
-        try sqlite.run()
-        sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0)
     }
 
     @Test("an imported catalogue title, in archive events")

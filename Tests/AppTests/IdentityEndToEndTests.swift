@@ -38,14 +38,6 @@ struct IdentityEndToEndTests {
         return notices.compactMap { $0["kind"] as? String }
     }
 
-    /// The code of the newest password-reset mail in the outbox.
-    static func newestResetCode(_ moa: MoaProcess) throws -> String {
-        let outbox = moa.home.appendingPathComponent("outbox")
-        let newest = try FileManager.default.contentsOfDirectory(atPath: outbox.path).filter { $0.hasSuffix("-reset.eml") }.sorted().last
-        let text = try String(contentsOf: outbox.appendingPathComponent(try #require(newest)), encoding: .utf8)
-        return try #require(text.components(separatedBy: CharacterSet.decimalDigits.inverted).first { $0.count == 6 })
-    }
-
     // MARK: - F. Home
 
     @Test func anEmptyHomeOptionIsAUsageErrorAndNothingIsCreated() throws {
@@ -223,7 +215,7 @@ struct IdentityEndToEndTests {
         try moa.loggedIn(Self.email, password: Self.password)
         #expect(try moa.run(["auth", "logout"]).status == 0)
         #expect(try moa.run(["auth", "password", "reset", "--email", Self.email]).status == 0)
-        let code = try Self.newestResetCode(moa)
+        let code = try moa.mailedCode(to: Self.email, kind: "reset")
         let wrong = code == "000000" ? "111111" : "000000"
         let reset = ["auth", "password", "reset", "--email", Self.email, "--code", wrong, "--password-stdin"]
         for _ in 0..<5 {

@@ -1,6 +1,11 @@
 import Foundation
+import Testing
 
 /// Runs the built `moa` binary in a temporary `$MOA_HOME`, as a person at a terminal would (minus the TTY).
+///
+/// Passwords and PINs are hashed at ``ScryptParameters/testsOnly``'s cost (`MOA_TESTING_CHEAP_SCRYPT=1`,
+/// honoured by debug builds): at OWASP's, scrypt in a debug build takes about 1.8 s of CPU a hash, the
+/// most of this suite's time. `realPasswordCost` keeps OWASP's (asserted by `AuthEndToEndTests`).
 struct MoaProcess {
     struct Result {
         let status: Int32
@@ -9,8 +14,10 @@ struct MoaProcess {
     }
 
     let home: URL
+    var realPasswordCost: Bool
 
-    init() throws {
+    init(realPasswordCost: Bool = false) throws {
+        self.realPasswordCost = realPasswordCost
         home = FileManager.default.temporaryDirectory.appendingPathComponent("moa-e2e-\(UUID().uuidString.lowercased())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
     }
@@ -39,6 +46,7 @@ struct MoaProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["MOA_HOME"] = home.path
         environment.removeValue(forKey: "NO_COLOR")
+        if !realPasswordCost { environment["MOA_TESTING_CHEAP_SCRYPT"] = "1" }
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
         let input = Pipe()
@@ -55,5 +63,38 @@ struct MoaProcess {
         process.waitUntilExit()
         return Result(
             status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+    }
+
+    /// Runs `sqlite3` on this home's database; its output, trimmed (a failing statement fails the test).
+    @discardableResult
+    func sql(_ statement: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [home.appendingPathComponent("moa.sqlite").path, statement]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "sqlite3: \(statement)", sourceLocation: sourceLocation)
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The code in the newest mail of `kind` (`verify`, `reset`) to `email` in the outbox, read as a
+    /// person would. Newest by the file's time (the name's is to the second, and two mails can share it).
+    func mailedCode(to email: String, kind: String = "verify") throws -> String {
+        let outbox = home.appendingPathComponent("outbox")
+        let mails = try FileManager.default.contentsOfDirectory(at: outbox, includingPropertiesForKeys: [.contentModificationDateKey])
+            .filter { $0.lastPathComponent.hasSuffix("-\(kind).eml") }
+            .map { (url: $0, text: try String(contentsOf: $0, encoding: .utf8)) }
+            .filter { $0.text.split(whereSeparator: \.isNewline).contains("To: \(email)") }
+        let newest = try mails.max { first, second in
+            let dates = try [first.url, second.url].map {
+                try $0.resourceValues(forKeys: [.contentModificationDateKey]).contentModificationDate
+            }
+            return (dates[0] ?? .distantPast, first.url.lastPathComponent) < (dates[1] ?? .distantPast, second.url.lastPathComponent)
+        }
+        let text = try #require(newest, "no \(kind) mail to \(email) in \(outbox.path)").text
+        return try #require(text.components(separatedBy: CharacterSet.decimalDigits.inverted).first { $0.count == 6 })
     }
 }

@@ -18,15 +18,6 @@ struct MoneyInputEndToEndTests {
         #expect(!result.err.contains("failed unexpectedly") && !result.err.contains("operation failed"), sourceLocation: sourceLocation)
     }
 
-    /// Runs `sqlite3` on the test's database.
-    static func sql(_ moa: MoaProcess, _ statement: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [moa.home.appendingPathComponent("moa.sqlite").path, statement]
-        try process.run()
-        process.waitUntilExit()
-    }
-
     @Test func badAmountsAndCurrenciesExit65WithTheirOwnSentence() throws {
         let moa = try MoaProcess()
         defer { moa.remove() }
@@ -59,7 +50,7 @@ struct MoneyInputEndToEndTests {
         #expect(Self.sentence(huge).hasSuffix("which is at most 100,000,000,000 KRW."))
         #expect(try moa.run(["account", "deposit", ada, "100,000,000,000"]).status == 0)
         // The shared cash account as an older version could leave it: at the edge of the 64-bit range.
-        try Self.sql(moa, "UPDATE account_accounts SET balance = -9223372036854775800 WHERE id = 'cash-KRW'")
+        try moa.sql("UPDATE account_accounts SET balance = -9223372036854775800 WHERE id = 'cash-KRW'")
         try moa.loggedIn("bo@example.com")
         let bo = try moa.openAccount(name: "Bo")
         let deposit = try moa.run(["account", "deposit", bo, "100,000,000,000"])

@@ -4,19 +4,6 @@ import Testing
 /// Transfers through the real binary: several processes at once, and a batch killed half-way.
 @Suite("moa transfer end to end", .serialized)
 struct TransferEndToEndTests {
-    /// Runs `sqlite3` on the test's database and returns its output, trimmed.
-    private func sql(_ moa: MoaProcess, _ statement: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [moa.home.appendingPathComponent("moa.sqlite").path, statement]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     /// A CSV of `count` small transfers between `accounts`, round robin, with keys `prefix-N`.
     private func csv(_ accounts: [String], count: Int, prefix: String) -> String {
         var lines = ["from,to,amount,memo,idempotency_key"]
@@ -57,9 +44,9 @@ struct TransferEndToEndTests {
             #expect(result.status == 0, "\(result.err)")
             #expect(!result.err.contains("locked"))
         }
-        #expect(try sql(moa, "SELECT COUNT(*) FROM transfer_transfers") == "1000")
-        #expect(try sql(moa, "SELECT SUM(balance) FROM account_accounts WHERE owner_id IS NOT NULL") == "3000000")
-        #expect(try sql(moa, "SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") == "2000")
+        #expect(try moa.sql("SELECT COUNT(*) FROM transfer_transfers") == "1000")
+        #expect(try moa.sql("SELECT SUM(balance) FROM account_accounts WHERE owner_id IS NOT NULL") == "3000000")
+        #expect(try moa.sql("SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") == "2000")
         let doctor = try moa.run(["doctor"])
         #expect(doctor.status == 0, "\(doctor.out)")
         #expect(doctor.out.contains("Ledger OK"))
@@ -85,11 +72,11 @@ struct TransferEndToEndTests {
         var done = 0
         for _ in 0..<400 where done < 50 {
             try await Task.sleep(for: .milliseconds(25)) // polling the database, not timing the code under test
-            done = Int(try sql(moa, "SELECT COUNT(*) FROM transfer_transfers")) ?? 0
+            done = Int(try moa.sql("SELECT COUNT(*) FROM transfer_transfers")) ?? 0
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        let before = Int(try sql(moa, "SELECT COUNT(*) FROM transfer_transfers")) ?? 0
+        let before = Int(try moa.sql("SELECT COUNT(*) FROM transfer_transfers")) ?? 0
         #expect(before >= 50)
 
         let rerun = try moa.run(["transfer", "batch", file.path, "--json"])
@@ -98,9 +85,9 @@ struct TransferEndToEndTests {
         let summary = report?["summary"] as? [String: Any]
         #expect(summary?["skipped"] as? Int == before)
         #expect((summary?["done"] as? Int ?? 0) + before == rows)
-        #expect(try sql(moa, "SELECT COUNT(*) FROM transfer_transfers") == "\(rows)")
-        #expect(try sql(moa, "SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") == "\(2 * rows)")
-        #expect(try sql(moa, "SELECT SUM(balance) FROM account_accounts WHERE owner_id IS NOT NULL") == "3000000")
+        #expect(try moa.sql("SELECT COUNT(*) FROM transfer_transfers") == "\(rows)")
+        #expect(try moa.sql("SELECT COUNT(*) FROM account_entries WHERE reference IS NOT NULL") == "\(2 * rows)")
+        #expect(try moa.sql("SELECT SUM(balance) FROM account_accounts WHERE owner_id IS NOT NULL") == "3000000")
         #expect(try moa.run(["doctor"]).status == 0)
     }
 }

@@ -17,7 +17,7 @@ struct APIHarness {
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-api-\(UUID().uuidString)")
         // Scrypt at a test's cost: OWASP's parameters take ~128 MiB and most of a second per hash.
-        server = try MoaServer(folder: MoaHome(root: folder), logger: Logger(label: "test"), passwordHashing: .fast)
+        server = try MoaServer(folder: MoaHome(root: folder), logger: Logger(label: "test"), passwordCost: .testsOnly)
     }
 
     /// What one request got back.

@@ -386,6 +386,7 @@ final class ServerProcess: @unchecked Sendable { // its process is only signalle
         let process = Process()
         process.executableURL = Binaries.url("moa-server")
         process.arguments = arguments
+        process.environment = Binaries.environment
         let out = Pipe()
         process.standardOutput = out
         if !FileManager.default.fileExists(atPath: log.path) { _ = FileManager.default.createFile(atPath: log.path, contents: nil) }
@@ -437,6 +438,12 @@ enum Binaries {
         return URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
     }
 
+    /// This process's environment, with passwords hashed at the tests' cost (`MOA_TESTING_CHEAP_SCRYPT=1`,
+    /// honoured by debug builds: OWASP's cost takes about 1.8 s of CPU a hash there).
+    static var environment: [String: String] {
+        ProcessInfo.processInfo.environment.merging(["MOA_TESTING_CHEAP_SCRYPT": "1"]) { _, tests in tests }
+    }
+
     /// Runs `name` to completion on a thread of its own: waiting for a process blocks, and a blocked
     /// thread of Swift's cooperative pool (two, on two cores) would starve every other test of the run.
     static func run(_ name: String, _ arguments: [String], stdin: String?, environment: [String: String]) async throws -> Run {
@@ -459,7 +466,7 @@ enum Binaries {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        var variables = ProcessInfo.processInfo.environment
+        var variables = Binaries.environment
         variables["NO_COLOR"] = "1"
         variables.removeValue(forKey: "MOA_SERVER_URL")
         for (key, value) in environment { variables[key] = value }

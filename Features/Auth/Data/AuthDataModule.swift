@@ -26,11 +26,15 @@ public struct AuthDataModule: FeatureModule {
     public let name = "Auth"
     private let sessions: Sessions
     private let stores: StoreEngine
+    private let passwordCost: ScryptParameters
 
-    /// - Parameter stores: SQLite, or `.providedByRoot` (the root provides ``sqliteStores``' key itself).
-    public init(sessions: Sessions = .terminal, stores: StoreEngine = .sqlite) {
+    /// - Parameters:
+    ///   - stores: SQLite, or `.providedByRoot` (the root provides ``sqliteStores``' key itself).
+    ///   - passwordCost: scrypt's cost for passwords and PINs (``ScryptParameters/owasp``; tests may lower it).
+    public init(sessions: Sessions = .terminal, stores: StoreEngine = .sqlite, passwordCost: ScryptParameters = .owasp) {
         self.sessions = sessions
         self.stores = stores
+        self.passwordCost = passwordCost
     }
 
     /// Auth's store on SQLite (requiring `DatabaseKey`): `AuthRepositoryKey`. (The PIN's, terminal
@@ -42,7 +46,7 @@ public struct AuthDataModule: FeatureModule {
     public var providers: [Provider] {
         let shared: [Provider] =
             (stores == .sqlite ? Self.sqliteStores : []) + [
-                .singleton(PasswordHasherKey.self) { ScryptPasswordHasher() },
+                .singleton(PasswordHasherKey.self) { [passwordCost] in ScryptPasswordHasher(parameters: passwordCost) },
                 .singleton(SecretGeneratorKey.self) { RandomSecretGenerator() },
                 .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
                     OutboxMailSender(folder: home.outboxURL, clock: clock)

@@ -15,6 +15,21 @@ public struct ScryptParameters: Sendable, Equatable, CustomStringConvertible {
     /// OWASP Password Storage Cheat Sheet: N = 2^17, r = 8, p = 1 (128 MiB), 16-byte salt, 32-byte key.
     public static let owasp = ScryptParameters(logN: 17, blockSize: 8, parallelism: 1)
 
+    /// N = 2^10 (1 MiB): 128 times cheaper than ``owasp``. For tests only: the stored hash records it,
+    /// so a hasher at ``owasp`` still verifies such a hash and asks for it to be re-hashed.
+    public static let testsOnly = ScryptParameters(logN: 10, blockSize: 8, parallelism: 1)
+
+    /// The cost a composition root hashes at: ``owasp``. A debug build (what `swift test` runs end to
+    /// end, in processes of its own) honours `MOA_TESTING_CHEAP_SCRYPT=1` in `environment`: ``testsOnly``.
+    /// Each stored hash records its cost, so such a hash still verifies at OWASP's, and the next right
+    /// login re-hashes it. A release build ignores the variable.
+    public static func chosen(by environment: [String: String]) -> ScryptParameters {
+        #if DEBUG
+            if environment["MOA_TESTING_CHEAP_SCRYPT"] == "1" { return .testsOnly }
+        #endif
+        return .owasp
+    }
+
     public init(logN: Int, blockSize: Int, parallelism: Int, saltByteCount: Int = 16, keyByteCount: Int = 32) {
         self.logN = logN
         self.blockSize = blockSize
@@ -60,7 +75,7 @@ public struct ScryptPasswordHasher: PasswordHasher {
         self.init(parameters: .owasp)
     }
 
-    /// Tests may pass cheaper parameters; the app never does.
+    /// Tests may pass cheaper parameters (``ScryptParameters/testsOnly``); a release build never does.
     public init(parameters: ScryptParameters) {
         self.parameters = parameters
     }
