@@ -15,7 +15,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -59,6 +61,32 @@ def describe_package(root: Path = REPO_ROOT, only: str | None = None) -> dict:
     if result.returncode != 0:
         raise DescribeError(f"`{' '.join(command)}` failed:\n{result.stderr.strip()}")
     return parse_describe(result.stdout)
+
+
+def describe_at(root: Path, commit: str) -> dict:
+    """`swift package describe` of the tree of `commit` (a `git archive` of it, in a temporary folder)."""
+    folder = Path(tempfile.mkdtemp(prefix="moa-describe-at."))
+    try:
+        archive = subprocess.run(["git", "archive", commit], cwd=root, check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+        return describe_package(folder)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def closure_of(describe: dict, name: str) -> tuple[set[str], set[str]]:
+    """The package modules `name` is compiled with (itself included), and the external products they use."""
+    targets = {t["name"]: t for t in describe.get("targets", [])}
+    ours: set[str] = set()
+    stack = [name]
+    while stack:
+        current = stack.pop()
+        if current in ours or current not in targets:
+            continue
+        ours.add(current)
+        stack += targets[current].get("target_dependencies") or []
+    products = {p for t in ours for p in targets[t].get("product_dependencies") or []}
+    return ours, products
 
 
 def parse_describe(text: str) -> dict:
