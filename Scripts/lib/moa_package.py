@@ -12,11 +12,13 @@ Scripts/check-architecture.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -496,3 +498,11 @@ def run_logged(command: list[str], cwd: Path, log: Path, without: tuple[str, ...
 def test_filter(targets: list[str]) -> str:
     """The `swift test --filter` pattern that runs exactly these test targets' tests."""
     return "^(" + "|".join(re.escape(t) for t in targets) + ")\\."
+
+
+class UsageParser(argparse.ArgumentParser):
+    """argparse, but a bad argument exits 64 (EX_USAGE), as every script documents, not argparse's 2."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        self.exit(EX_USAGE, f"{self.prog}: error: {message}\n")

@@ -69,6 +69,20 @@ struct TestAffectedTests {
         #expect(all.selected.values.allSatisfy { $0.last == "Package.swift (the manifest: every target)" })
     }
 
+    @Test("--files takes an absolute path inside the repository as the relative one; outside it, or a bad flag, exits 64")
+    func absolutePathsAndBadArguments() throws {
+        let relative = "Features/Settings/Domain/EditDistance.swift"
+        let (_, expected) = try Self.files(relative)
+        let (absolute, selection) = try Self.files(Scripts.repositoryRoot.appendingPathComponent(relative).path)
+        #expect(absolute.status == 0, "\(absolute)")
+        #expect(selection.selected == expected.selected && selection.skipped == expected.skipped, "\(absolute)")
+
+        let outside = try Scripts.run("test-affected", ["--dry-run", "--files", "/etc/hosts"])
+        #expect(outside.status == 64 && outside.stderr.contains("/etc/hosts is outside the repository"), "\(outside)")
+        let flag = try Scripts.run("test-affected", ["--dry-run", "--no-such-flag"])
+        #expect(flag.status == 64 && flag.stderr.contains("unrecognized arguments: --no-such-flag"), "\(flag)")
+    }
+
     /// The test targets whose declared closure holds `module`, from `swift package describe`.
     static func testTargetsDepending(on module: String) throws -> Set<String> {
         let described = try Scripts.runTool(

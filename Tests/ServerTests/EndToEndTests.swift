@@ -275,6 +275,7 @@ struct EndToEndTests {
         let receipts = try await withThrowingTaskGroup(of: [String].self) { group in
             for (index, client) in clients.enumerated() {
                 group.addTask {
+                    defer { progress.withLock { $0.ended += 1 } }
                     var ids: [String] = []
                     for send in 0..<perClient {
                         let key = "burst-\(index)-\(send)"
@@ -297,10 +298,11 @@ struct EndToEndTests {
                 }
             }
             // Kill the server once the burst is under way (a fifth of it sent), and bring it back.
-            while progress.withLock({ $0.sent }) < clients.count * perClient / 5 { try await Task.sleep(for: .milliseconds(20)) }
-            try await world.stopServer(SIGKILL)
-            try await Task.sleep(for: .milliseconds(300))
-            try await world.startServer()
+            if try await progress.reached(clients.count * perClient / 5, clients: clients.count, within: .seconds(120)) {
+                try await world.stopServer(SIGKILL)
+                try await Task.sleep(for: .milliseconds(300))
+                try await world.startServer()
+            }
             var all: [String] = []
             for try await ids in group { all += ids }
             return all
@@ -345,8 +347,22 @@ struct EndToEndTests {
 
 /// How far a burst got: receipts printed, sends refused for want of a server.
 final class Progress: Sendable {
-    private let state = Mutex((sent: 0, refused: 0))
-    func withLock<T: Sendable>(_ body: (inout (sent: Int, refused: Int)) -> T) -> T { state.withLock { body(&$0) } }
+    private let state = Mutex((sent: 0, refused: 0, ended: 0))
+    func withLock<T: Sendable>(_ body: (inout (sent: Int, refused: Int, ended: Int)) -> T) -> T { state.withLock { body(&$0) } }
+
+    /// Waits until `sent` sends have succeeded: true. False as soon as all `clients` have ended
+    /// without it (one failed, and the task group rethrows why); a stall past `timeout` throws.
+    /// A broken server must fail the test, never hang it.
+    func reached(_ sent: Int, clients: Int, within timeout: Duration) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let (done, ended) = withLock { ($0.sent, $0.ended) }
+            if done >= sent { return true }
+            if ended >= clients { return false }
+            guard ContinuousClock.now < deadline else { throw E2EError("the load stalled at \(done) sends") }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
 }
 
 /// One finished process.

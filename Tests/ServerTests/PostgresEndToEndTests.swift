@@ -225,6 +225,7 @@ struct PostgresEndToEndTests {
         let receipts = try await withThrowingTaskGroup(of: [String].self) { group in
             for client in 0..<clients {
                 group.addTask {
+                    defer { progress.withLock { $0.ended += 1 } }
                     var ids: [String] = []
                     let owner = people[client]
                     for send in 0..<perClient {
@@ -261,29 +262,23 @@ struct PostgresEndToEndTests {
                 }
             }
             let total = clients * perClient
-            let deadline = ContinuousClock.now + .seconds(240)
-            func until(_ sent: Int) async throws {
-                while progress.withLock({ $0.sent }) < sent {
-                    guard ContinuousClock.now < deadline else {
-                        throw E2EError("the load stalled at \(progress.withLock { $0.sent }) sends")
+            var refusedWhileDown = 0
+            if try await progress.reached(total / 4, clients: clients, within: .seconds(240)) {
+                try await bank.kill(0)
+                if try await progress.reached(total / 2, clients: clients, within: .seconds(240)) {
+                    // The restart: the database goes down (pg_ctl stop -m fast) and stays down until a
+                    // client has been refused (75) for it, then comes back on the same port. A plain
+                    // `pg_ctl restart` can be over before any client asks, and prove nothing.
+                    let refusedBeforeRestart = progress.withLock { $0.refused }
+                    try await Binaries.offloaded { try TestPostgres.cluster("down", dataDirectory) }
+                    let downSince = ContinuousClock.now
+                    while progress.withLock({ $0.refused }) == refusedBeforeRestart, ContinuousClock.now < downSince + .seconds(60) {
+                        try await Task.sleep(for: .milliseconds(20))
                     }
-                    try await Task.sleep(for: .milliseconds(20))
+                    refusedWhileDown = progress.withLock { $0.refused } - refusedBeforeRestart
+                    try await Binaries.offloaded { try TestPostgres.cluster("up", dataDirectory) }
                 }
             }
-            try await until(total / 4)
-            try await bank.kill(0)
-            try await until(total / 2)
-            // The restart: the database goes down (pg_ctl stop -m fast) and stays down until a
-            // client has been refused (75) for it, then comes back on the same port. A plain
-            // `pg_ctl restart` can be over before any client asks, and prove nothing.
-            let refusedBeforeRestart = progress.withLock { $0.refused }
-            try await Binaries.offloaded { try TestPostgres.cluster("down", dataDirectory) }
-            let downSince = ContinuousClock.now
-            while progress.withLock({ $0.refused }) == refusedBeforeRestart, ContinuousClock.now < downSince + .seconds(60) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            let refusedWhileDown = progress.withLock { $0.refused } - refusedBeforeRestart
-            try await Binaries.offloaded { try TestPostgres.cluster("up", dataDirectory) }
             var all: [String] = []
             for try await ids in group { all += ids }
             // The restart was felt: sends refused (75) while the database was down, then retried.
