@@ -484,14 +484,25 @@ def replace_section(path: Path, begin: str, end: str, section: str, heading: str
     path.write_text(text, encoding="utf-8")
 
 
-def run_logged(command: list[str], cwd: Path, log: Path, without: tuple[str, ...] = ("MOA_ONLY",)) -> tuple[int, float]:
+def run_logged(command: list[str], cwd: Path, log: Path, without: tuple[str, ...] = ("MOA_ONLY",),
+               timeout: float | None = None) -> tuple[int, float]:
     """Runs `command` in `cwd` with its output in `log` and the variables `without` removed from
-    its environment: (exit status, wall seconds)."""
+    its environment: (exit status, wall seconds). Past `timeout` seconds the command and everything
+    it started are killed, and the status is 124 (as timeout(1) says it)."""
+    import signal
     import time
     started = time.monotonic()
     environment = {k: v for k, v in os.environ.items() if k not in without}
     with Path(log).open("w") as out:
-        status = subprocess.run(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=environment).returncode
+        process = subprocess.Popen(command, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=environment,
+                                   start_new_session=True)
+        try:
+            status = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            out.write(f"\n[killed after {timeout:.0f} s]\n")
+            status = 124
     return status, time.monotonic() - started
 
 
