@@ -506,6 +506,21 @@ def run_logged(command: list[str], cwd: Path, log: Path, without: tuple[str, ...
     return status, time.monotonic() - started
 
 
+def scratch_worktree(root: Path, work: Path, revision: str = "HEAD") -> Path:
+    """`work`/worktree, a git worktree of `root` checked out (detached, forced) at `revision`: kept from
+    an earlier run with its warm build folder, or added."""
+    worktree = work / "worktree"
+    work.mkdir(exist_ok=True)
+    commit = subprocess.run(["git", "rev-parse", revision], cwd=root, check=True, capture_output=True,
+                            text=True).stdout.strip()
+    if (worktree / ".git").exists():
+        subprocess.run(["git", "checkout", "-q", "--force", "--detach", commit], cwd=worktree, check=True)
+    else:
+        subprocess.run(["git", "worktree", "add", "--detach", str(worktree), commit], cwd=root, check=True,
+                       capture_output=True)
+    return worktree
+
+
 def test_filter(targets: list[str]) -> str:
     """The `swift test --filter` pattern that runs exactly these test targets' tests."""
     return "^(" + "|".join(re.escape(t) for t in targets) + ")\\."
