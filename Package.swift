@@ -30,6 +30,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-openapi-hummingbird": .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     "postgres-nio": .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+    "swift-nio": .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -43,6 +44,8 @@ let flyingFox = Dep.product("FlyingFox", package: "FlyingFox")
 /// The HTTP server of `moa-server` (and its test client): only the server's closure builds it.
 let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
 let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
+let hummingbirdCore = Dep.product("HummingbirdCore", package: "hummingbird")
+let nioCore = Dep.product("NIOCore", package: "swift-nio")
 /// What the code generated from docs/api/openapi.yaml needs (Scripts/generate-api): the runtime for
 /// the types, and the Hummingbird transport for the server.
 let openAPIRuntime = Dep.product("OpenAPIRuntime", package: "swift-openapi-runtime")
@@ -257,7 +260,7 @@ let app: [Module] = [
         "MoaServer", path: "App/MoaServer",
         deps: [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
-            openAPIRuntime, openAPIHummingbird, httpTypes,
+            hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),

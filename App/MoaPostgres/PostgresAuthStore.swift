@@ -226,7 +226,8 @@ public struct PostgresAuthStore: AuthRepository {
         alongside: @Sendable (any Transaction) throws -> Void
     ) async throws {
         try await write { tx in
-            try tx.execute("UPDATE auth_users SET password_hash = \(hash) WHERE id = \(user.rawValue)")
+            try tx.execute(
+                "UPDATE auth_users SET password_hash = \(hash), verified_at = COALESCE(verified_at, \(date)) WHERE id = \(user.rawValue)")
             try tx.execute("UPDATE auth_sessions SET revoked_at = \(date) WHERE user_id = \(user.rawValue) AND revoked_at IS NULL")
             try tx.execute("DELETE FROM auth_verifications WHERE user_id = \(user.rawValue)")
             if let newSession { try Self.insert(newSession, in: tx) }
@@ -239,7 +240,11 @@ public struct PostgresAuthStore: AuthRepository {
         let tx = try PostgresTransaction.open(transaction)
         try tx.execute("DELETE FROM auth_sessions WHERE user_id = \(id.rawValue)")
         try tx.execute("DELETE FROM auth_verifications WHERE user_id = \(id.rawValue)")
-        try tx.execute("DELETE FROM auth_throttles WHERE email = \(email.lowercased())")
+        let keys = ThrottleKey.keys(of: email.lowercased())
+        for key in keys.exact { try tx.execute("DELETE FROM auth_throttles WHERE email = \(key)") }
+        for prefix in keys.prefixes {
+            try tx.execute("DELETE FROM auth_throttles WHERE left(email, \(Int32(prefix.unicodeScalars.count))) = \(prefix)")
+        }
         try tx.execute(
             #"DELETE FROM auth_security_events WHERE user_id = \#(id.rawValue) OR lower(email COLLATE "C") = lower(\#(email) COLLATE "C")"#)
         try tx.execute("DELETE FROM auth_users WHERE id = \(id.rawValue)")

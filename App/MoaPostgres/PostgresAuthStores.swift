@@ -7,7 +7,7 @@ extension PostgresStores {
     /// Addresses compare as SQLite's `COLLATE NOCASE` does — ASCII letters folded, nothing else —
     /// through `lower(email COLLATE "C")`, whatever the database's locale: the unique index on
     /// `auth_users` and the look-ups use that expression. Throttles are keyed by the lower-cased
-    /// address the store computes. `auth_pins` is the terminal's, but a login may clear its count
+    /// key the store computes (``ThrottleKey``: per client, per address and client, per address). `auth_pins` is the terminal's, but a login may clear its count
     /// (`insertSession(…clearingWrongPins:…)`), so it exists here too.
     static var authMigrations: PostgresMigrationSet {
         PostgresMigrationSet(
@@ -72,7 +72,14 @@ extension PostgresStores {
                             failures bigint NOT NULL DEFAULT 0 CHECK (failures >= 0),
                             updated_at timestamptz NOT NULL)
                         """,
-                    ])
+                    ]),
+                // SQLite's v4: whoever enters a sign-up's code chooses the password (issue 24).
+                .init(
+                    "v2-codes-choose-passwords",
+                    [
+                        "UPDATE auth_users SET password_hash = '!unverified' WHERE verified_at IS NULL",
+                        "DELETE FROM auth_throttles WHERE strpos(email, ':') = 0",
+                    ]),
             ])
     }
 

@@ -102,15 +102,15 @@ public struct RemoteRegistration: RegistrationUseCases {
                 throw RemoteAPI.unexpected("the sign-up")
             }
             let status = try created.body.json
-            return CodeSent(email: status.email ?? email, location: "moa-server's outbox (\(status.verificationMail ?? "a new mail"))")
+            return CodeSent(email: status.email ?? email, location: status.verificationMail.map { "moa-server's outbox (\($0))" })
         }
         try onSignedUp()
         return sent
     }
 
-    public func verify(email: String, code: String) async throws {
+    public func verify(email: String, code: String, password: String) async throws {
         try await api.call { client in
-            guard case .ok = try await client.verifyEmail(body: .json(.init(email: email, code: code))) else {
+            guard case .ok = try await client.verifyEmail(body: .json(.init(email: email, code: code, password: password))) else {
                 throw RemoteAPI.unexpected("the verification")
             }
         }
@@ -122,7 +122,7 @@ public struct RemoteRegistration: RegistrationUseCases {
                 throw RemoteAPI.unexpected("the new code")
             }
             let status = try ok.body.json
-            return CodeSent(email: status.email ?? email, location: "moa-server's outbox (\(status.verificationMail ?? "a new mail"))")
+            return CodeSent(email: status.email ?? email, location: status.verificationMail.map { "moa-server's outbox (\($0))" })
         }
     }
 }

@@ -44,6 +44,8 @@ public struct MoaServer: Sendable {
     let engine: Engine
     let services: ServerServices
     let logger: Logger
+    let clients: ClientAddressResolver
+    let limits: ConnectionLimits
 
     /// The engine the stores were composed on.
     enum Engine: Sendable {
@@ -61,14 +63,26 @@ public struct MoaServer: Sendable {
 
     /// Opens (creating with mode 0700 if missing) the data folder (its `outbox/`, and on SQLite its
     /// database, migrated), and composes the services (a composition problem is a bug:
-    /// ``ServerError/composition(_:)``).
-    /// - Parameter passwordCost: scrypt's cost (``ScryptParameters/testsOnly`` for tests, which hash
-    ///   many passwords in one process; never for people).
+    /// ``ServerError/composition(_:)``). A data folder other users can write to is made owner-only
+    /// first, or — when it cannot be (a shared folder, another user's) — refused
+    /// (``ServerError/dataFolderExposed(_:)``): its mail and database would be theirs to change.
+    /// - Parameters:
+    ///   - passwordCost: scrypt's cost (``ScryptParameters/testsOnly`` for tests, which hash many
+    ///     passwords in one process; never for people).
+    ///   - clients: how a request's client address is found (the proxies trusted to name it).
+    ///   - limits: the connection ceiling and the idle and header timeouts.
     public init(
         folder: MoaHome, storage: Storage = .sqlite, logger: Logger, clock: any WallClock = SystemWallClock(),
-        passwordCost: ScryptParameters = .owasp
+        passwordCost: ScryptParameters = .owasp, clients: ClientAddressResolver = ClientAddressResolver(),
+        limits: ConnectionLimits = ConnectionLimits()
     ) throws {
         try folder.prepare()
+        let notes = folder.tightenPermissions()
+        if let mode = folder.rootMode(), mode & 0o022 != 0 {
+            throw ServerError.dataFolderExposed(
+                "The data folder \(folder.root.path) can be written by other users (\(MoaHome.octal(mode))) and cannot be made owner-only")
+        }
+        for note in notes { logger.warning("\(note)") }
         try FileManager.default.createDirectory(
             at: folder.outboxURL, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         switch storage {
@@ -77,6 +91,8 @@ public struct MoaServer: Sendable {
         }
         self.folder = folder
         self.logger = logger
+        self.clients = clients
+        self.limits = limits
         do {
             services = try RegistryBuilder(modules: Self.modules(engine: engine, folder: folder, clock: clock, passwordCost: passwordCost))
                 .validate(root: ServerServicesKey.self).resolve()
@@ -125,14 +141,14 @@ public struct MoaServer: Sendable {
     /// of docs/api/openapi.yaml (``ServerAPI``, through the code generated from the document), a body limit of ``maximumBodyBytes`` for every request, the
     /// bearer token's user for the rest of the request, and a problem document (RFC 9457) for
     /// every error.
-    public func router() throws -> Router<BasicRequestContext> {
-        let router = Router()
+    public func router() throws -> Router<MoaRequestContext> {
+        let router = Router(context: MoaRequestContext.self)
         let routes = RouteTable()
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: ProblemMiddleware(logger: logger))
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
-        router.add(middleware: BearerMiddleware(tokens: services.tokens))
+        router.add(middleware: BearerMiddleware(tokens: services.tokens, clients: clients))
         try ServerAPI(engine: engine, services: services, passwordWork: PasswordWork()).registerHandlers(
             on: routes.recording(on: router), middlewares: [EmptyBodyMiddleware()])
         return router
@@ -148,7 +164,8 @@ public struct MoaServer: Sendable {
     public func application(host: String, port: Int, listening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
         Application(
             router: try router(),
-            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "moa-server"),
+            server: .guarded(limits, logger: logger),
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "moa-server", backlog: 1_024),
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)
     }
@@ -173,6 +190,7 @@ struct ServerServices: Sendable {
     static var providers: [Provider] {
         [
             .instance(SessionProviderKey.self, RequestSession()),
+            .instance(ClientOriginKey.self, RequestClientOrigin()),
             .singleton(
                 UserDataOwnersKey.self,
                 requiresEach: [TransferUserDataKey.self, AccountUserDataKey.self, InboxUserDataKey.self, SettingsUserDataKey.self]

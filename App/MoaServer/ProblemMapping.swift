@@ -23,14 +23,11 @@ extension Problem {
         case is NotLoggedInError:
             self = .unauthenticated(tokenGiven: RequestUser.current?.tokenGiven ?? false) // BearerMiddleware knows better
             return
-        case AuthError.throttled(let until), AuthError.codesLocked(let until), AuthError.resendTooSoon(let until),
+        case AuthError.throttled(let until), AuthError.loginDelayed(let until), AuthError.codesLocked(let until),
             AccountSecurityError.resetLocked(let until):
             self.init(
                 kind: "rate-limited", title: "Too many requests", status: .tooManyRequests, detail: detail, exitStatus: status,
                 hint: hint, retryAfter: max(1, Int(until.timeIntervalSince(now).rounded(.up))))
-            return
-        case AuthError.notVerified:
-            self.init(kind: "not-verified", title: "Not verified", status: .forbidden, detail: detail, exitStatus: status, hint: hint)
             return
         case PostingError.insufficientFunds:
             self.init(

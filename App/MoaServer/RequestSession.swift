@@ -15,6 +15,8 @@ struct RequestUser: Sendable {
     let authenticated: (user: AuthenticatedUser, session: SessionRecord)?
     /// Whether the request carried an `Authorization` header at all (a 401 says which it was).
     let tokenGiven: Bool
+    /// The client address (``ClientAddressResolver``): guessing is throttled per client.
+    let client: String
 
     @TaskLocal static var current: RequestUser?
 }
@@ -31,8 +33,9 @@ struct RequestSession: SessionProvider {
 /// (``RequestUser``). It refuses nothing itself: a route that needs a user finds none and answers
 /// 401 (`NotLoggedInError`, which this middleware turns into the `unauthenticated` problem with
 /// its `WWW-Authenticate` challenge); sign-up, login, refresh and the others that need none do not care.
-struct BearerMiddleware<Context: RequestContext>: RouterMiddleware {
+struct BearerMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let tokens: SessionTokens
+    let clients: ClientAddressResolver
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = request.headers[.authorization]
@@ -42,7 +45,8 @@ struct BearerMiddleware<Context: RequestContext>: RouterMiddleware {
         {
             authenticated = (user, session)
         }
-        let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil)
+        let client = clients.client(peer: context.remoteAddress, forwardedFor: ClientAddressResolver.forwardedFor(request.headers))
+        let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil, client: client)
         // A route that acts for a user answers 401 before it reads anything else of the request.
         if authenticated == nil, Self.actsForAUser(request.uri.path) {
             throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)

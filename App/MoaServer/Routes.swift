@@ -10,12 +10,12 @@ final class RouteTable: Sendable {
     private let routes = Mutex<[(method: HTTPRequest.Method, segments: [Substring])]>([])
 
     /// A transport that records each route in this table and registers it on `router`.
-    func recording(on router: Router<BasicRequestContext>) -> some ServerTransport {
+    func recording(on router: Router<MoaRequestContext>) -> some ServerTransport {
         Recorder(router: router, table: self)
     }
 
     private struct Recorder: ServerTransport {
-        let router: Router<BasicRequestContext>
+        let router: Router<MoaRequestContext>
         let table: RouteTable
 
         func register(

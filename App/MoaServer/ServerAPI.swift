@@ -36,19 +36,26 @@ struct ServerAPI: APIProtocol {
 
     // MARK: Auth
 
+    // Sign-up, verification, resend and reset answer alike for every address — the same body,
+    // never the outbox file, and no sooner than `AlikeTime.floor` — so neither the answer nor its
+    // time tells whether an address has an account.
+
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
         let (email, password) = (try Bound.email(body.email), try Bound.password(body.password, "/password"))
         let registration = services.registration
-        let sent = try await passwordWork.run { try await registration.signUp(email: email, password: password) }
-        return .created(
-            .init(body: .json(.init(status: .codeSent, email: sent.email, verificationMail: Self.fileName(sent.location)))))
+        let sent = try await AlikeTime.answer { try await registration.signUp(email: email, password: password) }
+        return .created(.init(body: .json(.init(status: .codeSent, email: sent.email))))
     }
 
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
         let email = try Bound.email(body.email)
-        try await services.registration.verify(email: email, code: try Bound.text(body.code, "/code", 32))
+        let (code, password) = (try Bound.text(body.code, "/code", 32), try Bound.password(body.password, "/password"))
+        let registration = services.registration
+        try await AlikeTime.answer {
+            try await passwordWork.run { try await registration.verify(email: email, code: code, password: password) }
+        }
         return .ok(.init(body: .json(.init(status: .verified, email: try EmailAddress(email).value))))
     }
 
@@ -56,8 +63,10 @@ struct ServerAPI: APIProtocol {
         -> Operations.ResendVerificationCode.Output
     {
         guard case .json(let body) = input.body else { throw Self.notJSON }
-        let sent = try await services.registration.resendCode(email: try Bound.email(body.email))
-        return .ok(.init(body: .json(.init(status: .codeSent, email: sent.email, verificationMail: Self.fileName(sent.location)))))
+        let email = try Bound.email(body.email)
+        let registration = services.registration
+        let sent = try await AlikeTime.answer { try await registration.resendCode(email: email) }
+        return .ok(.init(body: .json(.init(status: .codeSent, email: sent.email))))
     }
 
     func logIn(_ input: Operations.LogIn.Input) async throws -> Operations.LogIn.Output {
@@ -108,7 +117,9 @@ struct ServerAPI: APIProtocol {
 
     func requestPasswordReset(_ input: Operations.RequestPasswordReset.Input) async throws -> Operations.RequestPasswordReset.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
-        let email = try await services.passwordReset.request(email: try Bound.email(body.email))
+        let address = try Bound.email(body.email)
+        let reset = services.passwordReset
+        let email = try await AlikeTime.answer { try await reset.request(email: address) }
         return .accepted(.init(body: .json(.init(status: .resetCodeRequested, email: email))))
     }
 
@@ -119,7 +130,9 @@ struct ServerAPI: APIProtocol {
         let (email, code) = (try Bound.email(body.email), try Bound.text(body.code, "/code", 32))
         let newPassword = try Bound.password(body.newPassword, "/new_password")
         let reset = services.passwordReset
-        let user = try await passwordWork.run { try await reset.complete(email: email, code: code, newPassword: newPassword) }
+        let user = try await AlikeTime.answer {
+            try await passwordWork.run { try await reset.complete(email: email, code: code, newPassword: newPassword) }
+        }
         return .ok(
             .init(body: .json(.init(status: .passwordReset, email: user.email, userId: user.id.rawValue, sessions: "all-revoked"))))
     }
@@ -317,9 +330,24 @@ struct ServerAPI: APIProtocol {
         kind: "unsupported-media-type", title: "Unsupported media type", status: .unsupportedMediaType,
         detail: "The request body must be application/json.", exitStatus: .dataError)
 
-    /// The outbox file a mail went to, never the server's full path.
-    static func fileName(_ location: String) -> String {
-        URL(fileURLWithPath: location).lastPathComponent
+}
+
+/// Answers that must not tell, by their time, whether an address has an account: each takes at
+/// least ``floor`` from its start, success or error alike (the work behind them — a lookup, a code
+/// saved, a mail written — takes a few milliseconds, and differs by address).
+enum AlikeTime {
+    static let floor: Duration = .milliseconds(250)
+
+    static func answer<T: Sendable>(_ work: () async throws -> T) async throws -> T {
+        let start = ContinuousClock.now
+        let result: Result<T, any Error>
+        do {
+            result = .success(try await work())
+        } catch {
+            result = .failure(error)
+        }
+        try? await Task.sleep(until: start + floor, clock: .continuous)
+        return try result.get()
     }
 }
 

@@ -24,7 +24,8 @@ public struct ServerCommand: AsyncParsableCommand {
             (with --port 0, the port the system chose). SIGTERM and SIGINT stop the server gracefully. \
             Exit status: 0 after a graceful stop, 64 usage, 65 the database was written by a newer moa-server, \
             69 the address cannot be listened on or the PostgreSQL database cannot be used, 74 the data folder \
-            or its database cannot be opened.
+            or its database cannot be opened, 78 the data folder can be written by other users and cannot be made \
+            owner-only.
             """,
         version: "moa-server \(version) (API v1)")
 
@@ -46,6 +47,24 @@ public struct ServerCommand: AsyncParsableCommand {
     @Flag(help: "Audit the ledger in --data (or --database) (as `moa doctor` does) and exit: 0 when it keeps its invariants, 65 when not.")
     var audit = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Connections open at once; one more is answered 503 and closed (at most the open-file limit less 64).",
+            valueName: "n"))
+    var maxConnections = ConnectionLimits().maximumConnections
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a connection may stay without a complete request head (idle, or sending its header slowly) before it is closed.",
+            valueName: "seconds"))
+    var idleTimeout = 15
+
+    @Option(
+        help: ArgumentHelp(
+            "The address of a reverse proxy in front of the server (repeatable): for its requests, the client is the address it appends to X-Forwarded-For.",
+            valueName: "ip"))
+    var trustedProxy: [String] = []
+
     public init() {}
 
     public func validate() throws {
@@ -54,6 +73,32 @@ public struct ServerCommand: AsyncParsableCommand {
             throw ValidationError("--host must be an address or a host name, not \"\(host)\".")
         }
         if let data, data.allSatisfy(\.isWhitespace) { throw ValidationError("--data names no folder.") }
+        guard (1...1_000_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be between 1 and 1000000, not \(maxConnections).")
+        }
+        guard (1...3_600).contains(idleTimeout) else {
+            throw ValidationError("--idle-timeout must be between 1 and 3600 seconds, not \(idleTimeout).")
+        }
+        for proxy in trustedProxy where ClientAddressResolver.address(proxy) == nil {
+            throw ValidationError("--trusted-proxy must be an IP address, not \"\(proxy)\".")
+        }
+    }
+
+    /// The connection limits asked for, the ceiling kept below the open-file limit (raised first to
+    /// what the system allows), with room for the database, the log and the mail.
+    func connectionLimits(logger: Logger) -> ConnectionLimits {
+        var limits = ConnectionLimits(maximumConnections: maxConnections, idleTimeout: .seconds(idleTimeout))
+        if let files = ConnectionLimits.raiseOpenFileLimit(), files - 64 < maxConnections {
+            limits.maximumConnections = max(1, files - 64)
+            logger.warning(
+                "--max-connections \(maxConnections) is above what \(files) open files allow: at most \(limits.maximumConnections) connections."
+            )
+        }
+        return limits
+    }
+
+    var clients: ClientAddressResolver {
+        ClientAddressResolver(trustedProxies: Set(trustedProxy.compactMap(ClientAddressResolver.address)))
     }
 
     public func run() async throws {
@@ -63,7 +108,10 @@ public struct ServerCommand: AsyncParsableCommand {
         var logger = Logger(label: "moa-server")
         logger.logLevel = .info
         let passwordCost = ScryptParameters.chosen(by: environment)
-        guard let database else { return try await serve(MoaServer(folder: folder, logger: logger, passwordCost: passwordCost)) }
+        let limits = connectionLimits(logger: logger)
+        guard let database else {
+            return try await serve(MoaServer(folder: folder, logger: logger, passwordCost: passwordCost, clients: clients, limits: limits))
+        }
         let location = try PostgresLocation(database, environment: environment)
         var poolLogger = logger
         poolLogger.logLevel = .error // the pool's warnings repeat what a request's error already says
@@ -71,7 +119,10 @@ public struct ServerCommand: AsyncParsableCommand {
         let pool = Task { await postgres.run() }
         do {
             try await postgres.migrate(PostgresStores.migrations, applying: !audit) // an audit writes nothing
-            try await serve(MoaServer(folder: folder, storage: .postgres(postgres), logger: logger, passwordCost: passwordCost))
+            try await serve(
+                MoaServer(
+                    folder: folder, storage: .postgres(postgres), logger: logger, passwordCost: passwordCost, clients: clients,
+                    limits: limits))
         } catch {
             await Self.stop(pool, logger: logger)
             throw error
@@ -198,12 +249,15 @@ public enum ServerError: Error, UserFacingError, Equatable {
     case composition(String)
     /// `--audit` found the ledger breaking its invariants.
     case ledgerBroken([String])
+    /// The data folder can be written by other users and cannot be made owner-only.
+    case dataFolderExposed(String)
 
     public var message: String {
         switch self {
         case .cannotListen(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
         case .composition(let problems): "The server's composition is broken: \(problems)."
         case .ledgerBroken(let problems): "The ledger breaks its invariants: \(problems.joined(separator: " "))"
+        case .dataFolderExposed(let sentence): sentence + "."
         }
     }
 
@@ -212,6 +266,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .cannotListen: "Choose another --port (0 picks a free one) or --host."
         case .composition: "This is a bug in moa-server; please report it."
         case .ledgerBroken: nil
+        case .dataFolderExposed: "Choose a folder of your own with --data (it is created owner-only)."
         }
     }
 
@@ -220,6 +275,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .cannotListen: .unavailable
         case .composition: .software
         case .ledgerBroken: .dataError
+        case .dataFolderExposed: .configuration
         }
     }
 }

@@ -6,7 +6,7 @@ extension MoaProcess {
     func loggedIn(_ email: String = "ada@example.com", password: String = "a long passphrase nobody guesses") throws {
         try run(["auth", "signup", "--email", email, "--password-stdin"], stdin: password)
         let code = try mailedCode(to: email)
-        try run(["auth", "verify", "--email", email, "--code", code])
+        try run(["auth", "verify", "--email", email, "--code", code, "--password-stdin"], stdin: password)
         let login = try run(["auth", "login", "--email", email, "--password-stdin"], stdin: password)
         guard login.status == 0 else { throw LoginFailed(message: login.err) }
     }

@@ -63,6 +63,7 @@ struct BadInputEndToEndTests {
     static let noInput: Int32 = 66
     static let unavailable: Int32 = 69
     static let configuration: Int32 = 78
+    static let noPermission: Int32 = 77
 
     static let password = "a long passphrase nobody guesses"
     /// Red text, a bell, the 8-bit CSI and a right-to-left override.
@@ -83,7 +84,10 @@ struct BadInputEndToEndTests {
             Case("auth verify", "--email", ["--email", "not-an-address", "--code", "123456"], dataError),
             Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "abc"], dataError),
             Case("auth verify", "--code", ["--email", "nobody@example.com", "--code", "1234567"], dataError),
-            Case("auth verify", "--email", ["--email", "nobody@example.com", "--code", "123456"], unavailable),
+            // No code waits for the address: the answer a wrong code gets (nothing tells which it was).
+            Case(
+                "auth verify", "--code", ["--email", "someone@example.com", "--code", "123456", "--password-stdin"], stdin: password,
+                noPermission),
             Case("auth login", "--email", ["--email", "not-an-address", "--password-stdin"], stdin: password, dataError),
         ]
         + ["auth signup", "auth login"].flatMap { command in

@@ -137,7 +137,7 @@ struct InteractiveEndToEndTests {
             ]))
         #expect(result.status == 0, "stderr: \(result.err)")
         let out = result.out
-        #expect(out.contains("E-mail: Password: error: The e-mail address or the password is wrong."))
+        #expect(out.contains("E-mail: Password: error: The e-mail address or the password is wrong, or the address is not verified yet."))
         #expect(out.components(separatedBy: "│ Not logged in").count - 1 == 2, "the home shows logged out again after the refusal")
         #expect(out.contains("Logged in as ada@example.com."))
         #expect(ScreenText.line(in: out, containing: ["│ Memo", "—"]))

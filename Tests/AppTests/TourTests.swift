@@ -45,7 +45,7 @@ struct TourTests {
         #expect(found == found.sorted(), "the steps are in order")
 
         // 1. Sign-up through the interactive entry, the code from the outbox, verified, logged in.
-        #expect(out.contains("Account created for tour@moa.example."))
+        #expect(out.contains("A verification code is on its way to tour@moa.example."))
         #expect(ScreenText.line(in: out, containing: ["Code from the e-mail (empty to stop): ", "(read from outbox/", "-verify.eml)"]))
         #expect(out.contains("tour@moa.example is verified."))
         #expect(out.contains("Logged in as tour@moa.example."))

@@ -460,10 +460,11 @@ struct AuthDataModuleTests {
         #expect((auth.provider as? SessionManager) === auth.manager)
 
         let sent = try await auth.registration.signUp(email: "ada@example.com", password: "a long and unusual passphrase")
-        #expect(sent.location.hasPrefix(home.outboxURL.path))
-        let mail = try String(contentsOfFile: sent.location, encoding: .utf8)
+        let location = try #require(sent.location)
+        #expect(location.hasPrefix(home.outboxURL.path))
+        let mail = try String(contentsOfFile: location, encoding: .utf8)
         let code = try #require(mail.firstMatch(of: /code is (\d{6})/)).output.1
-        try await auth.registration.verify(email: "ada@example.com", code: String(code))
+        try await auth.registration.verify(email: "ada@example.com", code: String(code), password: "a long and unusual passphrase")
 
         let user = try await auth.manager.logIn(email: "Ada@example.com", password: "a long and unusual passphrase")
         #expect(user.email == "ada@example.com")

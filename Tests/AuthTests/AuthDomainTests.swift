@@ -11,19 +11,81 @@ struct RegistrationTests {
         #expect(sent.email == "ada.lovelace@example.com", "the canonical form: NFKC, lower-cased")
         #expect(auth.mail.mails.count == 1)
         let code = try #require(auth.mail.lastCode(to: "ada.lovelace@example.com"))
-        try await auth.registration.verify(email: "ADA.lovelace@example.com", code: code)
+        try await auth.registration.verify(email: "ADA.lovelace@example.com", code: code, password: AuthHarness.password)
         let user = try await auth.sessions.logIn(email: "Ada.Lovelace@example.com", password: AuthHarness.password)
         #expect(user.email == "ada.lovelace@example.com")
         #expect(try await auth.sessions.currentUser() == user)
     }
 
-    @Test func aSecondSignUpWithTheSameAddressIsRefused() async throws {
+    /// Issue 24, defect 1: Mallory signs up with Ada's address and a password of his own. Ada's own
+    /// sign-up is not refused, and whichever code she enters, the password is the one she gives
+    /// with it — never Mallory's.
+    @Test func aSignUpWithSomeoneElsesAddressNeverSetsTheirPassword() async throws {
         let auth = try AuthHarness()
-        _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
-        await #expect(throws: AuthError.emailTaken("ada@example.com")) {
-            try await auth.registration.signUp(email: "ADA@example.com", password: AuthHarness.password)
-        }
+        let mallorys = "mallory's own password, 2026"
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: mallorys)
+        let first = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        auth.clock.advance(by: 61)
+        let answer = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+        #expect(answer.email == "ada@example.com", "Ada's sign-up is answered, not refused")
+        let second = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        #expect(second != first || auth.mail.mails.count == 2)
+        // Before anyone verifies, Mallory's password opens nothing.
+        await #expect(throws: AuthError.wrongCredentials) { try await auth.sessions.logIn(email: "ada@example.com", password: mallorys) }
+        try await auth.registration.verify(email: "ada@example.com", code: second, password: AuthHarness.password)
+        await #expect(throws: AuthError.wrongCredentials) { try await auth.sessions.logIn(email: "ada@example.com", password: mallorys) }
+        _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
         #expect(try auth.count("SELECT COUNT(*) FROM auth_users") == 1)
+    }
+
+    /// A reset proves the mailbox too: an address left waiting by someone else's sign-up gets a code,
+    /// and the password set with it is the owner's.
+    @Test func aResetOfAnAddressStillWaitingSetsTheOwnersPasswordAndVerifiesIt() async throws {
+        let auth = try AuthHarness()
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: "mallory's own password, 2026")
+        auth.clock.advance(by: 61)
+        _ = try await auth.passwordReset.request(email: "ada@example.com")
+        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        _ = try await auth.passwordReset.complete(email: "ada@example.com", code: code, newPassword: AuthHarness.password)
+        _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        await #expect(throws: AuthError.wrongCredentials) {
+            try await auth.sessions.logIn(email: "ada@example.com", password: "mallory's own password, 2026")
+        }
+    }
+
+    /// Issue 24, defect 4: a sign-up answers alike for a new address, a waiting one and one with an
+    /// account, whose owner is mailed that someone tried (at most once a minute).
+    @Test func aSignUpAnswersAlikeForEveryAddressAndTellsAnOwner() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        _ = try await auth.registration.signUp(email: "bo@example.com", password: AuthHarness.password)
+        var answers: [String: String] = [:]
+        for email in ["ada@example.com", "bo@example.com", "cy@example.com"] {
+            let sent = try await auth.registration.signUp(email: email, password: AuthHarness.password)
+            answers[email] = "\(sent.email.split(separator: "@")[1])"
+        }
+        #expect(Set(answers.values) == ["example.com"])
+        let toAda = auth.mail.mails.filter { $0.to == "ada@example.com" }
+        #expect(toAda.last?.subject == "Someone tried to sign up to Moa with your address")
+        #expect(!(toAda.last?.body.contains(AuthHarness.password) ?? true))
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+        #expect(auth.mail.mails.filter { $0.to == "ada@example.com" }.count == toAda.count, "one notice a minute at most")
+        _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+    }
+
+    /// Verify and resend answer alike whatever the address: no "no pending verification", no
+    /// "resend too soon" that only a waiting address would get.
+    @Test func verifyAndResendAnswerAlikeForEveryAddress() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        _ = try await auth.registration.signUp(email: "bo@example.com", password: AuthHarness.password)
+        for email in ["ada@example.com", "bo@example.com", "nobody@example.com"] {
+            await #expect(throws: AuthError.codeRejected) {
+                try await auth.registration.verify(email: email, code: "000001", password: AuthHarness.password)
+            }
+            let sent = try await auth.registration.resendCode(email: email)
+            #expect(sent.email == email && sent.location == nil, "nothing new within the minute, and nothing for the others")
+        }
     }
 
     @Test(arguments: [
@@ -41,13 +103,19 @@ struct RegistrationTests {
         }
         #expect(try auth.count("SELECT COUNT(*) FROM auth_users") == 0)
         #expect(auth.mail.mails.isEmpty)
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        await #expect(throws: AuthError.weakPassword(rule)) {
+            try await auth.registration.verify(email: "ada@example.com", code: code, password: password)
+        }
     }
 
     @Test func passwordsAreNormalisedNFKCSoCompatibleFormsMatch() async throws {
         let auth = try AuthHarness()
         let fullwidth = "ＰａｓｓｐｈｒａｓｅＦｏｒＭｏａ２０２６" // fullwidth letters and digits
         _ = try await auth.registration.signUp(email: "ada@example.com", password: fullwidth)
-        try await auth.registration.verify(email: "ada@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "")
+        try await auth.registration.verify(
+            email: "ada@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "", password: fullwidth)
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: "PassphraseForMoa2026")
     }
 
@@ -62,55 +130,56 @@ struct RegistrationTests {
         }
     }
 
-    @Test func aWrongCodeCountsDownAndTheFifthEndsIt() async throws {
+    /// Wrong codes lock out the client that enters them after five (counted across new codes), and
+    /// a code dies after ten wrong tries from everywhere; the owner's next code still works.
+    @Test func wrongCodesLockTheGuesserAndACodeDiesAfterTenTries() async throws {
         let auth = try AuthHarness()
         _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
         let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
         let wrong = code == "000000" ? "111111" : "000000"
-        for left in [4, 3, 2, 1] {
-            await #expect(throws: AuthError.wrongCode(triesLeft: left)) {
-                try await auth.registration.verify(email: "ada@example.com", code: wrong)
+        let guesser = auth.registration(from: "203.0.113.9")
+        for _ in 0..<5 {
+            await #expect(throws: AuthError.codeRejected) {
+                try await guesser.verify(email: "ada@example.com", code: wrong, password: AuthHarness.password)
             }
         }
-        await #expect(throws: AuthError.tooManyCodeAttempts) { try await auth.registration.verify(email: "ada@example.com", code: wrong) }
-        // The fifth wrong code also locked the address for a minute, as five failed logins do.
         let locked = auth.clock.now().addingTimeInterval(60)
         await #expect(throws: AuthError.codesLocked(until: locked)) {
-            try await auth.registration.verify(email: "ada@example.com", code: code)
+            try await guesser.verify(email: "ada@example.com", code: code, password: AuthHarness.password)
         }
-        await #expect(throws: AuthError.codesLocked(until: locked)) { try await auth.registration.resendCode(email: "ada@example.com") }
-        auth.clock.advance(by: 61)
-        await #expect(throws: AuthError.tooManyCodeAttempts) { try await auth.registration.verify(email: "ada@example.com", code: code) }
-        // A new code works again.
-        _ = try await auth.registration.resendCode(email: "ada@example.com")
-        try await auth.registration.verify(email: "ada@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "")
+        // Another client — the owner — is not locked, and the code survived the guesser.
+        let owner = auth.registration(from: "198.51.100.7")
+        try await owner.verify(email: "ada@example.com", code: code, password: AuthHarness.password)
+        _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
     }
 
-    /// New codes do not buy new guesses, and do not flood a mailbox: at most one a minute.
-    @Test func newCodesAreRationed() async throws {
+    @Test func aCodeDiesAfterTenWrongTriesFromEverywhere() async throws {
         let auth = try AuthHarness()
         _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
-        let soon = auth.clock.now().addingTimeInterval(60)
-        await #expect(throws: AuthError.resendTooSoon(until: soon)) { try await auth.registration.resendCode(email: "ada@example.com") }
-        #expect(auth.mail.mails.count == 1)
-        // Guessing across new codes: each one's wrong tries count toward the address's five.
-        for _ in 0..<2 {
-            auth.clock.advance(by: 61)
-            _ = try await auth.registration.resendCode(email: "ada@example.com")
-            let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
-            let wrong = code == "000000" ? "111111" : "000000"
-            for _ in 0..<2 { _ = try? await auth.registration.verify(email: "ada@example.com", code: wrong) }
+        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        let wrong = code == "000000" ? "111111" : "000000"
+        for client in 0..<10 {
+            _ = try? await auth.registration(from: "203.0.113.\(client)").verify(
+                email: "ada@example.com", code: wrong, password: AuthHarness.password)
+        }
+        await #expect(throws: AuthError.codeRejected) {
+            try await auth.registration.verify(email: "ada@example.com", code: code, password: AuthHarness.password)
         }
         auth.clock.advance(by: 61)
         _ = try await auth.registration.resendCode(email: "ada@example.com")
-        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
-        let wrong = code == "000000" ? "111111" : "000000"
-        await #expect(throws: AuthError.wrongCode(triesLeft: 4)) {
-            try await auth.registration.verify(email: "ada@example.com", code: wrong)
-        }
-        await #expect(throws: AuthError.codesLocked(until: auth.clock.now().addingTimeInterval(60))) {
-            try await auth.registration.verify(email: "ada@example.com", code: code)
-        }
+        try await auth.registration.verify(
+            email: "ada@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "", password: AuthHarness.password)
+    }
+
+    /// New codes do not flood a mailbox: at most one a minute, and the answer says nothing of it.
+    @Test func newCodesAreRationedSilently() async throws {
+        let auth = try AuthHarness()
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+        let again = try await auth.registration.resendCode(email: "ada@example.com")
+        #expect(again.location == nil && auth.mail.mails.count == 1)
+        auth.clock.advance(by: 61)
+        let later = try await auth.registration.resendCode(email: "ada@example.com")
+        #expect(later.location != nil && auth.mail.mails.count == 2)
     }
 
     @Test func aCodeExpiresAfterTenMinutes() async throws {
@@ -118,71 +187,133 @@ struct RegistrationTests {
         _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
         let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
         auth.clock.advance(by: 10 * 60)
-        await #expect(throws: AuthError.codeExpired) { try await auth.registration.verify(email: "ada@example.com", code: code) }
+        await #expect(throws: AuthError.codeRejected) {
+            try await auth.registration.verify(email: "ada@example.com", code: code, password: AuthHarness.password)
+        }
     }
 
-    @Test func loginBeforeVerificationIsRefusedAndSaysSo() async throws {
+    @Test func loginBeforeVerificationAnswersAsAWrongPasswordDoes() async throws {
         let auth = try AuthHarness()
         _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
-        await #expect(throws: AuthError.notVerified("ada@example.com")) {
+        let before = auth.hasher.verificationCount
+        await #expect(throws: AuthError.wrongCredentials) {
             try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
         }
+        #expect(auth.hasher.verificationCount - before == 1, "the same work as a wrong password")
         #expect(auth.store.current == nil)
     }
 }
 
 @Suite("Auth: login throttling")
 struct ThrottlingTests {
-    @Test func fiveFailuresLockTheAddressEvenForTheRightPasswordUntilTheDelayPasses() async throws {
+    /// Issue 24, defect 2: five wrong passwords from one client lock that client out of the address;
+    /// the owner, from another client, logs in at once.
+    @Test func fiveFailuresLockTheGuesserNotTheOwner() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
+        let guesser = auth.tokens(from: "203.0.113.9")
         for _ in 0..<5 {
             await #expect(throws: AuthError.wrongCredentials) {
-                try await auth.sessions.logIn(email: "ada@example.com", password: "not the password at all")
+                try await guesser.logIn(email: "ada@example.com", password: "not the password at all")
             }
         }
-        await #expect {
-            try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
-        } throws: { error in
-            guard case .throttled(let until)? = error as? AuthError else { return false }
-            return until == auth.clock.now().addingTimeInterval(60)
+        await #expect(throws: AuthError.throttled(until: auth.clock.now().addingTimeInterval(60))) {
+            try await guesser.logIn(email: "ada@example.com", password: AuthHarness.password)
         }
         #expect(try auth.count("SELECT COUNT(*) FROM auth_security_events WHERE kind = 'login-lockout'") == 1)
+        #expect(auth.inbox.notices.last?.title.contains("203.0.113.9") == true, "the owner is told who was stopped")
+        _ = try await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password)
         auth.clock.advance(by: 61)
-        _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        _ = try await guesser.logIn(email: "ada@example.com", password: AuthHarness.password)
     }
 
-    /// Several `moa-server`s share one database: another process may lock the address while this
+    /// Guesses from many clients at one address are bounded by a delay that grows to at most eight
+    /// seconds — never a lock the owner cannot pass.
+    @Test func guessesFromEverywhereOnlyDelayTheAddressByAFewSeconds() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        for client in 0..<5 {
+            _ = try? await auth.tokens(from: "203.0.113.\(client)").logIn(email: "ada@example.com", password: "wrong wrong wrong wrong")
+        }
+        var delays: [TimeInterval] = []
+        for client in 5..<12 {
+            _ = try? await auth.tokens(from: "203.0.113.\(client)").logIn(email: "ada@example.com", password: "wrong wrong wrong wrong")
+            let state = try await auth.repository.throttle(for: ThrottleKey.address("ada@example.com"))
+            delays.append(state.lockedUntil.map { $0.timeIntervalSince(auth.clock.now()) } ?? 0)
+            // Within the delay, every client is asked to wait a few seconds, the owner too…
+            await #expect(throws: AuthError.loginDelayed(until: auth.clock.now().addingTimeInterval(delays.last ?? 0))) {
+                try await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password)
+            }
+            auth.clock.advance(by: delays.last ?? 0)
+        }
+        #expect(delays == [1, 2, 4, 8, 8, 8, 8])
+        // …and after it, the owner logs in.
+        _ = try await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password)
+    }
+
+    /// A reset proves the mailbox: wrong passwords, however many, never stand in its way.
+    @Test func loginFailuresNeverBlockAReset() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        for _ in 0..<20 { _ = try? await auth.sessions.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong") }
+        auth.clock.advance(by: 61)
+        _ = try await auth.passwordReset.request(email: "ada@example.com")
+        let code = try #require(auth.mail.lastCode(to: "ada@example.com"))
+        _ = try await auth.passwordReset.complete(email: "ada@example.com", code: code, newPassword: "a brand new passphrase 2026")
+    }
+
+    /// One client spraying many addresses is stopped after fifty failures, whatever the addresses.
+    @Test func aClientSprayingManyAddressesIsLockedOut() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        let sprayer = auth.tokens(from: "203.0.113.66")
+        for index in 0..<50 { _ = try? await sprayer.logIn(email: "user\(index)@example.com", password: "wrong wrong wrong wrong") }
+        await #expect(throws: AuthError.throttled(until: auth.clock.now().addingTimeInterval(60))) {
+            try await sprayer.logIn(email: "ada@example.com", password: AuthHarness.password)
+        }
+        _ = try await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password)
+    }
+
+    /// Several `moa-server`s share one database: another process may lock this client out while this
     /// one checks a password. Then even the right password is refused, and a wrong one counts nothing
     /// more (no second lockout, no second notice).
     @Test(arguments: [AuthHarness.password, "not the password at all"])
-    func anAddressLockedByAnotherProcessDuringTheCheckRefusesTheLogin(password: String) async throws {
+    func aClientLockedByAnotherProcessDuringTheCheckIsRefused(password: String) async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
         let until = auth.clock.now().addingTimeInterval(60)
-        auth.hasher.duringVerification.withLock { $0 = auth.locking("ada@example.com", until: until) }
+        let key = ThrottleKey.guesser("ada@example.com", client: ThisTerminal.name)
+        auth.hasher.duringVerification.withLock { $0 = auth.locking(key, until: until) }
         await #expect(throws: AuthError.throttled(until: until)) {
             try await auth.sessions.logIn(email: "ada@example.com", password: password)
         }
         #expect(auth.store.current == nil)
-        #expect(try await auth.repository.throttle(for: "ada@example.com").lockouts == 1)
+        #expect(try await auth.repository.throttle(for: key).lockouts == 1)
         #expect(try auth.count("SELECT COUNT(*) FROM auth_sessions") == 0)
     }
 
     @Test func eachLockoutDoublesTheDelayAndItSurvivesARestart() async throws {
         let auth = try AuthHarness()
         try await auth.verifiedUser()
+        let key = ThrottleKey.guesser("ada@example.com", client: ThisTerminal.name)
         for round in 1...3 {
-            for _ in 0..<5 { _ = try? await auth.sessions.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong") }
-            let state = try await auth.repository.throttle(for: "ada@example.com")
+            for attempt in 0..<5 {
+                // Past five failures at the address, each waits out the address's delay (eight seconds at most).
+                if attempt > 0 { auth.clock.advance(by: 9) }
+                _ = try? await auth.sessions.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong")
+            }
+            let state = try await auth.repository.throttle(for: key)
             #expect(state.lockedUntil == auth.clock.now().addingTimeInterval(60 * pow(2, Double(round - 1))))
-            auth.clock.advance(by: 60 * pow(2, Double(round - 1)) + 1)
+            auth.clock.advance(by: 60 * pow(2, Double(round - 1)) + 9)
         }
         // A new SessionManager (a new process) reads the stored state.
         let restarted = SessionManager(
             repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, store: auth.store, clock: auth.clock)
-        for _ in 0..<5 { _ = try? await restarted.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong") }
-        #expect(try await auth.repository.throttle(for: "ada@example.com").lockouts == 4)
+        for _ in 0..<5 {
+            auth.clock.advance(by: 9)
+            _ = try? await restarted.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong")
+        }
+        #expect(try await auth.repository.throttle(for: key).lockouts == 4)
     }
 
     @Test func anUnknownAddressGetsTheSameAnswerCostAndLockout() async throws {
@@ -335,19 +466,21 @@ struct EmailIdentityTests {
         let auth = try AuthHarness()
         try await auth.verifiedUser("ada@example.com")
         for lookAlike in ["ａｄａ@example.com", "ＡＤＡ@example.com", "Ada@Example.com", "ada＠example．com"] {
-            await #expect(throws: AuthError.emailTaken("ada@example.com")) {
-                try await auth.registration.signUp(email: lookAlike, password: AuthHarness.password)
-            }
+            let sent = try await auth.registration.signUp(email: lookAlike, password: AuthHarness.password)
+            #expect(sent.email == "ada@example.com")
+            auth.clock.advance(by: 61)
         }
         #expect(try auth.count("SELECT COUNT(*) FROM auth_users") == 1)
-        #expect(auth.mail.mails.count == 1, "only the first sign-up mailed a code")
+        #expect(auth.mail.mails.filter { $0.purpose == .verification }.count == 1, "only the first sign-up mailed a code")
+        #expect(auth.mail.mails.filter { $0.subject.hasPrefix("Someone tried to sign up") }.count == 4, "the owner is told each time")
     }
 
     @Test func logInVerifyAndResetFindTheAccountWhateverFormIsTyped() async throws {
         let auth = try AuthHarness()
         _ = try await auth.registration.signUp(email: "ａｄａ@example.com", password: AuthHarness.password)
         #expect(auth.mail.mails.last?.to == "ada@example.com")
-        try await auth.registration.verify(email: "ADA@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "")
+        try await auth.registration.verify(
+            email: "ADA@example.com", code: auth.mail.lastCode(to: "ada@example.com") ?? "", password: AuthHarness.password)
         let user = try await auth.sessions.logIn(email: "ＡＤＡ@example.com", password: AuthHarness.password)
         #expect(user.email == "ada@example.com")
         #expect(try await auth.passwordReset.request(email: "ａｄａ@EXAMPLE.com") == "ada@example.com")

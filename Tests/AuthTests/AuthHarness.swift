@@ -58,6 +58,12 @@ final class MemorySessionStore: SessionStore {
     func clear() throws { stored.withLock { $0 = nil } }
 }
 
+/// A client address, as a server's request has one.
+struct FixedOrigin: ClientOrigin {
+    let address: String
+    func client() -> String { address }
+}
+
 /// Everything Auth's use cases need, real where it is cheap (SQLite in memory, real secrets).
 struct AuthHarness {
     let database: AppDatabase
@@ -92,7 +98,19 @@ struct AuthHarness {
     /// Signs up and verifies `email`, as the commands would.
     func verifiedUser(_ email: String = "ada@example.com") async throws {
         _ = try await registration.signUp(email: email, password: Self.password)
-        try await registration.verify(email: email, code: mail.lastCode(to: email) ?? "")
+        try await registration.verify(email: email, code: mail.lastCode(to: email) ?? "", password: Self.password)
+    }
+
+    /// The token use cases as a server runs them for requests from `client`.
+    func tokens(from client: String) -> SessionTokens {
+        SessionTokens(
+            repository: repository, hasher: hasher, secrets: secrets, clock: clock, inbox: inbox, origin: FixedOrigin(address: client))
+    }
+
+    /// Sign-up and verification for requests from `client`.
+    func registration(from client: String) -> Registration {
+        Registration(
+            repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, origin: FixedOrigin(address: client))
     }
 
     /// What the other features give Auth's modules besides Core's (`ModuleOf.core`): Inbox's publisher
@@ -106,14 +124,14 @@ struct AuthHarness {
             ])
     }
 
-    /// Locks `email` until `until` behind the use cases' back, as another server process would.
-    func locking(_ email: String, until: Date) -> @Sendable () -> Void {
+    /// Locks the throttle `key` until `until` behind the use cases' back, as another server process would.
+    func locking(_ key: String, until: Date) -> @Sendable () -> Void {
         let database = database
         return {
             _ = try? database.write { db in
                 try db.execute(
                     sql: "INSERT INTO auth_throttles (email, failures, window_start, locked_until, lockouts) VALUES (?, 0, NULL, ?, 1)",
-                    arguments: [email, until])
+                    arguments: [key, until])
             }
         }
     }

@@ -150,7 +150,7 @@ struct PinStorageTests {
             events: repository, clock: harness.clock)
         for email in ["ada@example.com", "bob@example.com"] {
             _ = try await registration.signUp(email: email, password: AuthHarness.password)
-            try await registration.verify(email: email, code: harness.mail.lastCode(to: email) ?? "")
+            try await registration.verify(email: email, code: harness.mail.lastCode(to: email) ?? "", password: AuthHarness.password)
             _ = try await sessions.logIn(email: email, password: AuthHarness.password)
             _ = try await service.setPin(goodPin, repeated: goodPin)
         }
@@ -303,7 +303,8 @@ struct PinUnlockTests {
                 repository: SQLiteAuthStore(database: database), hasher: harness.hasher,
                 secrets: harness.secrets, mail: harness.mail, clock: clock)
             _ = try await registration.signUp(email: "ada@example.com", password: AuthHarness.password)
-            try await registration.verify(email: "ada@example.com", code: harness.mail.lastCode(to: "ada@example.com") ?? "")
+            try await registration.verify(
+                email: "ada@example.com", code: harness.mail.lastCode(to: "ada@example.com") ?? "", password: AuthHarness.password)
         }
         let (first, firstSessions) = try launch()
         let user = try await firstSessions.logIn(email: "ada@example.com", password: AuthHarness.password)
@@ -419,7 +420,10 @@ struct PinRemovalTests {
         await #expect(throws: AccountSecurityError.wrongCurrentPassword) {
             try await harness.service.removePin(.password("not the password at all"))
         }
-        #expect(try await harness.auth.repository.throttle(for: "ada@example.com").failures == 1, "a wrong password is a failed login")
+        #expect(
+            try await harness.auth.repository.throttle(for: ThrottleKey.guesser("ada@example.com", client: ThisTerminal.name)).failures
+                == 1,
+            "a wrong password is a failed login")
         #expect(try await harness.service.status().isSet)
         #expect(try harness.events("pin-removed") == 0)
         #expect(harness.notices(.pinRemoved).isEmpty)

@@ -87,7 +87,8 @@ struct APIHarness {
         func user(_ email: String, password: String = "plum-orbit-lantern-42-quietly") async throws -> Session {
             let signUp = try await send(.post, "/v1/auth/signup", json: ["email": email, "password": password])
             guard signUp.status == .created else { throw HarnessError("sign-up of \(email): \(signUp.status) \(signUp.text)") }
-            let verify = try await send(.post, "/v1/auth/verify", json: ["email": email, "code": try mailedCode(to: email)])
+            let verify = try await send(
+                .post, "/v1/auth/verify", json: ["email": email, "code": try mailedCode(to: email), "password": password])
             guard verify.status == .ok else { throw HarnessError("verification of \(email): \(verify.status) \(verify.text)") }
             return try await logIn(email, password: password)
         }

@@ -61,7 +61,8 @@ struct EndToEndTests {
         func person(_ name: String, _ email: String) async throws {
             let password = "plum-orbit-lantern-42-quietly"
             try await moa(name, ["auth", "signup", "--server", url, "--email", email, "--password-stdin"], stdin: password).expectSuccess()
-            try await moa(name, ["auth", "verify", "--email", email, "--code", try code(for: email)]).expectSuccess()
+            try await moa(name, ["auth", "verify", "--email", email, "--code", try code(for: email), "--password-stdin"], stdin: password)
+                .expectSuccess()
             try await moa(name, ["auth", "login", "--email", email, "--password-stdin"], stdin: password).expectSuccess()
         }
 

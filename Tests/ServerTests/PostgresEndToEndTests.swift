@@ -88,7 +88,8 @@ struct PostgresEndToEndTests {
         func person(_ home: String, _ email: String, on server: Int) async throws {
             try await moa(home, ["auth", "signup", "--server", url(server), "--email", email, "--password-stdin"], stdin: password)
                 .expectSuccess()
-            try await moa(home, ["auth", "verify", "--email", email, "--code", try code(for: email)]).expectSuccess()
+            try await moa(home, ["auth", "verify", "--email", email, "--code", try code(for: email), "--password-stdin"], stdin: password)
+                .expectSuccess()
             try await login(home, email, on: server)
         }
 

@@ -95,18 +95,17 @@ import HTTPTypes
 /// | `unknown-field` | 400 | 65 | a request body holds a field this document does not define |
 /// | `invalid-parameter` | 400 | 64 | a query parameter out of its range (`limit` outside 1…200), a setting key not served |
 /// | `unauthenticated` | 401 | 77 | no bearer token, or one that is malformed, expired or revoked; a refresh token that is unknown, expired, revoked or reused |
-/// | `invalid-credentials` | 403 | 77 | wrong e-mail or password, wrong or expired verification or reset code, wrong current password |
-/// | `not-verified` | 403 | 77 | login before the e-mail address is verified |
-/// | `not-found` | 404 | 69 | no such route, account, transfer, favourite, notice or pending verification — or one that is another user's |
+/// | `invalid-credentials` | 403 | 77 | wrong e-mail or password (or an address not verified yet), a wrong, expired or used-up code (or an address without one), wrong current password |
+/// | `not-found` | 404 | 69 | no such route, account, transfer, favourite or notice — or one that is another user's |
 /// | `method-not-allowed` | 405 | 64 | the route does not take this method |
-/// | `conflict` | 409 | 1 | a business rule refused it given the current state: e-mail taken, account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, alias taken, already a favourite, too many favourites, deletion blocked |
+/// | `conflict` | 409 | 1 | a business rule refused it given the current state: account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, alias taken, already a favourite, too many favourites, deletion blocked |
 /// | `insufficient-funds` | 409 | 1 | the source account holds less than the amount |
 /// | `limit-exceeded` | 409 | 1 | above the per-transfer limit, over the daily limit, or a currency without limits |
 /// | `payload-too-large` | 413 | 65 | the body is larger than 64 KiB |
 /// | `unsupported-media-type` | 415 | 65 | a body that is not `application/json` |
 /// | `validation` | 422 | 65 | a value of the right JSON type that the Domain's parser refused: amount, account number, currency, name, memo, alias, e-mail, password rule, code, idempotency key, cursor, setting value, limits that would cross |
 /// | `idempotency-key-reused` | 422 | 1 | the key was used for a different request (as draft-ietf-httpapi-idempotency-key-header says) |
-/// | `rate-limited` | 429 | 75 | the address is locked out after too many failed logins, reset codes or verification codes, or asked for a new code within a minute; `Retry-After` says for how long |
+/// | `rate-limited` | 429 | 75 | this client is locked out of an address after too many wrong passwords or codes, or of every address after too many failures; or logins to an address are delayed a few seconds after many wrong passwords from everywhere; `Retry-After` says for how long |
 /// | `internal` | 500 | 70 | a bug, or the database or disk failing; the cause is logged, not told |
 /// | `unavailable` | 503 | 75 | the server is stopping, or a temporary failure (no free account number) |
 ///
@@ -217,11 +216,15 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Create an unverified user and mail a 6-digit verification code.
+    /// Mail a 6-digit verification code to an address (the same answer for every address).
     ///
-    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
-    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
-    /// name part. The code works for 10 minutes and 5 wrong tries.
+    /// The password is checked against the policy (15 to 128 characters after NFKC, not a common
+    /// one, not containing the e-mail's name part) and takes effect only with the code
+    /// (`/v1/auth/verify`): whoever holds the mailed code chooses the account's password. A new
+    /// address gets a pending account and a code (all of it or none of it); an address already
+    /// waiting gets a new code (at most one a minute); an address with an account gets nothing
+    /// but a mail telling its owner that someone tried. The answer is the same in every case, and
+    /// in the same time. The code works for 10 minutes and 10 wrong tries.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/signup`.
@@ -301,28 +304,6 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .badRequest(.init(body: body))
-                case 409:
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.Conflict.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .conflict(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.PayloadTooLarge.Body
@@ -418,7 +399,13 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Verify the e-mail address with the code from the mail.
+    /// Set the account's password with the code from the mail, and verify the address.
+    ///
+    /// The code proves the mailbox, so the password given with it becomes the account's, whoever
+    /// signed up. A wrong, expired or used-up code, and an address without a code, all answer 403
+    /// alike. Wrong codes lock out the client that enters them (5, then 429 for a minute,
+    /// doubling), never the address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
@@ -519,28 +506,6 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .forbidden(.init(body: body))
-                case 404:
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.NotFound.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .notFound(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.PayloadTooLarge.Body
@@ -666,7 +631,11 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Mail a new verification code (the old one stops working); at most one a minute.
+    /// Mail a new verification code (the old one stops working); the same answer for every address.
+    ///
+    /// Only an address waiting for its code gets one, at most one a minute; the answer and its
+    /// time are the same for every address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -745,28 +714,6 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .badRequest(.init(body: body))
-                case 404:
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.NotFound.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .notFound(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.PayloadTooLarge.Body
@@ -833,36 +780,6 @@ public struct Client: APIProtocol {
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
                     return .unprocessableContent(.init(body: body))
-                case 429:
-                    let headers: Components.Responses.TooManyRequests.Headers = .init(retryAfter: try converter.getOptionalHeaderFieldAsURI(
-                        in: response.headerFields,
-                        name: "Retry-After",
-                        as: Components.Headers.RetryAfter.self
-                    ))
-                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
-                    let body: Components.Responses.TooManyRequests.Body
-                    let chosenContentType = try converter.bestContentType(
-                        received: contentType,
-                        options: [
-                            "application/problem+json"
-                        ]
-                    )
-                    switch chosenContentType {
-                    case "application/problem+json":
-                        body = try await converter.getResponseBodyAsJSON(
-                            Components.Schemas.Problem.self,
-                            from: responseBody,
-                            transforming: { value in
-                                .applicationProblemJson(value)
-                            }
-                        )
-                    default:
-                        preconditionFailure("bestContentType chose an invalid content type.")
-                    }
-                    return .tooManyRequests(.init(
-                        headers: headers,
-                        body: body
-                    ))
                 default:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unexpected.Body
@@ -894,8 +811,13 @@ public struct Client: APIProtocol {
     }
     /// Log in with e-mail and password; start a session (a new token family).
     ///
-    /// Throttled per address, the same way whether or not the address has an account: 5 failures
-    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    /// Guessing is throttled per client, never by locking the address: 5 wrong passwords for an
+    /// address from one client lock that client out of it for a minute, doubling up to a day; 50
+    /// failures from one client across addresses lock it for a minute, doubling up to an hour; and
+    /// past 5 wrong passwords for an address from everywhere, each one delays the next attempt at
+    /// it by a second, doubling, at most 8 (429 with `Retry-After` in every case). The same for
+    /// every address, with or without an account; an address not verified yet answers as a wrong
+    /// password does.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/login`.
@@ -1884,10 +1806,12 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// Mail a reset code to a verified address (the same answer for every address).
+    /// Mail a reset code to an address with an account (the same answer for every address).
     ///
-    /// Nothing tells whether the address has an account. At most one mail per address a minute;
-    /// a request within it sends nothing new and answers the same.
+    /// Nothing tells whether the address has an account, neither the answer nor its time. At most
+    /// one mail per address a minute; a request within it sends nothing new and answers the same.
+    /// An address still waiting for its sign-up code gets a code too: entering it sets the
+    /// password and verifies the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -2065,7 +1989,8 @@ public struct Client: APIProtocol {
     /// Set a new password with the mailed code; every session is revoked.
     ///
     /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
-    /// count toward the address's throttle (429 once locked).
+    /// lock out the client that enters them (429 once locked), never the address, and wrong
+    /// passwords never block a reset.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.

@@ -468,11 +468,15 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Create an unverified user and mail a 6-digit verification code.
+    /// Mail a 6-digit verification code to an address (the same answer for every address).
     ///
-    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
-    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
-    /// name part. The code works for 10 minutes and 5 wrong tries.
+    /// The password is checked against the policy (15 to 128 characters after NFKC, not a common
+    /// one, not containing the e-mail's name part) and takes effect only with the code
+    /// (`/v1/auth/verify`): whoever holds the mailed code chooses the account's password. A new
+    /// address gets a pending account and a code (all of it or none of it); an address already
+    /// waiting gets a new code (at most one a minute); an address with an account gets nothing
+    /// but a mail telling its owner that someone tried. The answer is the same in every case, and
+    /// in the same time. The code works for 10 minutes and 10 wrong tries.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/signup`.
@@ -540,24 +544,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 case let .badRequest(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .applicationProblemJson(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/problem+json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/problem+json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
-                case let .conflict(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
                     suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
@@ -649,7 +635,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Verify the e-mail address with the code from the mail.
+    /// Set the account's password with the code from the mail, and verify the address.
+    ///
+    /// The code proves the mailbox, so the password given with it becomes the account's, whoever
+    /// signed up. A wrong, expired or used-up code, and an address without a code, all answer 403
+    /// alike. Wrong codes lock out the client that enters them (5, then 429 for a minute,
+    /// doubling), never the address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
@@ -749,24 +741,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .notFound(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .applicationProblemJson(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/problem+json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/problem+json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
                 case let .contentTooLarge(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 413)
@@ -866,7 +840,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Mail a new verification code (the old one stops working); at most one a minute.
+    /// Mail a new verification code (the old one stops working); the same answer for every address.
+    ///
+    /// Only an address waiting for its code gets one, at most one a minute; the answer and its
+    /// time are the same for every address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -948,24 +926,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .notFound(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 404)
-                    suppressMutabilityWarning(&response)
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .applicationProblemJson(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/problem+json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/problem+json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
                 case let .contentTooLarge(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 413)
@@ -1020,29 +980,6 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
-                case let .tooManyRequests(value):
-                    suppressUnusedWarning(value)
-                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 429)
-                    suppressMutabilityWarning(&response)
-                    try converter.setHeaderFieldAsURI(
-                        in: &response.headerFields,
-                        name: "Retry-After",
-                        value: value.headers.retryAfter
-                    )
-                    let body: OpenAPIRuntime.HTTPBody
-                    switch value.body {
-                    case let .applicationProblemJson(value):
-                        try converter.validateAcceptIfPresent(
-                            "application/problem+json",
-                            in: request.headerFields
-                        )
-                        body = try converter.setResponseBodyAsJSON(
-                            value,
-                            headerFields: &response.headerFields,
-                            contentType: "application/problem+json; charset=utf-8"
-                        )
-                    }
-                    return (response, body)
                 case let .`default`(statusCode, value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: statusCode)
@@ -1067,8 +1004,13 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     }
     /// Log in with e-mail and password; start a session (a new token family).
     ///
-    /// Throttled per address, the same way whether or not the address has an account: 5 failures
-    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    /// Guessing is throttled per client, never by locking the address: 5 wrong passwords for an
+    /// address from one client lock that client out of it for a minute, doubling up to a day; 50
+    /// failures from one client across addresses lock it for a minute, doubling up to an hour; and
+    /// past 5 wrong passwords for an address from everywhere, each one delays the next attempt at
+    /// it by a second, doubling, at most 8 (429 with `Retry-After` in every case). The same for
+    /// every address, with or without an account; an address not verified yet answers as a wrong
+    /// password does.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/login`.
@@ -1931,10 +1873,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// Mail a reset code to a verified address (the same answer for every address).
+    /// Mail a reset code to an address with an account (the same answer for every address).
     ///
-    /// Nothing tells whether the address has an account. At most one mail per address a minute;
-    /// a request within it sends nothing new and answers the same.
+    /// Nothing tells whether the address has an account, neither the answer nor its time. At most
+    /// one mail per address a minute; a request within it sends nothing new and answers the same.
+    /// An address still waiting for its sign-up code gets a code too: entering it sets the
+    /// password and verifies the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -2096,7 +2040,8 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     /// Set a new password with the mailed code; every session is revoked.
     ///
     /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
-    /// count toward the address's throttle (429 once locked).
+    /// lock out the client that enters them (429 once locked), never the address, and wrong
+    /// passwords never block a reset.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.

@@ -231,21 +231,29 @@ extension Components {
             public var email: Components.Schemas.EmailText
             /// - Remark: Generated from `#/components/schemas/VerifyRequest/code`.
             public var code: Components.Schemas.CodeText
+            /// The account's password from now on (whoever holds the code chooses it).
+            ///
+            /// - Remark: Generated from `#/components/schemas/VerifyRequest/password`.
+            public var password: Components.Schemas.PasswordText
             /// Creates a new `VerifyRequest`.
             ///
             /// - Parameters:
             ///   - email:
             ///   - code:
+            ///   - password: The account's password from now on (whoever holds the code chooses it).
             public init(
                 email: Components.Schemas.EmailText,
-                code: Components.Schemas.CodeText
+                code: Components.Schemas.CodeText,
+                password: Components.Schemas.PasswordText
             ) {
                 self.email = email
                 self.code = code
+                self.password = password
             }
             public enum CodingKeys: String, CodingKey {
                 case email
                 case code
+                case password
             }
             public init(from decoder: any Swift.Decoder) throws {
                 let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -257,9 +265,14 @@ extension Components {
                     Components.Schemas.CodeText.self,
                     forKey: .code
                 )
+                self.password = try container.decode(
+                    Components.Schemas.PasswordText.self,
+                    forKey: .password
+                )
                 try decoder.ensureNoAdditionalProperties(knownKeys: [
                     "email",
-                    "code"
+                    "code",
+                    "password"
                 ])
             }
         }

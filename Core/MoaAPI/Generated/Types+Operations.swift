@@ -154,11 +154,15 @@ public enum Operations {
             }
         }
     }
-    /// Create an unverified user and mail a 6-digit verification code.
+    /// Mail a 6-digit verification code to an address (the same answer for every address).
     ///
-    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
-    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
-    /// name part. The code works for 10 minutes and 5 wrong tries.
+    /// The password is checked against the policy (15 to 128 characters after NFKC, not a common
+    /// one, not containing the e-mail's name part) and takes effect only with the code
+    /// (`/v1/auth/verify`): whoever holds the mailed code chooses the account's password. A new
+    /// address gets a pending account and a code (all of it or none of it); an address already
+    /// waiting gets a new code (at most one a minute); an address with an account gets nothing
+    /// but a mail telling its owner that someone tried. The answer is the same in every case, and
+    /// in the same time. The code works for 10 minutes and 10 wrong tries.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/signup`.
@@ -226,7 +230,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// The user exists, unverified; the code was mailed.
+            /// Whatever the address, the same answer (never a `verification_mail`).
             ///
             /// - Remark: Generated from `#/paths//v1/auth/signup/post(signUp)/responses/201`.
             ///
@@ -270,29 +274,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
-            ///
-            /// - Remark: Generated from `#/paths//v1/auth/signup/post(signUp)/responses/409`.
-            ///
-            /// HTTP response code: `409 conflict`.
-            case conflict(Components.Responses.Conflict)
-            /// The associated value of the enum case if `self` is `.conflict`.
-            ///
-            /// - Throws: An error if `self` is not `.conflict`.
-            /// - SeeAlso: `.conflict`.
-            public var conflict: Components.Responses.Conflict {
-                get throws {
-                    switch self {
-                    case let .conflict(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "conflict",
                             response: self
                         )
                     }
@@ -425,7 +406,13 @@ public enum Operations {
             }
         }
     }
-    /// Verify the e-mail address with the code from the mail.
+    /// Set the account's password with the code from the mail, and verify the address.
+    ///
+    /// The code proves the mailbox, so the password given with it becomes the account's, whoever
+    /// signed up. A wrong, expired or used-up code, and an address without a code, all answer 403
+    /// alike. Wrong codes lock out the client that enters them (5, then 429 for a minute,
+    /// doubling), never the address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
@@ -492,7 +479,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Verified; the user may log in.
+            /// Verified; the user may log in with the password given.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)/responses/200`.
             ///
@@ -541,7 +528,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `invalid-credentials` (wrong password or code) or `not-verified`. Never about another user's data: that is 404.
+            /// `invalid-credentials` (wrong password or code). Never about another user's data: that is 404.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)/responses/403`.
             ///
@@ -559,29 +546,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "forbidden",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not-found`: no such thing for this user — including one that exists but is another user's.
-            ///
-            /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -737,7 +701,11 @@ public enum Operations {
             }
         }
     }
-    /// Mail a new verification code (the old one stops working); at most one a minute.
+    /// Mail a new verification code (the old one stops working); the same answer for every address.
+    ///
+    /// Only an address waiting for its code gets one, at most one a minute; the answer and its
+    /// time are the same for every address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -804,7 +772,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// A new code was mailed.
+            /// Whatever the address, the same answer.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)/responses/200`.
             ///
@@ -848,29 +816,6 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "badRequest",
-                            response: self
-                        )
-                    }
-                }
-            }
-            /// `not-found`: no such thing for this user — including one that exists but is another user's.
-            ///
-            /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)/responses/404`.
-            ///
-            /// HTTP response code: `404 notFound`.
-            case notFound(Components.Responses.NotFound)
-            /// The associated value of the enum case if `self` is `.notFound`.
-            ///
-            /// - Throws: An error if `self` is not `.notFound`.
-            /// - SeeAlso: `.notFound`.
-            public var notFound: Components.Responses.NotFound {
-                get throws {
-                    switch self {
-                    case let .notFound(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "notFound",
                             response: self
                         )
                     }
@@ -947,29 +892,6 @@ public enum Operations {
                     }
                 }
             }
-            /// `rate-limited`: the address is locked out after too many failures.
-            ///
-            /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)/responses/429`.
-            ///
-            /// HTTP response code: `429 tooManyRequests`.
-            case tooManyRequests(Components.Responses.TooManyRequests)
-            /// The associated value of the enum case if `self` is `.tooManyRequests`.
-            ///
-            /// - Throws: An error if `self` is not `.tooManyRequests`.
-            /// - SeeAlso: `.tooManyRequests`.
-            public var tooManyRequests: Components.Responses.TooManyRequests {
-                get throws {
-                    switch self {
-                    case let .tooManyRequests(response):
-                        return response
-                    default:
-                        try throwUnexpectedResponseStatus(
-                            expectedStatus: "tooManyRequests",
-                            response: self
-                        )
-                    }
-                }
-            }
             /// `internal` (500, exit 70) or `unavailable` (503, exit 75) — or any other problem.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)/responses/default`.
@@ -1028,8 +950,13 @@ public enum Operations {
     }
     /// Log in with e-mail and password; start a session (a new token family).
     ///
-    /// Throttled per address, the same way whether or not the address has an account: 5 failures
-    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    /// Guessing is throttled per client, never by locking the address: 5 wrong passwords for an
+    /// address from one client lock that client out of it for a minute, doubling up to a day; 50
+    /// failures from one client across addresses lock it for a minute, doubling up to an hour; and
+    /// past 5 wrong passwords for an address from everywhere, each one delays the next attempt at
+    /// it by a second, doubling, at most 8 (429 with `Retry-After` in every case). The same for
+    /// every address, with or without an account; an address not verified yet answers as a wrong
+    /// password does.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/login`.
@@ -1146,7 +1073,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `invalid-credentials` (wrong password or code) or `not-verified`. Never about another user's data: that is 404.
+            /// `invalid-credentials` (wrong password or code). Never about another user's data: that is 404.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/login/post(logIn)/responses/403`.
             ///
@@ -2134,7 +2061,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `invalid-credentials` (wrong password or code) or `not-verified`. Never about another user's data: that is 404.
+            /// `invalid-credentials` (wrong password or code). Never about another user's data: that is 404.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/password/change/post(changePassword)/responses/403`.
             ///
@@ -2307,10 +2234,12 @@ public enum Operations {
             }
         }
     }
-    /// Mail a reset code to a verified address (the same answer for every address).
+    /// Mail a reset code to an address with an account (the same answer for every address).
     ///
-    /// Nothing tells whether the address has an account. At most one mail per address a minute;
-    /// a request within it sends nothing new and answers the same.
+    /// Nothing tells whether the address has an account, neither the answer nor its time. At most
+    /// one mail per address a minute; a request within it sends nothing new and answers the same.
+    /// An address still waiting for its sign-up code gets a code too: entering it sets the
+    /// password and verifies the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -2378,7 +2307,7 @@ public enum Operations {
                     self.body = body
                 }
             }
-            /// Accepted; a code was mailed if the address has a verified account.
+            /// Accepted; a code was mailed if the address has an account.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/password/reset/post(requestPasswordReset)/responses/202`.
             ///
@@ -2557,7 +2486,8 @@ public enum Operations {
     /// Set a new password with the mailed code; every session is revoked.
     ///
     /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
-    /// count toward the address's throttle (429 once locked).
+    /// lock out the client that enters them (429 once locked), never the address, and wrong
+    /// passwords never block a reset.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.
@@ -2674,7 +2604,7 @@ public enum Operations {
                     }
                 }
             }
-            /// `invalid-credentials` (wrong password or code) or `not-verified`. Never about another user's data: that is 404.
+            /// `invalid-credentials` (wrong password or code). Never about another user's data: that is 404.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/password/reset/complete/post(completePasswordReset)/responses/403`.
             ///

@@ -24,30 +24,49 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output
-    /// Create an unverified user and mail a 6-digit verification code.
+    /// Mail a 6-digit verification code to an address (the same answer for every address).
     ///
-    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
-    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
-    /// name part. The code works for 10 minutes and 5 wrong tries.
+    /// The password is checked against the policy (15 to 128 characters after NFKC, not a common
+    /// one, not containing the e-mail's name part) and takes effect only with the code
+    /// (`/v1/auth/verify`): whoever holds the mailed code chooses the account's password. A new
+    /// address gets a pending account and a code (all of it or none of it); an address already
+    /// waiting gets a new code (at most one a minute); an address with an account gets nothing
+    /// but a mail telling its owner that someone tried. The answer is the same in every case, and
+    /// in the same time. The code works for 10 minutes and 10 wrong tries.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/signup`.
     /// - Remark: Generated from `#/paths//v1/auth/signup/post(signUp)`.
     func signUp(_ input: Operations.SignUp.Input) async throws -> Operations.SignUp.Output
-    /// Verify the e-mail address with the code from the mail.
+    /// Set the account's password with the code from the mail, and verify the address.
+    ///
+    /// The code proves the mailbox, so the password given with it becomes the account's, whoever
+    /// signed up. A wrong, expired or used-up code, and an address without a code, all answer 403
+    /// alike. Wrong codes lock out the client that enters them (5, then 429 for a minute,
+    /// doubling), never the address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
     func verifyEmail(_ input: Operations.VerifyEmail.Input) async throws -> Operations.VerifyEmail.Output
-    /// Mail a new verification code (the old one stops working); at most one a minute.
+    /// Mail a new verification code (the old one stops working); the same answer for every address.
+    ///
+    /// Only an address waiting for its code gets one, at most one a minute; the answer and its
+    /// time are the same for every address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
     func resendVerificationCode(_ input: Operations.ResendVerificationCode.Input) async throws -> Operations.ResendVerificationCode.Output
     /// Log in with e-mail and password; start a session (a new token family).
     ///
-    /// Throttled per address, the same way whether or not the address has an account: 5 failures
-    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    /// Guessing is throttled per client, never by locking the address: 5 wrong passwords for an
+    /// address from one client lock that client out of it for a minute, doubling up to a day; 50
+    /// failures from one client across addresses lock it for a minute, doubling up to an hour; and
+    /// past 5 wrong passwords for an address from everywhere, each one delays the next attempt at
+    /// it by a second, doubling, at most 8 (429 with `Retry-After` in every case). The same for
+    /// every address, with or without an account; an address not verified yet answers as a wrong
+    /// password does.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/login`.
@@ -84,10 +103,12 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/password/change`.
     /// - Remark: Generated from `#/paths//v1/auth/password/change/post(changePassword)`.
     func changePassword(_ input: Operations.ChangePassword.Input) async throws -> Operations.ChangePassword.Output
-    /// Mail a reset code to a verified address (the same answer for every address).
+    /// Mail a reset code to an address with an account (the same answer for every address).
     ///
-    /// Nothing tells whether the address has an account. At most one mail per address a minute;
-    /// a request within it sends nothing new and answers the same.
+    /// Nothing tells whether the address has an account, neither the answer nor its time. At most
+    /// one mail per address a minute; a request within it sends nothing new and answers the same.
+    /// An address still waiting for its sign-up code gets a code too: entering it sets the
+    /// password and verifies the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -96,7 +117,8 @@ public protocol APIProtocol: Sendable {
     /// Set a new password with the mailed code; every session is revoked.
     ///
     /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
-    /// count toward the address's throttle (429 once locked).
+    /// lock out the client that enters them (429 once locked), never the address, and wrong
+    /// passwords never block a reset.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.
@@ -259,11 +281,15 @@ extension APIProtocol {
     public func getHealth(headers: Operations.GetHealth.Input.Headers = .init()) async throws -> Operations.GetHealth.Output {
         try await getHealth(Operations.GetHealth.Input(headers: headers))
     }
-    /// Create an unverified user and mail a 6-digit verification code.
+    /// Mail a 6-digit verification code to an address (the same answer for every address).
     ///
-    /// All of it happens or none of it: if the mail cannot be sent, the user is removed again.
-    /// Passwords: 15 to 128 characters after NFKC, not a common one, not containing the e-mail's
-    /// name part. The code works for 10 minutes and 5 wrong tries.
+    /// The password is checked against the policy (15 to 128 characters after NFKC, not a common
+    /// one, not containing the e-mail's name part) and takes effect only with the code
+    /// (`/v1/auth/verify`): whoever holds the mailed code chooses the account's password. A new
+    /// address gets a pending account and a code (all of it or none of it); an address already
+    /// waiting gets a new code (at most one a minute); an address with an account gets nothing
+    /// but a mail telling its owner that someone tried. The answer is the same in every case, and
+    /// in the same time. The code works for 10 minutes and 10 wrong tries.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/signup`.
@@ -277,7 +303,13 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Verify the e-mail address with the code from the mail.
+    /// Set the account's password with the code from the mail, and verify the address.
+    ///
+    /// The code proves the mailbox, so the password given with it becomes the account's, whoever
+    /// signed up. A wrong, expired or used-up code, and an address without a code, all answer 403
+    /// alike. Wrong codes lock out the client that enters them (5, then 429 for a minute,
+    /// doubling), never the address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/post(verifyEmail)`.
@@ -290,7 +322,11 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Mail a new verification code (the old one stops working); at most one a minute.
+    /// Mail a new verification code (the old one stops working); the same answer for every address.
+    ///
+    /// Only an address waiting for its code gets one, at most one a minute; the answer and its
+    /// time are the same for every address.
+    ///
     ///
     /// - Remark: HTTP `POST /v1/auth/verify/resend`.
     /// - Remark: Generated from `#/paths//v1/auth/verify/resend/post(resendVerificationCode)`.
@@ -305,8 +341,13 @@ extension APIProtocol {
     }
     /// Log in with e-mail and password; start a session (a new token family).
     ///
-    /// Throttled per address, the same way whether or not the address has an account: 5 failures
-    /// in 15 minutes lock it for a minute, doubling up to a day (429 with `Retry-After`).
+    /// Guessing is throttled per client, never by locking the address: 5 wrong passwords for an
+    /// address from one client lock that client out of it for a minute, doubling up to a day; 50
+    /// failures from one client across addresses lock it for a minute, doubling up to an hour; and
+    /// past 5 wrong passwords for an address from everywhere, each one delays the next attempt at
+    /// it by a second, doubling, at most 8 (429 with `Retry-After` in every case). The same for
+    /// every address, with or without an account; an address not verified yet answers as a wrong
+    /// password does.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/login`.
@@ -377,10 +418,12 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// Mail a reset code to a verified address (the same answer for every address).
+    /// Mail a reset code to an address with an account (the same answer for every address).
     ///
-    /// Nothing tells whether the address has an account. At most one mail per address a minute;
-    /// a request within it sends nothing new and answers the same.
+    /// Nothing tells whether the address has an account, neither the answer nor its time. At most
+    /// one mail per address a minute; a request within it sends nothing new and answers the same.
+    /// An address still waiting for its sign-up code gets a code too: entering it sets the
+    /// password and verifies the address.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset`.
@@ -397,7 +440,8 @@ extension APIProtocol {
     /// Set a new password with the mailed code; every session is revoked.
     ///
     /// A wrong, expired or used-up code — or an address without an account — is 403; wrong codes
-    /// count toward the address's throttle (429 once locked).
+    /// lock out the client that enters them (429 once locked), never the address, and wrong
+    /// passwords never block a reset.
     ///
     ///
     /// - Remark: HTTP `POST /v1/auth/password/reset/complete`.

@@ -18,8 +18,8 @@ public struct AuthDataModule: FeatureModule {
         /// `SessionProviderKey`, the PIN.
         case terminal
         /// Every request its own user (`moa-server`): ``SessionTokens`` (`SessionTokensKey`); the
-        /// composition root provides `SessionProviderKey` (the request's user), and there is no
-        /// session file and no PIN.
+        /// composition root provides `SessionProviderKey` (the request's user) and `ClientOriginKey`
+        /// (the request's client), and there is no session file and no PIN.
         case perRequest
     }
 
@@ -53,10 +53,12 @@ public struct AuthDataModule: FeatureModule {
                 },
                 .singleton(
                     RegistrationKey.self,
-                    requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self
+                    requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self,
+                    WallClockKey.self,
+                    ClientOriginKey.self
                 ) {
-                    repository, hasher, secrets, mail, clock in
-                    Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock)
+                    repository, hasher, secrets, mail, clock, origin in
+                    Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, origin: origin)
                 },
                 PasswordReset.provider,
             ]
@@ -70,6 +72,7 @@ public struct AuthDataModule: FeatureModule {
 
     private var terminal: [Provider] {
         [
+            .instance(ClientOriginKey.self, ThisTerminal()),
             .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
             SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },

@@ -89,5 +89,13 @@ public enum AuthMigrations {
                     }
                 }
             },
+            // Whoever enters a sign-up's code chooses the password (issue 24): a password given at a
+            // sign-up nobody verified yet is dropped, since whoever gave it may not own the address.
+            // The throttle is kept per client and per (address, client) now: the old per-address
+            // locks, which locked owners out, are dropped.
+            .init("v4-codes-choose-passwords") { db in
+                try db.execute(sql: "UPDATE auth_users SET password_hash = '!unverified' WHERE verified_at IS NULL")
+                try db.execute(sql: "DELETE FROM auth_throttles WHERE email NOT LIKE '%:%'")
+            },
         ])
 }

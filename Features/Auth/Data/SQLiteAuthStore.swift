@@ -214,7 +214,9 @@ public struct SQLiteAuthStore: AuthRepository {
         alongside: @Sendable (any Transaction) throws -> Void
     ) async throws {
         try write { db in
-            try db.execute(sql: "UPDATE auth_users SET password_hash = ? WHERE id = ?", arguments: [hash, user.rawValue])
+            try db.execute(
+                sql: "UPDATE auth_users SET password_hash = ?, verified_at = COALESCE(verified_at, ?) WHERE id = ?",
+                arguments: [hash, date, user.rawValue])
             try db.execute(
                 sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
             try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [user.rawValue])
@@ -229,7 +231,12 @@ public struct SQLiteAuthStore: AuthRepository {
             let db = try SQLiteTransaction.open(transaction)
             try db.execute(sql: "DELETE FROM auth_sessions WHERE user_id = ?", arguments: [id.rawValue])
             try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
-            try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [email.lowercased()])
+            let keys = ThrottleKey.keys(of: email.lowercased())
+            for key in keys.exact { try db.execute(sql: "DELETE FROM auth_throttles WHERE email = ?", arguments: [key]) }
+            for prefix in keys.prefixes {
+                try db.execute(
+                    sql: "DELETE FROM auth_throttles WHERE substr(email, 1, ?) = ?", arguments: [prefix.unicodeScalars.count, prefix])
+            }
             try db.execute(
                 sql: "DELETE FROM auth_security_events WHERE user_id = ? OR email = ? COLLATE NOCASE", arguments: [id.rawValue, email])
             try db.execute(sql: "DELETE FROM auth_users WHERE id = ?", arguments: [id.rawValue])

@@ -23,8 +23,8 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
     case samePassword
     /// `password reset --code`: wrong, expired or used up — and also what an unknown address gets.
     case resetCodeInvalid
-    /// `password reset --code`: the address is locked after too many wrong codes (or passwords), as
-    /// for every address, known or not.
+    /// `password reset --code`: this client entered too many wrong codes for the address, known or
+    /// not (only this client waits; wrong passwords never count here).
     case resetLocked(until: Date)
     /// `delete`: what was typed is not the logged-in user's e-mail address.
     case deletionNotConfirmed
@@ -43,8 +43,8 @@ public enum AccountSecurityError: Error, LocalizedUserFacingError, Equatable {
             LocalizedText(en: "The reset code is wrong or has expired.", ko: "재설정 코드가 틀렸거나 만료되었습니다.")
         case .resetLocked(let until):
             LocalizedText(
-                en: "Too many wrong reset codes or passwords for this address: no code is accepted before \(AuthError.time(until)).",
-                ko: "이 주소로 틀린 재설정 코드나 비밀번호가 너무 많았습니다: \(AuthError.time(until))까지 코드를 받지 않습니다.")
+                en: "Too many wrong codes for this address from here: no code is accepted from here before \(AuthError.time(until)).",
+                ko: "이곳에서 이 주소로 틀린 코드가 너무 많았습니다: \(AuthError.time(until))까지 이곳의 코드를 받지 않습니다.")
         case .deletionNotConfirmed:
             LocalizedText(
                 en: "The confirmation does not match your e-mail address, so nothing was deleted.",

@@ -9,18 +9,19 @@ public enum AuthError: Error, UserFacingError, Equatable {
     case passwordsDoNotMatch
     /// Wrong e-mail or password: the same answer whether or not the address exists.
     case wrongCredentials
-    case notVerified(String)
+    /// This client guessed wrong too often (at this address, or at many): it waits, nobody else does.
     case throttled(until: Date)
+    /// Many wrong passwords for this address from everywhere: the next attempt waits a few seconds.
+    case loginDelayed(until: Date)
+    /// A store found no pending code where the use case expected one (a concurrent verification).
     case noPendingVerification(String)
     /// Not 6 digits: no code Moa mails (refused before any lookup, and no try is used up).
     case malformedCode
-    case wrongCode(triesLeft: Int)
-    case codeExpired
-    case tooManyCodeAttempts
-    /// Too many wrong verification codes for the address (counted like failed logins, across new codes).
+    /// Wrong, expired or used up — or nothing waits for a code at this address: one answer for all,
+    /// so it tells nobody whether the address has an account.
+    case codeRejected
+    /// Too many wrong codes for the address from this client.
     case codesLocked(until: Date)
-    /// A verification code was mailed to the address less than the resend interval ago.
-    case resendTooSoon(until: Date)
     /// The session file can be read by other users.
     case sessionFileExposed(path: String)
     case sessionFileUnreadable(path: String, reason: String)
@@ -31,17 +32,14 @@ public enum AuthError: Error, UserFacingError, Equatable {
         case .emailTaken(let email): "An account with \(email) already exists."
         case .weakPassword(let rule): rule.sentence
         case .passwordsDoNotMatch: "The two passwords do not match."
-        case .wrongCredentials: "The e-mail address or the password is wrong."
-        case .notVerified(let email): "\(email) is not verified yet: enter the code from the verification e-mail first."
-        case .throttled(let until): "Too many failed logins for this address: try again after \(Self.time(until))."
+        case .wrongCredentials: "The e-mail address or the password is wrong, or the address is not verified yet."
+        case .throttled(let until): "Too many failed attempts from here: try again after \(Self.time(until))."
+        case .loginDelayed(let until):
+            "Logins to this address are slowed after many wrong passwords: try again after \(Self.time(until))."
         case .noPendingVerification(let email): "There is no verification waiting for \(email)."
         case .malformedCode: "A code is the 6 digits from the e-mail, and this one is not."
-        case .wrongCode(let triesLeft): "The code is wrong (\(triesLeft) \(triesLeft == 1 ? "try" : "tries") left)."
-        case .codeExpired: "The code has expired."
-        case .tooManyCodeAttempts: "Too many wrong codes: this code no longer works."
-        case .codesLocked(let until): "Too many wrong codes for this address: try again after \(Self.time(until))."
-        case .resendTooSoon(let until):
-            "A code was mailed to this address less than a minute ago: use it, or ask for another after \(Self.time(until))."
+        case .codeRejected: "The code is wrong, has expired or was used up, or no code was mailed for this address."
+        case .codesLocked(let until): "Too many wrong codes for this address from here: try again after \(Self.time(until))."
         case .sessionFileExposed(let path): "The session file \(path) can be read by other users, so it is not used."
         case .sessionFileUnreadable(let path, let reason): "The session file \(path) cannot be read: \(reason)."
         }
@@ -50,8 +48,8 @@ public enum AuthError: Error, UserFacingError, Equatable {
     public var hint: String? {
         switch self {
         case .emailTaken: "Log in with `moa auth login --email …`."
-        case .notVerified(let email): "Run `moa auth verify --email \(email) --code CODE`, or `--resend` for a new code."
-        case .codeExpired, .tooManyCodeAttempts: "Ask for a new code with `moa auth verify --email … --resend`."
+        case .wrongCredentials: "Signed up but not verified? Run `moa auth verify --email … --code CODE` first."
+        case .codeRejected: "Ask for a new code with `moa auth verify --email … --resend`, and use the newest one."
         case .sessionFileExposed(let path): "Run `chmod 600 \(path)`, or delete it and log in again."
         case .sessionFileUnreadable: "Delete it and log in again."
         default: nil
@@ -62,11 +60,9 @@ public enum AuthError: Error, UserFacingError, Equatable {
         switch self {
         case .invalidEmail, .weakPassword, .passwordsDoNotMatch, .malformedCode: .dataError
         case .emailTaken: .refused
-        case .wrongCredentials, .notVerified, .wrongCode, .codeExpired, .tooManyCodeAttempts,
-            .sessionFileExposed, .sessionFileUnreadable:
-            .noPermission
+        case .wrongCredentials, .codeRejected, .sessionFileExposed, .sessionFileUnreadable: .noPermission
         case .noPendingVerification: .unavailable
-        case .throttled, .codesLocked, .resendTooSoon: .temporaryFailure
+        case .throttled, .loginDelayed, .codesLocked: .temporaryFailure
         }
     }
 

@@ -6,49 +6,26 @@ public struct AuthPolicy: Sendable {
     public var accessTokenLifetime: TimeInterval = 15 * 60
     public var refreshTokenLifetime: TimeInterval = 14 * 24 * 3600
     public var codeLifetime: TimeInterval = 10 * 60
-    public var codeAttempts = 5
-    /// At most one password-reset mail per address in this time (a request within it sends nothing
-    /// new and answers the same), so nobody can flood someone's mailbox with codes.
+    /// Wrong tries a code survives, from every client together: more than one client's
+    /// ``codeLock`` allows, so no single guesser can use up the owner's code.
+    public var codeAttempts = 10
+    /// At most one mail (a code, or a notice that the address already has an account) per address
+    /// in this time: a request within it sends nothing new and answers the same, so nobody can flood
+    /// someone's mailbox.
     public var resetMailInterval: TimeInterval = 60
-    public var failedLoginsBeforeLockout = 5
-    public var failureWindow: TimeInterval = 15 * 60
-    /// The first lockout; each further one doubles, up to `longestLockout`.
-    public var firstLockout: TimeInterval = 60
-    public var longestLockout: TimeInterval = 24 * 3600
+    /// Wrong passwords for one address from one client: five, then that client is locked out of
+    /// that address for a minute, doubling with each lock up to a day. Only the guesser waits.
+    public var guesserLock = ThrottleRule(.lock, freeFailures: 5, window: 15 * 60, firstWait: 60, longestWait: 24 * 3600)
+    /// Wrong codes (verification or reset) for one address from one client: counted apart from
+    /// passwords, so login failures never stand in the way of a reset.
+    public var codeLock = ThrottleRule(.lock, freeFailures: 5, window: 15 * 60, firstWait: 60, longestWait: 24 * 3600)
+    /// Failures of one client across every address (spraying): fifty in a window, then a lock for
+    /// a minute, doubling up to an hour.
+    public var clientLock = ThrottleRule(.lock, freeFailures: 50, window: 15 * 60, firstWait: 60, longestWait: 3600)
+    /// Wrong passwords for one address from everywhere: past five in a window, each one delays the
+    /// next attempt at the address — a second, doubling, at most eight. Guesses at one address from
+    /// any number of clients stay bounded, and its owner still logs in within seconds.
+    public var addressDelay = ThrottleRule(.delay, freeFailures: 5, window: 15 * 60, firstWait: 1, longestWait: 8)
 
     public init() {}
-
-    /// The state after one more failed login at `now`: counted in its window, locked on the fifth.
-    func failing(_ state: ThrottleState, at now: Date) -> ThrottleState {
-        var state = state
-        if let start = state.windowStart, now.timeIntervalSince(start) < failureWindow {
-            state.failures += 1
-        } else {
-            state.failures = 1
-            state.windowStart = now
-        }
-        if state.failures >= failedLoginsBeforeLockout {
-            state.lockouts += 1
-            let exponent = Double(min(state.lockouts - 1, 30))
-            state.lockedUntil = now.addingTimeInterval(min(firstLockout * pow(2, exponent), longestLockout))
-            state.failures = 0
-            state.windowStart = nil
-        }
-        return state
-    }
-}
-
-extension AuthRepository {
-    /// Counts one more failure for the address `key` at `now`, in one transaction. An address that
-    /// a concurrent attempt (in this process or another sharing the store) locked meanwhile is left
-    /// as it is, and the returned `before` says until when it is locked: nothing more is counted.
-    func countFailure(for key: String, policy: AuthPolicy, at now: Date) async throws -> ThrottleUpdate {
-        try await updateThrottle(for: key) { state in state.lock(at: now) == nil ? policy.failing(state, at: now) : state }
-    }
-
-    /// After a right password or code: clears the address's count in one transaction — unless a
-    /// concurrent attempt locked it meanwhile; then the lock stays, and its end is returned.
-    func clearThrottle(for key: String, at now: Date) async throws -> Date? {
-        try await updateThrottle(for: key) { state in state.lock(at: now) == nil ? .fresh : state }.before.lock(at: now)
-    }
 }

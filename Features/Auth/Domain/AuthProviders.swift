@@ -27,9 +27,9 @@ extension SessionTokens {
     public static var provider: Provider {
         .singleton(
             SessionTokensKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
-            WallClockKey.self, InboxPublisherKey.self
-        ) { repository, hasher, secrets, clock, inbox in
-            SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, inbox: inbox)
+            WallClockKey.self, InboxPublisherKey.self, ClientOriginKey.self
+        ) { repository, hasher, secrets, clock, inbox, origin in
+            SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, inbox: inbox, origin: origin)
         }
     }
 }
@@ -47,13 +47,15 @@ extension PinService {
 }
 
 extension PasswordReset {
-    /// `PasswordResetKey`: codes go through `MailSenderKey`, the notice to `InboxPublisherKey`.
+    /// `PasswordResetKey`: codes go through `MailSenderKey`, the notice to `InboxPublisherKey`;
+    /// wrong codes count against `ClientOriginKey`'s client.
     public static var provider: Provider {
         .singleton(
             PasswordResetKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
-            MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self
-        ) { repository, hasher, secrets, mail, clock, inbox in
-            PasswordReset(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, inbox: inbox)
+            MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self, ClientOriginKey.self
+        ) { repository, hasher, secrets, mail, clock, inbox, origin in
+            PasswordReset(
+                repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, inbox: inbox, origin: origin)
         }
     }
 }

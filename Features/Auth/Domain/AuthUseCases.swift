@@ -6,11 +6,12 @@ import AuthInterface
 
 /// Sign-up and verification (``Registration``).
 public protocol RegistrationUseCases: Sendable {
-    /// Creates the account and mails its code: all of it happens, or none of it.
+    /// Checks the password against the policy and mails a code to the address (the same answer for
+    /// every address).
     func signUp(email: String, password: String) async throws -> CodeSent
-    /// Checks a mailed code.
-    func verify(email: String, code: String) async throws
-    /// Mails a new code for an address that is still unverified.
+    /// Sets the account's password with a mailed code: whoever holds the code chooses the password.
+    func verify(email: String, code: String, password: String) async throws
+    /// Mails a new code for an address that is still unverified (the same answer for every address).
     func resendCode(email: String) async throws -> CodeSent
 }
 

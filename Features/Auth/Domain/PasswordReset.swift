@@ -4,13 +4,15 @@ import InboxInterface
 import Registry
 import SharedKit
 
-/// `moa auth password reset`: mail a code to a verified address, then set a new password with it.
+/// `moa auth password reset`: mail a code to an address, then set a new password with it.
 ///
 /// The code uses the sign-up verification machinery: 6 random digits, stored only as a digest in
 /// the user's pending-code slot (for a verified user that slot only ever holds a reset code), valid
 /// for `codeLifetime`, dead after `codeAttempts` wrong tries, replaced by a newer request. Wrong
-/// codes also count toward the address's login throttle, so guessing across many requested codes
-/// is slowed down like password guessing.
+/// codes lock out the client that enters them (``AuthPolicy/codeLock``), counted apart from
+/// passwords: login failures never stand in the way of a reset, which proves the mailbox. An
+/// address still waiting for its sign-up code gets a code too: entering it sets the password and
+/// verifies the address, whoever signed up with it.
 ///
 /// Nothing tells whether an address has an account: a request answers the same for every valid
 /// address, and a code for an address without one is simply wrong. An address gets at most one
@@ -23,11 +25,14 @@ public struct PasswordReset: Sendable {
     private let clock: any WallClock
     private let policy: AuthPolicy
     private let inbox: (any InboxPublisher)?
+    private let origin: any ClientOrigin
 
     public init(
         repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, mail: any MailSender,
-        clock: any WallClock, policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil
+        clock: any WallClock, policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil,
+        origin: any ClientOrigin = ThisTerminal()
     ) {
+        self.origin = origin
         self.repository = repository
         self.hasher = hasher
         self.secrets = secrets
@@ -37,7 +42,7 @@ public struct PasswordReset: Sendable {
         self.inbox = inbox
     }
 
-    /// Mails a reset code if `email` belongs to a verified account; returns the normalised address
+    /// Mails a reset code if `email` belongs to an account (verified or waiting); returns the normalised address
     /// either way (the same answer for every address, so it cannot be used to find accounts).
     public func request(email raw: String) async throws -> String {
         let email = try EmailAddress(raw)
@@ -45,7 +50,7 @@ public struct PasswordReset: Sendable {
         let code = secrets.verificationCode()
         let pending = secrets.digest(code)
         let expiry = clock.now().addingTimeInterval(policy.codeLifetime)
-        guard let user = try await repository.user(email: email.value), user.verifiedAt != nil else { return email.value }
+        guard let user = try await repository.user(email: email.value) else { return email.value }
         if let live = try await repository.verification(for: user.id), clock.now() < live.expiresAt,
             live.expiresAt.addingTimeInterval(policy.resetMailInterval) > expiry
         {
@@ -62,50 +67,24 @@ public struct PasswordReset: Sendable {
     }
 
     /// Sets a new password with a mailed code: the sign-up password policy applies; on success every
-    /// session of the user is revoked (log in again), the event is recorded and `.passwordChanged`
-    /// is published, in one transaction. A wrong, expired or used-up code — or an address without an
-    /// account — is ``AccountSecurityError/resetCodeInvalid``; wrong codes count toward the address's
-    /// throttle, and a locked address is ``AccountSecurityError/resetLocked(until:)`` (the owner of a
-    /// known address finds a `login-lockout` notice in their inbox). A code that is not 6 digits is
-    /// ``AuthError/malformedCode`` (bad data, 65), before anything is looked up or counted.
+    /// session of the user is revoked (log in again), the address is verified, the event is recorded
+    /// and `.passwordChanged` is published, in one transaction. A wrong, expired or used-up code — or
+    /// an address without one — is ``AccountSecurityError/resetCodeInvalid``; wrong codes lock out the
+    /// client that enters them (``AccountSecurityError/resetLocked(until:)``, and the owner of a known
+    /// address finds a `login-lockout` notice in their inbox), never the owner, and wrong passwords
+    /// never block a reset. A code that is not 6 digits is ``AuthError/malformedCode`` (bad data,
+    /// 65), before anything is looked up or counted.
     public func complete(email raw: String, code: String, newPassword: String) async throws -> AuthenticatedUser {
         let email = try EmailAddress(raw)
         let code = try Registration.code(code)
         let normalized = try PasswordPolicy().check(newPassword, for: email)
-        return try await AddressGate.shared.run(email.value) { try await complete(email, code: code, normalized: normalized) }
-    }
-
-    private func complete(_ email: EmailAddress, code: String, normalized: String) async throws -> AuthenticatedUser {
-        let key = email.value
-        let now = clock.now()
-        if let until = try await repository.throttle(for: key).lock(at: now) { throw AccountSecurityError.resetLocked(until: until) }
-
-        let typed = secrets.digest(code)
-        let user = try await repository.user(email: email.value)
-        var accepted = false
-        if let user, user.verifiedAt != nil, let pending = try await repository.verification(for: user.id),
-            pending.attempts < policy.codeAttempts, now < pending.expiresAt
-        {
-            accepted = Registration.constantTimeEquals(typed, pending.codeDigest)
-            if !accepted { _ = try await repository.recordWrongCode(for: user.id) }
+        let redemption = CodeRedemption(
+            repository: repository, hasher: hasher, secrets: secrets, clock: clock, policy: policy, inbox: inbox, origin: origin)
+        let user = try await AddressGate.shared.run(email.value) {
+            try await redemption.redeem(
+                email, code: code, password: normalized, locked: { AccountSecurityError.resetLocked(until: $0) },
+                rejected: AccountSecurityError.resetCodeInvalid)
         }
-        guard let user, accepted else {
-            let update = try await repository.countFailure(for: key, policy: policy, at: now)
-            if let until = update.before.lock(at: now) { throw AccountSecurityError.resetLocked(until: until) }
-            if update.after.lockouts > update.before.lockouts {
-                // The owner of a known address is told in their inbox; the answer here stays the same.
-                try await repository.recordLockout(
-                    of: email.value, user: user, until: update.after.lockedUntil, cause: .resetCodes, at: now, inbox: inbox)
-            }
-            throw AccountSecurityError.resetCodeInvalid
-        }
-        if let until = try await repository.clearThrottle(for: key, at: now) { throw AccountSecurityError.resetLocked(until: until) }
-        try await repository.replacePassword(
-            of: user.id, with: try hasher.hash(normalized), at: now, newSession: nil,
-            event: SecurityEvent(userID: user.id, email: user.email, kind: .passwordReset, at: now),
-            alongside: SecurityNotices.publishing(
-                SecurityNotices.passwordChanged(user.id, email: user.email, at: now, byReset: true),
-                through: inbox))
         return AuthenticatedUser(id: user.id, email: user.email)
     }
 

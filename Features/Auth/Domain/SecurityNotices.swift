@@ -35,23 +35,27 @@ enum SecurityNotices {
             createdAt: date)
     }
 
-    /// Which secret was guessed wrong too often when an address was locked.
+    /// Which secret was guessed wrong too often when a client was locked out of an address.
     enum LockoutCause: Sendable {
         /// Wrong passwords: at login, or as the current password (`password change`, `pin remove`).
         case passwords
-        /// Wrong password-reset codes.
-        case resetCodes
+        /// Wrong codes (verification or password reset).
+        case codes
     }
 
-    static func loginLockout(_ user: UserID, email: String, until: Date, cause: LockoutCause, at date: Date) -> InboxNotice {
+    static func loginLockout(
+        _ user: UserID, email: String, client: String, until: Date, cause: LockoutCause, at date: Date
+    ) -> InboxNotice {
         let what =
             switch cause {
             case .passwords: "wrong passwords"
-            case .resetCodes: "wrong password-reset codes"
+            case .codes: "wrong codes"
             }
+        let who = client == ThisTerminal.name ? "this terminal" : client
         return InboxNotice(
-            recipient: user, kind: .loginLockout, title: "Logins to \(email) locked until \(AuthError.time(until))",
-            body: "Too many \(what) were tried for your address, so logins and password resets are refused until then. "
+            recipient: user, kind: .loginLockout, title: "Guesses at \(email) from \(who) stopped until \(AuthError.time(until))",
+            body: "Too many \(what) were tried for your address from \(who), so that client is refused until then. "
+                + "You can still log in and reset your password. "
                 + "If this was not you, someone may be guessing: keep a long password that you use nowhere else.",
             createdAt: date)
     }
@@ -84,21 +88,22 @@ enum SecurityNotices {
 }
 
 extension AuthRepository {
-    /// Records that `address` was locked (a `login-lockout` event) and, when the address has an
-    /// account, publishes the lockout notice to its owner, in one transaction. The same work, minus the
-    /// notice, for an address without an account: the caller's answer never depends on it.
+    /// Records that `client` was locked out of `address` (a `login-lockout` event) and, when the
+    /// address has an account, publishes the notice to its owner, in one transaction. The same work,
+    /// minus the notice, for an address without an account: the caller's answer never depends on it.
     func recordLockout(
-        of address: String, user: UserRecord?, until: Date?, cause: SecurityNotices.LockoutCause, at now: Date,
-        inbox: (any InboxPublisher)?
+        of address: String, by client: String, user: UserRecord?, until: Date?, cause: SecurityNotices.LockoutCause,
+        at now: Date, inbox: (any InboxPublisher)?
     ) async throws {
         let event = SecurityEvent(userID: user?.id, email: address, kind: .loginLockout, at: now)
-        guard let user, let until else {
+        guard let user, user.verifiedAt != nil, let until else {
             try await record(event, alongside: { _ in })
             return
         }
         try await record(
             event,
             alongside: SecurityNotices.publishing(
-                SecurityNotices.loginLockout(user.id, email: user.email, until: until, cause: cause, at: now), through: inbox))
+                SecurityNotices.loginLockout(user.id, email: user.email, client: client, until: until, cause: cause, at: now),
+                through: inbox))
     }
 }

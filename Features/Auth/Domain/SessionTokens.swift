@@ -17,13 +17,15 @@ public struct SessionTokens: Sendable {
     private let clock: any WallClock
     private let policy: AuthPolicy
     private let inbox: (any InboxPublisher)?
+    private let origin: any ClientOrigin
 
-    /// - Parameter inbox: where security notices go (new login, refresh-token reuse, password
-    ///   changed, lockout of a known address), in the event's transaction; `nil` only in tests of
-    ///   other concerns.
+    /// - Parameters:
+    ///   - inbox: where security notices go (new login, refresh-token reuse, password changed,
+    ///     lockout of a known address), in the event's transaction; `nil` only in tests of other concerns.
+    ///   - origin: who is asking (the request's client on a server), for the guessers' locks.
     public init(
         repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, clock: any WallClock,
-        policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil
+        policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil, origin: any ClientOrigin = ThisTerminal()
     ) {
         self.repository = repository
         self.hasher = hasher
@@ -31,37 +33,44 @@ public struct SessionTokens: Sendable {
         self.clock = clock
         self.policy = policy
         self.inbox = inbox
+        self.origin = origin
     }
 
     // MARK: Log in
 
-    /// Checks the password (throttled per address, the same way for unknown addresses) and starts a
-    /// session of a new family: its tokens, which only the caller ever sees.
+    /// Checks the password and starts a session of a new family: its tokens, which only the caller
+    /// ever sees. Wrong passwords lock out the client that guesses (``AuthPolicy/guesserLock``,
+    /// ``AuthPolicy/clientLock``) and only delay the address for everyone else
+    /// (``AuthPolicy/addressDelay``); an unknown address and one not verified yet answer exactly as a
+    /// wrong password does, after the same work.
     public func logIn(email raw: String, password: String) async throws -> StoredSession {
         let email = try EmailAddress(raw)
         return try await AddressGate.shared.run(email.value) { try await logIn(email, password: password) }
     }
 
     private func logIn(_ email: EmailAddress, password: String) async throws -> StoredSession {
-        let key = email.value
         let now = clock.now()
-        if let until = try await repository.throttle(for: key).lock(at: now) { throw AuthError.throttled(until: until) }
+        let limits = GuessLimits(
+            .password, repository: repository, policy: policy, inbox: inbox, address: email.value, client: origin.client(),
+            locked: { AuthError.throttled(until: $0) })
+        try await limits.admit(at: now)
 
         let normalized = password.precomposedStringWithCompatibilityMapping
         let user = try await repository.user(email: email.value)
         let matches: Bool
-        if let user {
+        if let user, user.verifiedAt != nil {
             matches = hasher.verify(normalized, against: user.passwordHash)
         } else {
+            // No account, or a sign-up whose code nobody entered yet (its password is set only
+            // then): the same work and the same answer as a wrong password.
             hasher.verifyAgainstNothing(normalized)
             matches = false
         }
         guard let user, matches else {
-            try await countFailure(key: key, email: email.value, user: user, at: now)
+            try await limits.fail(user: user, at: now)
             throw AuthError.wrongCredentials
         }
-        if let until = try await repository.clearThrottle(for: key, at: now) { throw AuthError.throttled(until: until) }
-        guard user.verifiedAt != nil else { throw AuthError.notVerified(user.email) }
+        try await limits.succeed(at: now)
         if hasher.needsRehash(user.passwordHash) {
             try await repository.updatePasswordHash(user.id, to: try hasher.hash(normalized))
             try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .passwordUpgraded, at: now))
@@ -229,33 +238,20 @@ public struct SessionTokens: Sendable {
         return record
     }
 
-    /// Checks `typed` (already NFKC) against the user's password hash, under the address's throttle:
-    /// a locked address is refused, a wrong password counts as a failed login (the lockout it may cause
-    /// is recorded and its owner told), a right one clears the count.
+    /// Checks `typed` (already NFKC) against the user's password hash, as a login does (the same
+    /// locks and delay): a wrong one counts as a failed login, a right one clears this client's count.
     private func checkPassword(_ typed: String, of record: UserRecord, at now: Date) async throws {
         let key = EmailAddress.canonical(record.email)
-        try await AddressGate.shared.run(key) { try await checkPassword(typed, of: record, at: now, key: key) }
-    }
-
-    private func checkPassword(_ typed: String, of record: UserRecord, at now: Date, key: String) async throws {
-        if let until = try await repository.throttle(for: key).lock(at: now) { throw AuthError.throttled(until: until) }
-        guard hasher.verify(typed, against: record.passwordHash) else {
-            try await countFailure(key: key, email: record.email, user: record, at: now)
-            throw AccountSecurityError.wrongCurrentPassword
-        }
-        if let until = try await repository.clearThrottle(for: key, at: now) { throw AuthError.throttled(until: until) }
-    }
-
-    /// One more wrong password for the address `key`, counted in one transaction: the lockout it
-    /// may start is recorded and its owner (of a known address) told in their inbox — the answer to
-    /// the request stays the same either way. An address a concurrent attempt locked meanwhile
-    /// counts nothing more, and the answer is that it is locked.
-    private func countFailure(key: String, email: String, user: UserRecord?, at now: Date) async throws {
-        let update = try await repository.countFailure(for: key, policy: policy, at: now)
-        if let until = update.before.lock(at: now) { throw AuthError.throttled(until: until) }
-        if update.after.lockouts > update.before.lockouts {
-            try await repository.recordLockout(
-                of: email, user: user, until: update.after.lockedUntil, cause: .passwords, at: now, inbox: inbox)
+        try await AddressGate.shared.run(key) {
+            let limits = GuessLimits(
+                .password, repository: repository, policy: policy, inbox: inbox, address: key, client: origin.client(),
+                locked: { AuthError.throttled(until: $0) })
+            try await limits.admit(at: now)
+            guard hasher.verify(typed, against: record.passwordHash) else {
+                try await limits.fail(user: record, at: now)
+                throw AccountSecurityError.wrongCurrentPassword
+            }
+            try await limits.succeed(at: now)
         }
     }
 

@@ -2,30 +2,46 @@ import AuthInterface
 import Foundation
 import SharedKit
 
-/// What a sign-up or a resend produced: where the code went.
+/// What a sign-up or a resend answered: the same for every address, whether or not it has an
+/// account, is waiting for its code, or was mailed a moment ago.
 public struct CodeSent: Sendable, Equatable {
     public let email: String
-    /// Where the code went: the outbox file (the server's mail: its file name only).
-    public let location: String
+    /// Where a new code went (the outbox file), when one was mailed now; `nil` when nothing new was
+    /// mailed. Only this machine's own bank shows it: a server never tells.
+    public let location: String?
 
-    public init(email: String, location: String) {
+    public init(email: String, location: String?) {
         self.email = email
         self.location = location
     }
 }
 
-/// `moa auth signup` and `moa auth verify`: create an unverified account, mail a code, check it.
+/// `moa auth signup` and `moa auth verify`: mail a code to an address, and set the account's
+/// password with it.
+///
+/// The code proves the mailbox, so **whoever enters the code chooses the password** (given with
+/// the code): a sign-up by someone else with your address sets nothing, and no unverified sign-up
+/// stands between an address and its owner. The password given at sign-up is checked against the
+/// policy there (so a weak one is refused before any mail) and takes effect only with the code.
+///
+/// Nothing tells whether an address has an account: a sign-up answers alike for a new address, a
+/// pending one and a verified one (whose owner is mailed that someone tried), a resend alike for
+/// every address, and a wrong code alike whatever the reason.
 public struct Registration: Sendable {
+    /// The password hash of a sign-up whose code was not entered yet: matches no password.
+    static let noPassword = "!unverified"
+
     private let repository: any AuthRepository
     private let hasher: any PasswordHasher
     private let secrets: any SecretGenerator
     private let mail: any MailSender
     private let clock: any WallClock
     private let policy: AuthPolicy
+    private let origin: any ClientOrigin
 
     public init(
         repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
-        mail: any MailSender, clock: any WallClock, policy: AuthPolicy = AuthPolicy()
+        mail: any MailSender, clock: any WallClock, policy: AuthPolicy = AuthPolicy(), origin: any ClientOrigin = ThisTerminal()
     ) {
         self.repository = repository
         self.hasher = hasher
@@ -33,20 +49,31 @@ public struct Registration: Sendable {
         self.mail = mail
         self.clock = clock
         self.policy = policy
+        self.origin = origin
     }
 
-    /// Creates the account and mails its code: all of it happens, or none of it.
+    /// Checks the password against the policy and mails a code to the address: for a new address
+    /// it creates the pending account (all of it happens, or none of it); for one already waiting
+    /// it mails a new code (at most one a minute); for one that has an account it tells the owner
+    /// that someone tried. The answer is the same in every case.
     public func signUp(email raw: String, password: String) async throws -> CodeSent {
         let email = try EmailAddress(raw)
-        let normalized = try PasswordPolicy().check(password, for: email)
-        if try await repository.user(email: email.value) != nil { throw AuthError.emailTaken(email.value) }
+        _ = try PasswordPolicy().check(password, for: email)
         let now = clock.now()
+        if let user = try await repository.user(email: email.value) {
+            if user.verifiedAt != nil { return try await tellOwner(user, at: now) }
+            return try await mailCode(to: user, at: now)
+        }
         let id = UserID(secrets.identifier())
         let code = secrets.verificationCode()
-        let user = UserRecord(id: id, email: email.value, passwordHash: try hasher.hash(normalized), createdAt: now, verifiedAt: nil)
+        let user = UserRecord(id: id, email: email.value, passwordHash: Self.noPassword, createdAt: now, verifiedAt: nil)
         let verification = VerificationRecord(
             userID: id, codeDigest: secrets.digest(code), expiresAt: now.addingTimeInterval(policy.codeLifetime), attempts: 0)
-        try await repository.createUser(user, verification: verification)
+        do {
+            try await repository.createUser(user, verification: verification)
+        } catch AuthError.emailTaken {
+            return CodeSent(email: email.value, location: nil) // a sign-up at the same moment mails its code
+        }
         do {
             return CodeSent(
                 email: email.value,
@@ -57,51 +84,41 @@ public struct Registration: Sendable {
         }
     }
 
-    /// Checks a code: 6 digits, within its lifetime, at most `codeAttempts` wrong tries. Wrong codes
-    /// also count toward the address's throttle, as failed logins do, so asking for new codes does
-    /// not buy new guesses: the fifth wrong one in a while locks the address for a minute, then longer.
-    public func verify(email raw: String, code: String) async throws {
+    /// Sets the account's password with a mailed code (a sign-up's, or a reset's: either proves the
+    /// mailbox) and marks the address verified, in one transaction. The password policy applies. A
+    /// wrong, expired or used-up code — or an address nothing waits for — is
+    /// ``AuthError/codeRejected``; wrong codes lock out the client that guesses
+    /// (``AuthError/codesLocked(until:)``), never the owner.
+    public func verify(email raw: String, code: String, password: String) async throws {
         let email = try EmailAddress(raw)
         let typed = try Self.code(code)
-        try await AddressGate.shared.run(email.value) { try await verify(email, typed: typed) }
-    }
-
-    private func verify(_ email: EmailAddress, typed: String) async throws {
-        guard let user = try await repository.user(email: email.value), user.verifiedAt == nil,
-            let verification = try await repository.verification(for: user.id)
-        else { throw AuthError.noPendingVerification(email.value) }
-        let now = clock.now()
-        if let until = try await repository.throttle(for: email.value).lock(at: now) { throw AuthError.codesLocked(until: until) }
-        guard verification.attempts < policy.codeAttempts else { throw AuthError.tooManyCodeAttempts }
-        guard now < verification.expiresAt else { throw AuthError.codeExpired }
-        guard Self.constantTimeEquals(secrets.digest(typed), verification.codeDigest) else {
-            let update = try await repository.countFailure(for: email.value, policy: policy, at: now)
-            if let until = update.before.lock(at: now) { throw AuthError.codesLocked(until: until) }
-            let attempts = try await repository.recordWrongCode(for: user.id)
-            if attempts >= policy.codeAttempts { throw AuthError.tooManyCodeAttempts }
-            throw AuthError.wrongCode(triesLeft: policy.codeAttempts - attempts)
+        let normalized = try PasswordPolicy().check(password, for: email)
+        try await AddressGate.shared.run(email.value) {
+            _ = try await redemption.redeem(
+                email, code: typed, password: normalized, locked: { AuthError.codesLocked(until: $0) }, rejected: AuthError.codeRejected)
         }
-        if let until = try await repository.clearThrottle(for: email.value, at: now) { throw AuthError.codesLocked(until: until) }
-        try await repository.markVerified(user.id, at: now)
-        try await repository.deleteVerification(for: user.id)
-        try await repository.record(SecurityEvent(userID: user.id, email: user.email, kind: .verified, at: now))
     }
 
-    /// Mails a new code for an address that is still unverified (the old one stops working): not
-    /// while the address is locked for wrong codes, and at most one mail a `resetMailInterval`.
+    private var redemption: CodeRedemption {
+        CodeRedemption(repository: repository, hasher: hasher, secrets: secrets, clock: clock, policy: policy, inbox: nil, origin: origin)
+    }
+
+    /// Mails a new code for an address still waiting for one (the old one stops working), at most
+    /// one a `resetMailInterval`. The answer is the same for every address.
     public func resendCode(email raw: String) async throws -> CodeSent {
         let email = try EmailAddress(raw)
         guard let user = try await repository.user(email: email.value), user.verifiedAt == nil else {
-            throw AuthError.noPendingVerification(email.value)
+            return CodeSent(email: email.value, location: nil)
         }
-        let now = clock.now()
-        if let until = try await repository.throttle(for: email.value).lock(at: now) {
-            throw AuthError.codesLocked(until: until)
-        }
-        if let live = try await repository.verification(for: user.id) {
-            let sentAt = live.expiresAt.addingTimeInterval(-policy.codeLifetime)
-            let next = sentAt.addingTimeInterval(policy.resetMailInterval)
-            if now < next { throw AuthError.resendTooSoon(until: next) }
+        return try await mailCode(to: user, at: clock.now())
+    }
+
+    /// A new code for a pending `user`, unless one went out less than `resetMailInterval` ago.
+    private func mailCode(to user: UserRecord, at now: Date) async throws -> CodeSent {
+        if let live = try await repository.verification(for: user.id),
+            now < live.expiresAt.addingTimeInterval(policy.resetMailInterval - policy.codeLifetime)
+        {
+            return CodeSent(email: user.email, location: nil)
         }
         let code = secrets.verificationCode()
         try await repository.saveVerification(
@@ -112,22 +129,48 @@ public struct Registration: Sendable {
             location: try await mail.send(Self.codeMail(to: user.email, code: code, minutes: Int(policy.codeLifetime / 60))))
     }
 
+    /// Someone signed up with the address of an existing account: its owner is told (at most once a
+    /// `resetMailInterval`), and nothing else changes.
+    private func tellOwner(_ user: UserRecord, at now: Date) async throws -> CodeSent {
+        let interval = policy.resetMailInterval
+        let update = try await repository.updateThrottle(for: ThrottleKey.signUpNotice(user.email)) { state in
+            state.lock(at: now) == nil
+                ? ThrottleState(failures: 0, windowStart: nil, lockedUntil: now.addingTimeInterval(interval), lockouts: 0) : state
+        }
+        guard update.before.lock(at: now) == nil else { return CodeSent(email: user.email, location: nil) }
+        return CodeSent(email: user.email, location: try await mail.send(Self.alreadyRegisteredMail(to: user.email)))
+    }
+
     static func codeMail(to email: String, code: String, minutes: Int) -> Mail {
         Mail(
             to: email, subject: "Your Moa verification code: \(code)",
             body: """
                 Welcome to Moa.
 
-                Your verification code is \(code). It works for \(minutes) minutes:
+                Your verification code is \(code). It works for \(minutes) minutes; enter it with the
+                password you want for your account:
 
                     moa auth verify --email \(email) --code \(code)
 
-                If you did not sign up, ignore this message.
+                If you did not sign up, ignore this message: without this code nobody can use your address.
                 """, purpose: .verification)
     }
 
+    static func alreadyRegisteredMail(to email: String) -> Mail {
+        Mail(
+            to: email, subject: "Someone tried to sign up to Moa with your address",
+            body: """
+                Someone asked to create a Moa account with \(email), which already has one.
+
+                If it was you, log in (moa auth login --email \(email)), or reset a forgotten password
+                (moa auth password reset --email \(email)).
+
+                If it was not you, ignore this message: nothing about your account changed.
+                """, purpose: .other)
+    }
+
     /// A code as typed, without its spaces: exactly 6 ASCII digits, else ``AuthError/malformedCode``.
-    static func code(_ typed: String) throws(AuthError) -> String {
+    public static func code(_ typed: String) throws(AuthError) -> String {
         let code = typed.filter { !$0.isWhitespace }
         guard code.utf8.count == 6, code.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
             throw .malformedCode

@@ -96,7 +96,7 @@ func walkThrough() async throws {
     let code = mail.mails.withLock { $0.last?.subject.split(separator: " ").last.map(String.init) } ?? ""
     print("  inbox: “\(mail.mails.withLock { $0.last?.subject ?? "" })”")
     await step("Log in before verifying", .logIn(email: email, password: password))
-    await step("Verify with the mailed code", .verify(email: email, code: code))
+    await step("Verify with the mailed code and the password", .verify(email: email, code: code, password: password, repeated: nil))
     await step("Log in with a wrong password", .logIn(email: email, password: "not my passphrase at all"))
     await step("Log in", .logIn(email: email, password: password))
     let firstGeneration = try store.load()

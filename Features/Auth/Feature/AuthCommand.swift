@@ -52,11 +52,15 @@ public struct AuthCommand: AsyncParsableCommand {
 
     struct Verify: ServiceCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Enter the code from the verification e-mail (or --resend for a new one).")
+            abstract: "Enter the code from the verification e-mail with your password (or --resend for a new code).",
+            discussion:
+                "Whoever holds the mailed code chooses the account's password: it is asked here (twice, without echo, on a terminal), and is the one to log in with."
+        )
         @OptionGroup var global: GlobalOptions
         @Option(help: "Your e-mail address.") var email: String
         @Option(help: "The 6-digit code from the e-mail.") var code: String?
         @Flag(help: "Mail a new code (the old one stops working).") var resend = false
+        @Flag(help: "Read the password from the first line of standard input.") var passwordStdin = false
 
         func validate() throws {
             guard (code != nil) != resend else {
@@ -68,7 +72,14 @@ public struct AuthCommand: AsyncParsableCommand {
             if resend {
                 try await AuthScreen.show(.resendCode(email: email), environment, context)
             } else {
-                try await AuthScreen.show(.verify(email: email, code: code ?? ""), environment, context)
+                // The address and the code are checked before a password is asked for.
+                _ = try EmailAddress(email)
+                _ = try Registration.code(code ?? "")
+                let source = SecretInput.source(passwordStdin: passwordStdin)
+                let password = try SecretInput.read("Password for the account: ", from: source, context: context)
+                let repeated = source == .prompt ? try SecretInput.read("Repeat the password: ", from: source, context: context) : nil
+                try await AuthScreen.show(
+                    .verify(email: email, code: code ?? "", password: password, repeated: repeated), environment, context)
             }
         }
     }
@@ -119,7 +130,7 @@ struct AuthOutput: Encodable {
 
     init(_ outcome: AuthViewModel.Outcome) {
         switch outcome {
-        case .codeSent(let email, let location, _):
+        case .codeSent(let email, let location):
             self.init(status: "code-sent", email: email, verificationMail: location)
         case .verified(let email):
             self.init(status: "verified", email: email)

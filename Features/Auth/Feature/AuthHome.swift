@@ -49,7 +49,7 @@ enum AuthHome {
             screen.context.text(LocalizedText(en: "Code from the e-mail (empty to stop):", ko: "이메일의 인증 코드(비우면 중단):"))),
             !code.isEmpty
         {
-            if await run(.verify(email: email, code: code), screen, environment) {
+            if await run(.verify(email: email, code: code, password: password, repeated: nil), screen, environment) {
                 await run(.logIn(email: email, password: password), screen, environment)
                 return
             }

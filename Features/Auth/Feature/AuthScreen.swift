@@ -17,10 +17,11 @@ enum AuthScreen {
 
     static func render(_ outcome: AuthViewModel.Outcome, theme: Theme) -> String {
         switch outcome {
-        case .codeSent(let email, let location, let isNewAccount):
-            let first = isNewAccount ? "Account created for \(email)." : "A new code is on its way to \(email)."
-            return theme.paint(first, .success) + "\nThe verification code was mailed to: \(location)\n"
-                + theme.paint("Next: moa auth verify --email \(email) --code CODE", .muted)
+        case .codeSent(let email, let location):
+            // The same words for every address: whether it has an account is nobody's business here.
+            return theme.paint("A verification code is on its way to \(email).", .success)
+                + (location.map { "\nThe code was mailed to: \($0)" } ?? "") + "\n"
+                + theme.paint("Next: moa auth verify --email \(email) --code CODE (it asks for the password you want)", .muted)
         case .verified(let email):
             return theme.paint("\(email) is verified.", .success) + "\n" + theme.paint("Next: moa auth login --email \(email)", .muted)
         case .loggedIn(let user):

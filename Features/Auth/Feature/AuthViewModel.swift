@@ -12,7 +12,8 @@ public final class AuthViewModel: ReportingViewModel {
 
     public enum Input: Sendable {
         case signUp(email: String, password: String, repeated: String?)
-        case verify(email: String, code: String)
+        /// The code from the mail and the password the account gets with it.
+        case verify(email: String, code: String, password: String, repeated: String?)
         case resendCode(email: String)
         case logIn(email: String, password: String)
         case logOut(everywhere: Bool)
@@ -23,7 +24,8 @@ public final class AuthViewModel: ReportingViewModel {
 
     /// What happened, for the screen to show.
     public enum Outcome: Sendable, Equatable {
-        case codeSent(email: String, location: String, isNewAccount: Bool)
+        /// A code is on its way (`location`: where, when this machine's own bank mailed one now).
+        case codeSent(email: String, location: String?)
         case verified(email: String)
         case loggedIn(AuthenticatedUser)
         case loggedOut(AuthenticatedUser?, everywhere: Bool)
@@ -50,13 +52,14 @@ public final class AuthViewModel: ReportingViewModel {
         case .signUp(let email, let password, let repeated):
             if let repeated, repeated != password { throw AuthError.passwordsDoNotMatch }
             let sent = try await registration.signUp(email: email, password: password)
-            state.outcome = .codeSent(email: sent.email, location: sent.location, isNewAccount: true)
-        case .verify(let email, let code):
-            try await registration.verify(email: email, code: code)
+            state.outcome = .codeSent(email: sent.email, location: sent.location)
+        case .verify(let email, let code, let password, let repeated):
+            if let repeated, repeated != password { throw AuthError.passwordsDoNotMatch }
+            try await registration.verify(email: email, code: code, password: password)
             state.outcome = .verified(email: try EmailAddress(email).value)
         case .resendCode(let email):
             let sent = try await registration.resendCode(email: email)
-            state.outcome = .codeSent(email: sent.email, location: sent.location, isNewAccount: false)
+            state.outcome = .codeSent(email: sent.email, location: sent.location)
         case .logIn(let email, let password):
             state.outcome = .loggedIn(try await sessions.logIn(email: email, password: password))
         case .logOut(let everywhere):

@@ -1,0 +1,201 @@
+import Foundation
+import InboxInterface
+import Registry
+
+/// Who is asking, as far as guessing is concerned: the client address of a `moa-server` request
+/// (its peer, or the address a configured proxy forwarded), or this terminal.
+///
+/// Guesses are limited per client and per (address, client), so the guesser is stopped while the
+/// owner, from anywhere else, is not; guesses at one address from everywhere together are only
+/// spaced out by a short delay (``AuthPolicy/addressDelay``), never locked.
+public protocol ClientOrigin: Sendable {
+    /// The client of the work being done (an IP address, or ``ThisTerminal/name``).
+    func client() -> String
+}
+
+/// The client of `moa` on its embedded bank: the one person at this terminal.
+public struct ThisTerminal: ClientOrigin {
+    public static let name = "terminal"
+    public init() {}
+    public func client() -> String { Self.name }
+}
+
+public enum ClientOriginKey: ServiceKey { public typealias Service = any ClientOrigin }
+
+/// How failures under one key slow down what follows: after `freeFailures` failures within
+/// `window`, the key waits — `firstWait`, doubling each time, at most `longestWait`.
+public struct ThrottleRule: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        /// A lock for a guesser: after the free failures the key is locked, the count starts again,
+        /// and each further lock lasts twice as long (until a success clears the key).
+        case lock
+        /// A delay, never a lock: every failure past the free ones in the window makes the next
+        /// attempt wait, twice as long as the last, at most `longestWait`.
+        case delay
+    }
+
+    public var mode: Mode
+    public var freeFailures: Int
+    public var window: TimeInterval
+    public var firstWait: TimeInterval
+    public var longestWait: TimeInterval
+
+    public init(_ mode: Mode, freeFailures: Int, window: TimeInterval, firstWait: TimeInterval, longestWait: TimeInterval) {
+        self.mode = mode
+        self.freeFailures = freeFailures
+        self.window = window
+        self.firstWait = firstWait
+        self.longestWait = longestWait
+    }
+
+    /// The state after one more failure at `now`.
+    public func failing(_ state: ThrottleState, at now: Date) -> ThrottleState {
+        var state = state
+        if let start = state.windowStart, now.timeIntervalSince(start) < window {
+            state.failures += 1
+        } else {
+            state.failures = 1
+            state.windowStart = now
+        }
+        switch mode {
+        case .lock:
+            guard state.failures >= freeFailures else { return state }
+            state.lockouts += 1
+            state.lockedUntil = now.addingTimeInterval(wait(doublings: state.lockouts - 1))
+            state.failures = 0
+            state.windowStart = nil
+        case .delay:
+            guard state.failures > freeFailures else { return state }
+            state.lockouts += 1
+            state.lockedUntil = now.addingTimeInterval(wait(doublings: state.failures - freeFailures - 1))
+        }
+        return state
+    }
+
+    private func wait(doublings: Int) -> TimeInterval {
+        min(firstWait * pow(2, Double(min(max(doublings, 0), 30))), longestWait)
+    }
+}
+
+/// The keys failures are counted under, in the store's throttle table.
+public enum ThrottleKey {
+    /// Every failure of one client, whatever the address (a client spraying many addresses).
+    public static func client(_ client: String) -> String { "client:" + client }
+    /// Wrong passwords for one address from one client (the guesser's own lock).
+    public static func guesser(_ address: String, client: String) -> String { "guess:" + address + " " + client }
+    /// Wrong codes for one address from one client (never counted with passwords: a reset proves
+    /// the mailbox, and login failures must never stand in its way).
+    public static func codes(_ address: String, client: String) -> String { "codes:" + address + " " + client }
+    /// Wrong passwords for one address from everywhere (a short delay, never a lock).
+    public static func address(_ address: String) -> String { "address:" + address }
+    /// When the owner of an address was last told that someone tried to sign up with it.
+    public static func signUpNotice(_ address: String) -> String { "notice:" + address }
+
+    /// Every key that names `address` (erased with its user) is one of these or starts with one of `prefixes`.
+    public static func keys(of address: String) -> (exact: [String], prefixes: [String]) {
+        ([Self.address(address), signUpNotice(address), address], ["guess:" + address + " ", "codes:" + address + " "])
+    }
+}
+
+extension AuthRepository {
+    /// Counts one more failure under `key` by `rule`, in one transaction. A key that a concurrent
+    /// attempt (in this process or another sharing the store) locked meanwhile is left as it is,
+    /// and the returned `before` says until when: nothing more is counted.
+    func countFailure(under key: String, _ rule: ThrottleRule, at now: Date) async throws -> ThrottleUpdate {
+        try await updateThrottle(for: key) { state in state.lock(at: now) == nil ? rule.failing(state, at: now) : state }
+    }
+
+    /// After a right password or code: clears `key` in one transaction — unless a concurrent attempt
+    /// locked it meanwhile; then the lock stays, and its end is returned.
+    func clearThrottle(under key: String, at now: Date) async throws -> Date? {
+        try await updateThrottle(for: key) { state in state.lock(at: now) == nil ? .fresh : state }.before.lock(at: now)
+    }
+
+    /// The latest end of a lock in force at `now` under any of `keys`.
+    func lock(under keys: [String], at now: Date) async throws -> Date? {
+        var latest: Date?
+        for key in keys {
+            if let until = try await throttle(for: key).lock(at: now), until > (latest ?? .distantPast) { latest = until }
+        }
+        return latest
+    }
+}
+
+/// The limits on one attempt to prove who one is — with a password or a mailed code — for one
+/// address from one client: the client's own locks (per address, and across addresses), and for
+/// passwords the address's delay. Checked before any secret is, counted after a wrong one.
+struct GuessLimits: Sendable {
+    enum Secret: Sendable {
+        case password
+        case code
+    }
+
+    let repository: any AuthRepository
+    let policy: AuthPolicy
+    let inbox: (any InboxPublisher)?
+    let address: String
+    let client: String
+    let secret: Secret
+    /// The error of this client's own lock.
+    let locked: @Sendable (Date) -> any Error
+
+    init(
+        _ secret: Secret, repository: any AuthRepository, policy: AuthPolicy, inbox: (any InboxPublisher)?, address: String,
+        client: String, locked: @escaping @Sendable (Date) -> any Error
+    ) {
+        self.secret = secret
+        self.locked = locked
+        self.repository = repository
+        self.policy = policy
+        self.inbox = inbox
+        self.address = address
+        self.client = client
+    }
+
+    private var ownKey: String {
+        switch secret {
+        case .password: ThrottleKey.guesser(address, client: client)
+        case .code: ThrottleKey.codes(address, client: client)
+        }
+    }
+
+    private var ownRule: ThrottleRule {
+        switch secret {
+        case .password: policy.guesserLock
+        case .code: policy.codeLock
+        }
+    }
+
+    /// Refuses an attempt this client may not make yet — its own lock (`locked`), or for a password
+    /// the address's delay (``AuthError/loginDelayed(until:)``) — before any secret is checked.
+    func admit(at now: Date) async throws {
+        if let until = try await repository.lock(under: [ThrottleKey.client(client), ownKey], at: now) { throw locked(until) }
+        if secret == .password, let until = try await repository.throttle(for: ThrottleKey.address(address)).lock(at: now) {
+            throw AuthError.loginDelayed(until: until)
+        }
+    }
+
+    /// Counts a wrong secret: for the client, for this client at this address (whose lock, when it
+    /// starts, is recorded and told to the owner), and for a password the address's delay. When
+    /// another process locked this client out of the address meanwhile, nothing more is counted and
+    /// the answer is that lock.
+    func fail(user: UserRecord?, at now: Date) async throws {
+        let update = try await repository.countFailure(under: ownKey, ownRule, at: now)
+        if let until = update.before.lock(at: now) { throw locked(until) }
+        _ = try await repository.countFailure(under: ThrottleKey.client(client), policy.clientLock, at: now)
+        if secret == .password {
+            _ = try await repository.countFailure(under: ThrottleKey.address(address), policy.addressDelay, at: now)
+        }
+        if update.after.lockouts > update.before.lockouts {
+            try await repository.recordLockout(
+                of: address, by: client, user: user, until: update.after.lockedUntil, cause: secret == .password ? .passwords : .codes,
+                at: now, inbox: inbox)
+        }
+    }
+
+    /// After the right secret: this client's count at this address starts again — unless another
+    /// process locked this client out of it meanwhile: then the lock is the answer.
+    func succeed(at now: Date) async throws {
+        if let until = try await repository.clearThrottle(under: ownKey, at: now) { throw locked(until) }
+    }
+}
