@@ -16,22 +16,26 @@ struct EndToEndTests {
         private(set) var url = ""
         private(set) var port = 0
 
-        init() throws {
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        }
-
         deinit {
             if let server, server.process.isRunning { server.process.terminate() }
             try? FileManager.default.removeItem(at: root)
         }
 
         /// Starts `moa-server` on a free port (or on the port it had before: a restart).
+        /// Flags every start of the server is given besides its port and data folder.
+        let serverFlags: [String]
+
+        init(serverFlags: [String] = []) throws {
+            self.serverFlags = serverFlags
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        }
+
         func startServer() async throws {
             try await Binaries.offloaded { try self.startServerBlocking() }
         }
 
         private func startServerBlocking() throws {
-            let started = try ServerProcess.start(["--port", String(port), "--data", data.path], log: log)
+            let started = try ServerProcess.start(["--port", String(port), "--data", data.path] + serverFlags, log: log)
             server = started
             port = started.port
             url = started.url
@@ -414,7 +418,9 @@ final class ServerProcess: @unchecked Sendable { // its process is only signalle
         let line = ServerProcessTests.firstLine(of: out)
         guard line.hasPrefix("Listening on http://127.0.0.1:"), let port = Int(line.split(separator: ":").last ?? "") else {
             if process.isRunning { process.terminate() }
-            throw E2EError("moa-server did not start: \(line)")
+            process.waitUntilExit()
+            let said = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n").suffix(3).joined(separator: " | ") ?? ""
+            throw E2EError("moa-server did not start: \(line) (exit \(process.terminationStatus): \(said))")
         }
         return ServerProcess(process: process, port: port)
     }
@@ -429,11 +435,11 @@ final class ServerProcess: @unchecked Sendable { // its process is only signalle
 
 /// The mails a server wrote to its outbox (`DATA/outbox/`).
 enum Outbox {
-    /// The newest verification code mailed to `email` by the server whose data folder is `data`.
-    static func code(for email: String, in data: URL) throws -> String {
+    /// The newest code of `kind` (`verify`, `reset`) mailed to `email` by the server whose data folder is `data`.
+    static func code(for email: String, in data: URL, kind: String = "verify") throws -> String {
         let outbox = data.appendingPathComponent("outbox")
         for file in try FileManager.default.contentsOfDirectory(atPath: outbox.path).sorted().reversed()
-        where file.hasSuffix("-verify.eml") {
+        where file.hasSuffix("-\(kind).eml") {
             let mail = try String(contentsOf: outbox.appendingPathComponent(file), encoding: .utf8)
             if mail.contains("To: \(email)"), let range = mail.range(of: #"code is \d{6}"#, options: .regularExpression) {
                 return String(mail[range].suffix(6))
