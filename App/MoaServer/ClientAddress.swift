@@ -1,4 +1,5 @@
 import AuthDomain
+import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
@@ -62,10 +63,19 @@ public struct ClientAddressResolver: Sendable {
         return normalized(ip)
     }
 
-    /// IPv4-mapped IPv6 (`::ffff:127.0.0.1`) as the IPv4 address it is, lower-cased.
+    /// IPv4-mapped IPv6 (`::ffff:127.0.0.1`) as the IPv4 address it is; any other IPv6 address as
+    /// its /64 (`2001:db8:0:1::/64`): one subscriber gets a whole /64, so counting each address in it
+    /// apart would give a guesser billions of fresh clients. `::1` stays itself.
     static func normalized(_ address: String) -> String {
         let lower = address.lowercased()
-        return lower.hasPrefix("::ffff:") && lower.contains(".") ? String(lower.dropFirst(7)) : lower
+        if lower.hasPrefix("::ffff:") && lower.contains(".") { return String(lower.dropFirst(7)) }
+        guard lower.contains(":"), lower != "::1" else { return lower }
+        var bytes = in6_addr()
+        guard inet_pton(AF_INET6, lower, &bytes) == 1 else { return lower }
+        let groups = withUnsafeBytes(of: &bytes) { raw in
+            (0..<4).map { String(UInt16(raw[$0 * 2]) << 8 | UInt16(raw[$0 * 2 + 1]), radix: 16) }
+        }
+        return groups.joined(separator: ":") + "::/64"
     }
 }
 

@@ -24,6 +24,8 @@ struct Problem: Error, Sendable, Equatable {
     var challenge: String? = nil
     /// `Allow` (RFC 9110), for `method-not-allowed`.
     var allow: String? = nil
+    /// Whether the connection is closed after this answer (a body that did not arrive in time).
+    var closesConnection = false
 
     static let typeBase = "https://moa.example/problems/"
 
@@ -38,6 +40,7 @@ struct Problem: Error, Sendable, Equatable {
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if let challenge { response.headers[.wwwAuthenticate] = challenge }
         if let allow { response.headers[.allow] = allow }
+        if closesConnection { response.headers[.connection] = "close" }
         return response
     }
 
@@ -235,18 +238,54 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// Refuses a request whose body is larger than `maximum` bytes (413, `payload-too-large`) before any
-/// route reads it: by its `Content-Length` when it has one, and by collecting at most `maximum` bytes
-/// of a body without one (chunked). A route then reads the collected body.
+/// Bounds a request's body before any route reads it: larger than `maximum` bytes is 413
+/// (`payload-too-large`) — by its `Content-Length` when it has one, else by collecting at most
+/// `maximum` bytes —; not all there within `deadline` is 408 (`request-timeout`) and the connection
+/// is closed, so a client sending its body a byte at a time holds nothing for long (the idle timer
+/// is reset by every body part); and a body that is not `application/json` — no `Content-Type` at
+/// all included — is 415. A route then reads the collected body.
 struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximum: Int
+    var deadline: Duration = .seconds(10)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maximum {
             throw HTTPError(.contentTooLarge)
         }
+        let body = request.body
+        let (maximum, deadline) = (maximum, deadline)
+        let collected = try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+            group.addTask { try await body.collect(upTo: maximum) }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                return nil
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
+        guard let collected else { throw Problem.bodyTooSlow(deadline) }
+        if collected.readableBytes > 0, !Self.isJSON(request.headers[.contentType]) { throw ServerAPI.notJSON }
         var request = request
-        _ = try await request.collectBody(upTo: maximum)
+        request.body = RequestBody(buffer: collected)
         return try await next(request, context)
+    }
+
+    /// `application/json`, with at most a `charset=utf-8` parameter (JSON is UTF-8: RFC 8259).
+    static func isJSON(_ contentType: String?) -> Bool {
+        guard let contentType else { return false }
+        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard parts.first == "application/json" else { return false }
+        return parts.dropFirst().allSatisfy { $0.replacingOccurrences(of: " ", with: "") == "charset=utf-8" }
+    }
+}
+
+extension Problem {
+    /// A request body that did not arrive within `deadline`.
+    static func bodyTooSlow(_ deadline: Duration) -> Problem {
+        var problem = Problem(
+            kind: "request-timeout", title: "Request timeout", status: .requestTimeout,
+            detail: "The request body did not arrive within \(deadline.components.seconds) seconds.", exitStatus: .temporaryFailure)
+        problem.closesConnection = true
+        return problem
     }
 }

@@ -143,7 +143,7 @@ struct RegistrationTests {
                 try await guesser.verify(email: "ada@example.com", code: wrong, password: AuthHarness.password)
             }
         }
-        let locked = auth.clock.now().addingTimeInterval(60)
+        let locked = auth.clock.now().addingTimeInterval(10 * 60)
         await #expect(throws: AuthError.codesLocked(until: locked)) {
             try await guesser.verify(email: "ada@example.com", code: code, password: AuthHarness.password)
         }
@@ -249,6 +249,48 @@ struct ThrottlingTests {
         #expect(delays == [1, 2, 4, 8, 8, 8, 8])
         // …and after it, the owner logs in.
         _ = try await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password)
+    }
+
+    /// A guesser that polls for the moment the address's delay ends pays for each poll with its own
+    /// lock; a client that never failed there (the owner) is only asked to wait, and is not counted.
+    @Test func pollingThroughTheAddressDelayLocksThePollerNotTheOwner() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        for client in 0..<6 {
+            _ = try? await auth.tokens(from: "203.0.113.\(client)").logIn(email: "ada@example.com", password: "wrong wrong wrong wrong")
+        }
+        let poller = auth.tokens(from: "203.0.113.5")
+        for _ in 0..<4 { _ = try? await poller.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong") }
+        await #expect(throws: AuthError.throttled(until: auth.clock.now().addingTimeInterval(60))) {
+            try await poller.logIn(email: "ada@example.com", password: "wrong wrong wrong wrong")
+        }
+        let owner = ThrottleKey.guesser("ada@example.com", client: "198.51.100.7")
+        for _ in 0..<3 { _ = try? await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password) }
+        #expect(try await auth.repository.throttle(for: owner) == .fresh, "the owner's waits are not failures")
+        auth.clock.advance(by: 8)
+        _ = try await auth.tokens(from: "198.51.100.7").logIn(email: "ada@example.com", password: AuthHarness.password)
+    }
+
+    /// Past twenty wrong codes for an address in a day, from however many clients, each delays the
+    /// next code there: a new code a minute cannot buy thousands of guesses a day.
+    @Test func wrongCodesFromEverywhereAreBoundedPerAddress() async throws {
+        let auth = try AuthHarness()
+        try await auth.verifiedUser()
+        for round in 0..<4 {
+            auth.clock.advance(by: 61)
+            _ = try await auth.passwordReset.request(email: "ada@example.com")
+            for client in 0..<5 {
+                _ = try? await PasswordReset(
+                    repository: auth.repository, hasher: auth.hasher, secrets: auth.secrets, mail: auth.mail, clock: auth.clock,
+                    origin: FixedOrigin(address: "203.0.\(round).\(client)")
+                ).complete(email: "ada@example.com", code: "000001", newPassword: "a brand new passphrase 2026")
+            }
+        }
+        let state = try await auth.repository.throttle(for: ThrottleKey.addressCodes("ada@example.com"))
+        #expect(state.failures == 20 && state.lock(at: auth.clock.now()) == nil, "twenty are free")
+        _ = try? await auth.passwordReset.complete(email: "ada@example.com", code: "000001", newPassword: "a brand new passphrase 2026")
+        let delayed = try await auth.repository.throttle(for: ThrottleKey.addressCodes("ada@example.com"))
+        #expect(delayed.lockedUntil == auth.clock.now().addingTimeInterval(60))
     }
 
     /// A reset proves the mailbox: wrong passwords, however many, never stand in its way.

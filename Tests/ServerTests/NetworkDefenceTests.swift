@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MoaServer
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -193,7 +195,9 @@ struct NetworkDefenceTests {
     /// do not stop a client's transfers or the health check; the server closes them at its idle
     /// timeout; past its ceiling a connection is refused at once with 503.
     @Test func idleAndSlowConnectionsDoNotStarveTheServer() async throws {
-        try raiseOpenFileLimit(to: 1_600)
+        // This process holds 1,200 connections too: the server's own way of raising the limit.
+        let files = ConnectionLimits.raiseOpenFileLimit() ?? 0
+        try #require(files >= 1_600, "this test needs 1,600 open files; the system allows \(files)")
         let world = try EndToEndTests.World(serverFlags: ["--idle-timeout", "4"])
         let (adas, bos) = try await world.adaAndBo()
         try await world.moa("ada", ["account", "deposit", adas, "100,000"]).expectSuccess()
@@ -218,6 +222,50 @@ struct NetworkDefenceTests {
         #expect(slow.filter(\.isClosedByPeer).count == slow.count, "a header sent a byte at a time is cut off too")
         dribbling.cancel()
         #expect(try await world.balance("bo", bos) == 3_000)
+    }
+
+    /// A body sent a byte at a time is cut off at its deadline (408, and the connection closed), and
+    /// a body without `Content-Type: application/json` is refused (415) rather than read as JSON.
+    @Test func aSlowBodyIsCutOffAndABodyMustSayItIsJSON() async throws {
+        let server = try Server()
+        try await server.start()
+        let slow = try RawConnection(port: server.port)
+        slow.send(Array("POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 60000\r\n\r\n{".utf8))
+        let started = ContinuousClock.now
+        var answer = ""
+        while ContinuousClock.now - started < .seconds(14), answer.isEmpty {
+            slow.send(Array(" ".utf8))
+            answer = try await slow.read(within: .seconds(1))
+        }
+        #expect(answer.hasPrefix("HTTP/1.1 408"), "\(answer)")
+        #expect(answer.contains("request-timeout"))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(slow.isClosedByPeer)
+
+        var request = URLRequest(url: URL(string: server.url + "/v1/auth/login") ?? URL(fileURLWithPath: "/"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"email":"ada@moa.example","password":"plum-orbit-lantern-42-quietly"}"#.utf8)
+        for contentType in [nil, "text/plain", "application/json; charset=latin1"] {
+            request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            let (_, response) = try await URLSession.shared.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 415, "\(contentType ?? "none")")
+        }
+        request.setValue("application/json; charset=UTF-8", forHTTPHeaderField: "Content-Type")
+        let (_, accepted) = try await URLSession.shared.data(for: request)
+        #expect((accepted as? HTTPURLResponse)?.statusCode == 403, "JSON, read: a wrong login")
+    }
+
+    /// Who the client is: the peer, or what a trusted proxy appended (read right to left); an IPv6
+    /// address counts as its /64, so one subscriber is one client.
+    @Test func theClientIsThePeerOrWhatATrustedProxyAppended() {
+        #expect(ClientAddressResolver.normalized("2001:DB8:0:1:aaaa::1") == "2001:db8:0:1::/64")
+        #expect(ClientAddressResolver.normalized("2001:db8:0:1::ab") == ClientAddressResolver.normalized("2001:db8:0:1::aa"))
+        #expect(ClientAddressResolver.normalized("2001:db8:0:2::aa") != ClientAddressResolver.normalized("2001:db8:0:1::aa"))
+        #expect(ClientAddressResolver.normalized("::ffff:127.0.0.1") == "127.0.0.1")
+        #expect(ClientAddressResolver.normalized("::1") == "::1")
+        #expect(ClientAddressResolver.address("[2001:db8::5]:443") == "2001:db8:0:0::/64")
+        #expect(ClientAddressResolver.address("203.0.113.9:1234") == "203.0.113.9")
+        #expect(ClientAddressResolver.address("not an address") == nil)
     }
 
     @Test func pastItsCeilingAConnectionIsRefusedAtOnceWith503() async throws {
@@ -252,22 +300,6 @@ struct NetworkDefenceTests {
         #expect(refused.err.contains("can be written by other users"))
         #expect(!FileManager.default.fileExists(atPath: shared.appendingPathComponent("moa.sqlite").path), "nothing was opened in it")
     }
-
-    private func raiseOpenFileLimit(to wanted: Int) throws {
-        var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { throw E2EError("getrlimit failed") }
-        if limit.rlim_cur < rlim_t(wanted) {
-            limit.rlim_cur = min(limit.rlim_max, rlim_t(wanted))
-            guard setrlimit(resource, &limit) == 0, limit.rlim_cur >= rlim_t(wanted) else {
-                throw E2EError("this test needs \(wanted) open files; the limit is \(limit.rlim_max)")
-            }
-        }
-    }
 }
 
 /// A TCP connection to 127.0.0.1, as an attacker holds one: bytes in, nothing read unless asked.
@@ -290,12 +322,12 @@ final class RawConnection: @unchecked Sendable { // its descriptor is only used 
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
-            closeDescriptor(descriptor)
+            _ = closeDescriptor(descriptor)
             throw E2EError("connect: \(reason)")
         }
     }
 
-    deinit { closeDescriptor(descriptor) }
+    deinit { _ = closeDescriptor(descriptor) }
 
     func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { systemSend(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }

@@ -64,7 +64,8 @@ struct ServerRouteTests {
             for (uri, body, status, kind, exit) in [
                 ("/v1/transfers", large, HTTPResponse.Status.contentTooLarge, "payload-too-large", 65),
                 ("/healthz", large, .contentTooLarge, "payload-too-large", 65),
-                ("/v1/auth/login", small, .badRequest, "malformed-request", 65), // within the limit: routed, and read
+                // Within the limit: read, and refused for what it is (no Content-Type: not JSON).
+                ("/v1/auth/login", small, .unsupportedMediaType, "unsupported-media-type", 65),
             ] {
                 try await client.execute(uri: uri, method: .post, body: body) { response in
                     #expect(response.status == status, "\(uri), \(body.readableBytes) bytes")

@@ -101,8 +101,9 @@ import HTTPTypes
 /// | `conflict` | 409 | 1 | a business rule refused it given the current state: account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, alias taken, already a favourite, too many favourites, deletion blocked |
 /// | `insufficient-funds` | 409 | 1 | the source account holds less than the amount |
 /// | `limit-exceeded` | 409 | 1 | above the per-transfer limit, over the daily limit, or a currency without limits |
+/// | `request-timeout` | 408 | 75 | the body did not arrive within 10 seconds (the connection is closed) |
 /// | `payload-too-large` | 413 | 65 | the body is larger than 64 KiB |
-/// | `unsupported-media-type` | 415 | 65 | a body that is not `application/json` |
+/// | `unsupported-media-type` | 415 | 65 | a body that is not `application/json` (at most `; charset=utf-8`), a missing `Content-Type` included |
 /// | `validation` | 422 | 65 | a value of the right JSON type that the Domain's parser refused: amount, account number, currency, name, memo, alias, e-mail, password rule, code, idempotency key, cursor, setting value, limits that would cross |
 /// | `idempotency-key-reused` | 422 | 1 | the key was used for a different request (as draft-ietf-httpapi-idempotency-key-header says) |
 /// | `rate-limited` | 429 | 75 | this client is locked out of an address after too many wrong passwords or codes, or of every address after too many failures; or logins to an address are delayed a few seconds after many wrong passwords from everywhere; `Retry-After` says for how long |

@@ -17,8 +17,14 @@ public struct AuthPolicy: Sendable {
     /// that address for a minute, doubling with each lock up to a day. Only the guesser waits.
     public var guesserLock = ThrottleRule(.lock, freeFailures: 5, window: 15 * 60, firstWait: 60, longestWait: 24 * 3600)
     /// Wrong codes (verification or reset) for one address from one client: counted apart from
-    /// passwords, so login failures never stand in the way of a reset.
-    public var codeLock = ThrottleRule(.lock, freeFailures: 5, window: 15 * 60, firstWait: 60, longestWait: 24 * 3600)
+    /// passwords, so login failures never stand in the way of a reset. Five, then ten minutes — a
+    /// code's whole life — doubling: one client never gets the ten tries that use up a code.
+    public var codeLock = ThrottleRule(.lock, freeFailures: 5, window: 15 * 60, firstWait: 10 * 60, longestWait: 24 * 3600)
+    /// Wrong codes for one address from everywhere: past twenty in a day, each delays the next code
+    /// at the address by a minute, doubling up to an hour. A new code a minute and many clients
+    /// would otherwise allow 14,400 guesses a day at a one-in-a-million code; this keeps it near
+    /// fifty (the owner's login is never affected).
+    public var addressCodeDelay = ThrottleRule(.delay, freeFailures: 20, window: 24 * 3600, firstWait: 60, longestWait: 3600)
     /// Failures of one client across every address (spraying): fifty in a window, then a lock for
     /// a minute, doubling up to an hour.
     public var clientLock = ThrottleRule(.lock, freeFailures: 50, window: 15 * 60, firstWait: 60, longestWait: 3600)

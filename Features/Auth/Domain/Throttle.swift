@@ -88,12 +88,17 @@ public enum ThrottleKey {
     public static func codes(_ address: String, client: String) -> String { "codes:" + address + " " + client }
     /// Wrong passwords for one address from everywhere (a short delay, never a lock).
     public static func address(_ address: String) -> String { "address:" + address }
+    /// Wrong codes for one address from everywhere (a delay, never a lock).
+    public static func addressCodes(_ address: String) -> String { "address-codes:" + address }
     /// When the owner of an address was last told that someone tried to sign up with it.
     public static func signUpNotice(_ address: String) -> String { "notice:" + address }
 
     /// Every key that names `address` (erased with its user) is one of these or starts with one of `prefixes`.
     public static func keys(of address: String) -> (exact: [String], prefixes: [String]) {
-        ([Self.address(address), signUpNotice(address), address], ["guess:" + address + " ", "codes:" + address + " "])
+        (
+            [Self.address(address), addressCodes(address), signUpNotice(address), address],
+            ["guess:" + address + " ", "codes:" + address + " "]
+        )
     }
 }
 
@@ -168,10 +173,26 @@ struct GuessLimits: Sendable {
 
     /// Refuses an attempt this client may not make yet — its own lock (`locked`), or for a password
     /// the address's delay (``AuthError/loginDelayed(until:)``) — before any secret is checked.
+    ///
+    /// A client that already failed at this address and tries again within the address's delay has
+    /// that attempt counted as a failure too: polling for the moment the delay ends costs the
+    /// guesser its own lock, while a client that never failed here (the owner) is only asked to wait.
     func admit(at now: Date) async throws {
         if let until = try await repository.lock(under: [ThrottleKey.client(client), ownKey], at: now) { throw locked(until) }
-        if secret == .password, let until = try await repository.throttle(for: ThrottleKey.address(address)).lock(at: now) {
-            throw AuthError.loginDelayed(until: until)
+        if let until = try await repository.throttle(for: addressKey).lock(at: now) {
+            let own = try await repository.throttle(for: ownKey)
+            if own.failures > 0 || own.lockouts > 0 {
+                let update = try await repository.countFailure(under: ownKey, ownRule, at: now)
+                if let ownLock = update.after.lock(at: now) { throw locked(ownLock) }
+            }
+            throw secret == .password ? AuthError.loginDelayed(until: until) : locked(until)
+        }
+    }
+
+    private var addressKey: String {
+        switch secret {
+        case .password: ThrottleKey.address(address)
+        case .code: ThrottleKey.addressCodes(address)
         }
     }
 
@@ -183,9 +204,8 @@ struct GuessLimits: Sendable {
         let update = try await repository.countFailure(under: ownKey, ownRule, at: now)
         if let until = update.before.lock(at: now) { throw locked(until) }
         _ = try await repository.countFailure(under: ThrottleKey.client(client), policy.clientLock, at: now)
-        if secret == .password {
-            _ = try await repository.countFailure(under: ThrottleKey.address(address), policy.addressDelay, at: now)
-        }
+        _ = try await repository.countFailure(
+            under: addressKey, secret == .password ? policy.addressDelay : policy.addressCodeDelay, at: now)
         if update.after.lockouts > update.before.lockouts {
             try await repository.recordLockout(
                 of: address, by: client, user: user, until: update.after.lockedUntil, cause: secret == .password ? .passwords : .codes,
