@@ -146,7 +146,8 @@ struct ServerProcessTests {
     func listensAnswersAndStopsGracefully(signal: Int32) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (process, line) = try Self.start(data: folder)
+        // Starting, reading the first line and waiting for the end block: off the cooperative pool.
+        let (process, line) = try await Binaries.offloaded { try Self.start(data: folder) }
         defer { if process.isRunning { process.terminate() } }
 
         // The first line says where it listens (a free port, as --port 0 asks).
@@ -160,17 +161,17 @@ struct ServerProcessTests {
         #expect(health?["status"] == "ok")
 
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        try await Binaries.offloaded { process.waitUntilExit() }
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
     }
 
-    @Test func versionAndUsageErrors() throws {
-        let version = try Self.run(["--version"])
+    @Test func versionAndUsageErrors() async throws {
+        let version = try await Binaries.offloaded { try Self.run(["--version"]) }
         #expect(version.status == 0)
         #expect(version.out.hasPrefix("moa-server "))
         for arguments in [["--port", "70000"], ["--port", "abc"], ["--data", ""], ["--nope"]] {
-            let refused = try Self.run(arguments)
+            let refused = try await Binaries.offloaded { try Self.run(arguments) }
             #expect(refused.status == 64, "\(arguments): \(refused.err)")
             let lines = refused.err.split(separator: "\n")
             #expect(lines.count == 1 && lines[0].hasPrefix("moa-server: ") && lines[0].hasSuffix("."), "\(arguments): \(refused.err)")
@@ -178,16 +179,13 @@ struct ServerProcessTests {
         }
     }
 
-    @Test func aPortInUseIsOneSentenceAnd69() throws {
+    @Test func aPortInUseIsOneSentenceAnd69() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (first, line) = try Self.start(data: folder)
-        defer {
-            first.terminate()
-            first.waitUntilExit()
-        }
+        let (first, line) = try await Binaries.offloaded { try Self.start(data: folder) }
+        defer { first.terminate() }
         let port = line.split(separator: ":").last.map(String.init) ?? ""
-        let second = try Self.run(["--port", port, "--data", folder.path + "-2"])
+        let second = try await Binaries.offloaded { try Self.run(["--port", port, "--data", folder.path + "-2"]) }
         defer { try? FileManager.default.removeItem(atPath: folder.path + "-2") }
         #expect(second.status == 69, "\(second.err)")
         #expect(second.err.hasPrefix("moa-server: Cannot listen on 127.0.0.1:\(port)"), "\(second.err)")

@@ -108,7 +108,12 @@ public actor SessionManager: SessionProvider {
     /// Refreshes while no other process of this home does (single-flight across processes): one
     /// that refreshed while this one waited has saved the next generation, which is used instead.
     private func refreshAlone(_ stored: StoredSession) async throws -> AuthenticatedUser? {
-        let lock = try store.lockForRefresh()
+        // Waiting for another process's lock blocks a thread: a Dispatch thread, never one of the
+        // cooperative pool's (one per core), which the other holder of the lock may need to finish.
+        let store = store
+        let lock = try await withCheckedThrowingContinuation { (waiting: CheckedContinuation<any SessionRefreshLock, any Error>) in
+            DispatchQueue.global().async { waiting.resume(with: Result { try store.lockForRefresh() }) }
+        }
         defer { lock.unlock() }
         if let newer = try load(), newer.refreshToken != stored.refreshToken {
             if clock.now() < newer.accessExpiresAt { return AuthenticatedUser(id: newer.userID, email: newer.email) }
