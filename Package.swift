@@ -31,6 +31,9 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     "postgres-nio": .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     "swift-nio": .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    "swift-prometheus": .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    "swift-metrics": .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    "swift-service-lifecycle": .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
 ]
 
 let argumentParser = Dep.product("ArgumentParser", package: "swift-argument-parser")
@@ -56,6 +59,11 @@ let openAPIURLSession = Dep.product("OpenAPIURLSession", package: "swift-openapi
 /// PostgreSQL for `moa-server --database postgres://…`: only the server's closure (and the store
 /// contract tests) build it.
 let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
+/// `moa-server`'s metrics: swift-metrics' API, exported by swift-prometheus at `/metrics`.
+let prometheus = Dep.product("Prometheus", package: "swift-prometheus")
+let metrics = Dep.product("Metrics", package: "swift-metrics")
+/// `moa-server`'s services (the API, the metrics port) started and stopped together on a signal.
+let serviceLifecycle = Dep.product("ServiceLifecycle", package: "swift-service-lifecycle")
 
 // MARK: - 2. Shared and Core
 
@@ -260,7 +268,7 @@ let app: [Module] = [
         "MoaServer", path: "App/MoaServer",
         deps: [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
-            hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes,
+            hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),

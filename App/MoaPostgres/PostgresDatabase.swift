@@ -44,6 +44,7 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     /// pool has a connection for it at once — unless the server is away (``leaseTimeout``).
     private let turns: Permits
     private let attempts = Mutex<(transactions: Int, retries: Int, alone: Int)>((0, 0, 0))
+    private let inUse = Atomic<Int>(0)
 
     /// A pool for `location` (nothing is connected until the first transaction; ``run()`` must run
     /// meanwhile). `schema`: the tests' throwaway schema, first on every connection's search path.
@@ -79,6 +80,9 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     /// attempts ran alone.
     public var statistics: (transactions: Int, retries: Int, alone: Int) { attempts.withLock { $0 } }
 
+    /// Transactions holding their turn (a connection, leased or being leased) now.
+    public var connectionsInUse: Int { inUse.load(ordering: .relaxed) }
+
     // MARK: Transactions
 
     public func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T {
@@ -102,6 +106,8 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
 
     private func transaction<T: Sendable>(writing: Bool, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         try await turns.acquire()
+        inUse.wrappingAdd(1, ordering: .relaxed)
+        defer { inUse.wrappingSubtract(1, ordering: .relaxed) }
         do {
             let value = try await attempts(writing: writing, work)
             await turns.release()
@@ -323,6 +329,30 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
             name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
         else { throw PostgresFailure.other(state: nil, message: "\(name) is not a plain schema name") }
         return name
+    }
+
+    /// The steps of `sets` the database has not applied (`/readyz`): none when it is current, all of
+    /// them when it was never set up.
+    public func pendingMigrations(_ sets: [PostgresMigrationSet]) async throws -> [String] {
+        let known = sets.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
+        do {
+            let applied = try await client.withConnection { connection in
+                var names: Set<String> = []
+                let exists = try await connection.query("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
+                for try await present in exists.decode(Bool.self) where !present { return names }
+                for try await name in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger).decode(
+                    String.self)
+                {
+                    names.insert(name)
+                }
+                return names
+            }
+            return known.filter { !applied.contains($0) }
+        } catch let error as PSQLError {
+            throw PostgresFailure(error).asRequestError
+        } catch {
+            throw DatabaseUnavailable.unreachable(PostgresFailure.noConnection(error))
+        }
     }
 
     /// Answers when the database answers a trivial query (the health check).

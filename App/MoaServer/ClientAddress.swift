@@ -4,10 +4,12 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// `moa-server`'s request context: Hummingbird's, plus the peer address of the connection.
+/// `moa-server`'s request context: Hummingbird's, plus the peer address of the connection and
+/// what the request log learns on the way in (``RequestTrace``).
 public struct MoaRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
+    let trace = RequestTrace()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

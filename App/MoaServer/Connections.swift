@@ -82,15 +82,20 @@ final class ConnectionCeilingHandler: ChannelInboundHandler {
 
     private static let busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n\r\n"
     private let count: ConnectionCount
+    private let metrics: ServerMetrics
     private var counted = false
     private var refused = false
 
-    init(count: ConnectionCount) { self.count = count }
+    init(count: ConnectionCount, metrics: ServerMetrics) {
+        self.count = count
+        self.metrics = metrics
+    }
 
     func channelActive(context: ChannelHandlerContext) {
         counted = true
         guard count.open() else {
             refused = true
+            metrics.connectionRefused()
             let channel = context.channel
             context.writeAndFlush(wrapOutboundOut(ByteBuffer(string: Self.busy))).whenComplete { _ in
                 channel.close(promise: nil)
@@ -119,10 +124,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let inner: HTTP1Channel
     let count: ConnectionCount
+    let metrics: ServerMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
-            try channel.pipeline.syncOperations.addHandler(ConnectionCeilingHandler(count: count), position: .first)
+            try channel.pipeline.syncOperations.addHandler(ConnectionCeilingHandler(count: count, metrics: metrics), position: .first)
         } catch {
             return channel.eventLoop.makeFailedFuture(error)
         }
@@ -136,15 +142,14 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with `limits`: the ceiling, the idle (and header) timeout, the header bounds.
-    static func guarded(_ limits: ConnectionLimits, logger: Logger) -> HTTPServerBuilder {
-        let count = ConnectionCount(maximum: limits.maximumConnections)
+    static func guarded(_ limits: ConnectionLimits, connections count: ConnectionCount, metrics: ServerMetrics) -> HTTPServerBuilder {
         let configuration = HTTP1Channel.Configuration(
             idleTimeout: TimeAmount(limits.idleTimeout),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: limits.maximumHeaderBytes, maxHeaderListSize: limits.maximumHeaderBytes,
                 maxHeaderFieldCount: limits.maximumHeaderFields))
         return HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: configuration), count: count)
+            GuardedHTTP1Channel(inner: HTTP1Channel(responder: responder, configuration: configuration), count: count, metrics: metrics)
         }
     }
 }

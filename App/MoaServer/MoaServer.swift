@@ -46,17 +46,36 @@ public struct MoaServer: Sendable {
     let logger: Logger
     let clients: ClientAddressResolver
     let limits: ConnectionLimits
+    /// What `/metrics` exports (``ServerMetrics``).
+    public let metrics: ServerMetrics
+    let connections: ConnectionCount
 
     /// The engine the stores were composed on.
     enum Engine: Sendable {
         case sqlite(AppDatabase)
         case postgres(PostgresDatabase)
 
-        /// Answers when the database answers (the health check).
-        func ping() async throws {
+        /// The migration steps the database lacks (`/readyz`), or an error when it does not answer.
+        func pendingMigrations() async throws -> [String] {
             switch self {
-            case .sqlite(let database): _ = try database.read { db in try db.tableExists("account_accounts") }
-            case .postgres(let database): try await database.ping()
+            case .sqlite(let database):
+                let applied = Set(try database.appliedMigrations())
+                return MoaServer.migrations.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }.filter {
+                    !applied.contains($0)
+                }
+            case .postgres(let database):
+                return try await database.pendingMigrations(PostgresStores.migrations)
+            }
+        }
+
+        /// What the database layer counts, for the metrics (nothing on SQLite).
+        var statistics: (@Sendable () -> ServerMetrics.DatabaseStatistics)? {
+            guard case .postgres(let database) = self else { return nil }
+            return {
+                let (transactions, retries, alone) = database.statistics
+                return ServerMetrics.DatabaseStatistics(
+                    transactions: transactions, retries: retries, alone: alone, connectionsInUse: database.connectionsInUse,
+                    connections: database.maximumConnections)
             }
         }
     }
@@ -74,7 +93,7 @@ public struct MoaServer: Sendable {
     public init(
         folder: MoaHome, storage: Storage = .sqlite, logger: Logger, clock: any WallClock = SystemWallClock(),
         passwordCost: ScryptParameters = .owasp, clients: ClientAddressResolver = ClientAddressResolver(),
-        limits: ConnectionLimits = ConnectionLimits()
+        limits: ConnectionLimits = ConnectionLimits(), metrics: ServerMetrics = ServerMetrics()
     ) throws {
         try folder.prepare()
         let notes = folder.tightenPermissions()
@@ -93,6 +112,10 @@ public struct MoaServer: Sendable {
         self.logger = logger
         self.clients = clients
         self.limits = limits
+        self.metrics = metrics
+        let connections = ConnectionCount(maximum: limits.maximumConnections)
+        self.connections = connections
+        metrics.observe(openConnections: { connections.current }, database: engine.statistics)
         do {
             services = try RegistryBuilder(modules: Self.modules(engine: engine, folder: folder, clock: clock, passwordCost: passwordCost))
                 .validate(root: ServerServicesKey.self).resolve()
@@ -137,19 +160,23 @@ public struct MoaServer: Sendable {
         ]
     }
 
-    /// The HTTP routes: a log line per request (``RequestLogMiddleware``, no secrets), the operations
-    /// of docs/api/openapi.yaml (``ServerAPI``, through the code generated from the document), a body limit of ``maximumBodyBytes`` for every request, the
-    /// bearer token's user for the rest of the request, and a problem document (RFC 9457) for
-    /// every error.
-    public func router() throws -> Router<MoaRequestContext> {
+    /// The HTTP routes: a log line per request (``RequestLogMiddleware``: id, client, user, route,
+    /// status, duration; no secrets) counted in ``metrics``, the operations of
+    /// docs/api/openapi.yaml (``ServerAPI``, through the code generated from the document), a body
+    /// limit of ``maximumBodyBytes`` for every request, the bearer token's user for the rest of the
+    /// request, and a problem document (RFC 9457) for every error. Beside the API, for operators:
+    /// `HEAD /healthz`, `GET /readyz` (``OperationsRoutes``) and — unless `servingMetrics` is false
+    /// (`--metrics-port` serves them apart) — `GET /metrics`.
+    public func router(servingMetrics: Bool = true) throws -> Router<MoaRequestContext> {
         let router = Router(context: MoaRequestContext.self)
         let routes = RouteTable()
-        router.add(middleware: RequestLogMiddleware(logger: logger))
-        router.add(middleware: ProblemMiddleware(logger: logger))
+        router.add(middleware: RequestLogMiddleware(logger: logger, clients: clients, metrics: metrics))
+        router.add(middleware: ProblemMiddleware())
+        OperationsRoutes(engine: engine, metrics: servingMetrics ? metrics : nil).register(on: router)
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         router.add(middleware: BearerMiddleware(tokens: services.tokens, clients: clients))
-        try ServerAPI(engine: engine, services: services, passwordWork: PasswordWork()).registerHandlers(
+        try ServerAPI(engine: engine, services: services, passwordWork: PasswordWork(), metrics: metrics).registerHandlers(
             on: routes.recording(on: router), middlewares: [EmptyBodyMiddleware()])
         return router
     }
@@ -161,11 +188,25 @@ public struct MoaServer: Sendable {
     }
 
     /// The application on `host:port`; `listening` is told the port once connections are accepted.
-    public func application(host: String, port: Int, listening: @escaping @Sendable (Int) -> Void) throws -> some ApplicationProtocol {
+    public func application(
+        host: String, port: Int, servingMetrics: Bool = true, listening: @escaping @Sendable (Int) -> Void
+    ) throws -> some ApplicationProtocol {
         Application(
-            router: try router(),
-            server: .guarded(limits, logger: logger),
+            router: try router(servingMetrics: servingMetrics),
+            server: .guarded(limits, connections: connections, metrics: metrics),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "moa-server", backlog: 1_024),
+            onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
+            logger: logger)
+    }
+
+    /// `GET /metrics` alone on `host:port` (`--metrics-port`): the metrics apart from the API, for a
+    /// port the operator keeps off the network.
+    public func metricsApplication(host: String, port: Int, listening: @escaping @Sendable (Int) -> Void) -> some ApplicationProtocol {
+        let router = Router(context: MoaRequestContext.self)
+        OperationsRoutes.metrics(metrics, on: router)
+        return Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "moa-server"),
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)
     }

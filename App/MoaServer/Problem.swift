@@ -194,47 +194,59 @@ extension Unicode.GeneralCategory {
 /// Turns every error a route throws into a problem document: the router's own (no such route, wrong
 /// method, body too large) by their status, ours as they are, anything else as a 500 that says
 /// nothing of the cause (which is logged instead).
-struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
-    let logger: Logger
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = MoaRequestContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let answer = Answer(logger: context.logger, trace: context.trace)
         do {
             return try await next(request, context)
         } catch let problem as Problem {
-            return problem.response
+            return answer.refused(problem)
         } catch let error as OpenAPIRuntime.ServerError {
-            guard let problem = Problem.from(error) else { return failed(request, error.underlyingError) }
+            guard let problem = Problem.from(error) else { return answer.failed(request, error.underlyingError) }
             return answer(problem, request, error.underlyingError)
         } catch let error as any UserFacingError {
             return answer(Problem(error), request, error)
         } catch let error as any HTTPResponseError {
-            return Problem.from(error).response
+            return answer.refused(Problem.from(error))
         } catch {
-            return failed(request, error)
+            return answer.failed(request, error)
         }
+    }
+}
+
+/// How ``ProblemMiddleware`` answers one request's error: in the request's log (its id on every
+/// line), the problem's kind noted for the request log line.
+private struct Answer {
+    let logger: Logger
+    let trace: RequestTrace
+
+    func refused(_ problem: Problem) -> Response {
+        trace.problem = problem.kind
+        return problem.response
     }
 
     /// `problem`, unless it is a 500 (``failed(_:_:)``). A 503 — the database away or too busy for
     /// now: the client may retry — is logged as a warning, with its cause.
-    private func answer(_ problem: Problem, _ request: Request, _ error: (any Error)?) -> Response {
+    func callAsFunction(_ problem: Problem, _ request: Request, _ error: (any Error)?) -> Response {
         if problem.status == .serviceUnavailable {
             logger.warning(
                 "request refused for now",
                 metadata: ["path": .string(request.uri.path), "error": .string(error.map { String(describing: $0) } ?? "")])
-            return problem.response
+            return refused(problem)
         }
-        return problem.status.code >= 500 ? failed(request, error ?? problem) : problem.response
+        return problem.status.code >= 500 ? failed(request, error ?? problem) : refused(problem)
     }
 
     /// A bug, or the database or the disk failing under us: logged with its cause (never a request
     /// body, so never a password or a token), answered with a 500 that tells nothing of it.
-    private func failed(_ request: Request, _ error: any Error) -> Response {
+    func failed(_ request: Request, _ error: any Error) -> Response {
         logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
-        return Problem(
-            kind: "internal", title: "Internal Server Error", status: .internalServerError,
-            detail: "The server failed unexpectedly; the cause is in its log.", exitStatus: .software
-        )
-        .response
+        return refused(
+            Problem(
+                kind: "internal", title: "Internal Server Error", status: .internalServerError,
+                detail: "The server failed unexpectedly; the cause is in its log.", exitStatus: .software))
     }
 }
 

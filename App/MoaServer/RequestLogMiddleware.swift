@@ -1,24 +1,91 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
+import Synchronization
 
-/// Logs one line per request through swift-log: its method, path, status and duration — never a
-/// header, a query or a body, so never a password, a token, a code or an amount. (Account numbers
-/// in paths are not secrets: they are what a person gives to be paid.)
-struct RequestLogMiddleware<Context: RequestContext>: RouterMiddleware {
+/// What the middlewares learn of a request on its way in, for the request log on its way out: the
+/// user its bearer token named (``BearerMiddleware``) and the problem it was answered with
+/// (``ProblemMiddleware``). One per request (``MoaRequestContext``).
+final class RequestTrace: Sendable {
+    private struct State: Sendable {
+        var user: String?
+        var problem: String?
+    }
+
+    private let state = Mutex(State())
+
+    var user: String? {
+        get { state.withLock { $0.user } }
+        set { state.withLock { $0.user = newValue } }
+    }
+
+    var problem: String? {
+        get { state.withLock { $0.problem } }
+        set { state.withLock { $0.problem = newValue } }
+    }
+}
+
+/// The request's id: the client's `X-Request-Id` when it is a short token (letters, digits, `-`,
+/// `_`, `.`, at most 64), otherwise one made here; it is sent back in `X-Request-Id` and is on every
+/// log line of the request, so a person's report and the server's log meet.
+enum RequestIdentifier {
+    static let header = HTTPField.Name("X-Request-Id")!
+
+    static func of(_ headers: HTTPFields) -> String {
+        if let given = headers[header], (1...64).contains(given.utf8.count),
+            given.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
+            )
+        {
+            return given
+        }
+        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    }
+}
+
+/// Logs one line per request — its id, client, user, method, route template, path, status and
+/// duration, and the problem kind of a refusal — and counts it in the metrics. Never a header, a
+/// query or a body, so never a password, a token, a code or an amount; the path is cut
+/// (``ServerLogHandler/maximumValueLength``). (Account numbers in paths are not secrets: they are
+/// what a person gives to be paid.)
+struct RequestLogMiddleware: RouterMiddleware {
+    typealias Context = MoaRequestContext
     let logger: Logger
+    let clients: ClientAddressResolver
+    let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
-        let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1_000 + Double(elapsed.components.attoseconds) / 1e15
-        logger.info(
-            "request",
-            metadata: [
-                "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-                "status": .stringConvertible(response.status.code), "ms": .string(String(format: "%.1f", milliseconds)),
-            ])
+        let id = RequestIdentifier.of(request.headers)
+        var context = context
+        context.logger[metadataKey: "request_id"] = .string(id)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch {
+            // Nothing inside answered (the problem middleware answers every error it sees): logged as what Hummingbird will send.
+            let status = (error as? any HTTPResponseError)?.status ?? .internalServerError
+            log(request, context, id: id, status: status.code, since: start)
+            throw error
+        }
+        response.headers[RequestIdentifier.header] = id
+        log(request, context, id: id, status: response.status.code, since: start)
         return response
+    }
+
+    private func log(_ request: Request, _ context: Context, id: String, status: Int, since start: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - start
+        let route = context.endpointPath.map { $0 == "NotFound" ? "unmatched" : $0 } ?? "unmatched"
+        metrics.request(method: request.method.rawValue, route: route, status: status, duration: elapsed)
+        let client = clients.client(peer: context.remoteAddress, forwardedFor: ClientAddressResolver.forwardedFor(request.headers))
+        var metadata: Logger.Metadata = [
+            "request_id": .string(id), "client": .string(client), "method": .string(request.method.rawValue),
+            "route": .string(route), "path": .string(request.uri.path), "status": .stringConvertible(status),
+            "ms": .string(
+                String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000)),
+        ]
+        if let user = context.trace.user { metadata["user"] = .string(user) }
+        if let problem = context.trace.problem { metadata["problem"] = .string(problem) }
+        logger.info("request", metadata: metadata)
     }
 }

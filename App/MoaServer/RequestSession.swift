@@ -33,7 +33,8 @@ struct RequestSession: SessionProvider {
 /// (``RequestUser``). It refuses nothing itself: a route that needs a user finds none and answers
 /// 401 (`NotLoggedInError`, which this middleware turns into the `unauthenticated` problem with
 /// its `WWW-Authenticate` challenge); sign-up, login, refresh and the others that need none do not care.
-struct BearerMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+struct BearerMiddleware: RouterMiddleware {
+    typealias Context = MoaRequestContext
     let tokens: SessionTokens
     let clients: ClientAddressResolver
 
@@ -44,6 +45,7 @@ struct BearerMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware 
             let user = try await tokens.user(of: session)
         {
             authenticated = (user, session)
+            context.trace.user = user.id.rawValue
         }
         let client = clients.client(peer: context.remoteAddress, forwardedFor: ClientAddressResolver.forwardedFor(request.headers))
         let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil, client: client)
@@ -112,6 +114,10 @@ struct EmptyBodyMiddleware: ServerMiddleware {
         guard let body else { return try await next(request, nil, metadata) }
         if case .known(0) = body.length { return try await next(request, nil, metadata) }
         let bytes = try await [UInt8](collecting: body, upTo: MoaServer.maximumBodyBytes)
+        if let twice = DuplicateKeys.first(in: bytes) {
+            let field = Problem.quoted(twice)
+            throw Problem.malformed("The body gives \(field) twice; each field may be given once.", field: field)
+        }
         return try await next(request, bytes.isEmpty ? nil : HTTPBody(bytes), metadata)
     }
 }

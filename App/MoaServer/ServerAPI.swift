@@ -7,6 +7,7 @@ import InboxDomain
 import MoaAPI
 import OpenAPIRuntime
 import SettingsDomain
+import SharedKit
 import Storage
 import TransferDomain
 import TransferInterface
@@ -27,11 +28,12 @@ struct ServerAPI: APIProtocol {
     let services: ServerServices
     /// Where the requests that hash a password run (off the cooperative pool, one per core).
     let passwordWork: PasswordWork
+    /// Where transfers are counted (committed, replayed, refused by kind).
+    let metrics: ServerMetrics
 
-    /// Answers while the server runs and its database can be read.
+    /// Alive: the process answers. Whether the database does is `/readyz`'s question (``OperationsRoutes``).
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
-        try await engine.ping()
-        return .ok(.init(body: .json(.init(status: .ok, version: ServerCommand.version, apiVersion: Self.apiVersion))))
+        .ok(.init(body: .json(.init(status: .ok, version: ServerCommand.version, apiVersion: Self.apiVersion))))
     }
 
     // MARK: Auth
@@ -218,11 +220,19 @@ struct ServerAPI: APIProtocol {
 
     func sendTransfer(_ input: Operations.SendTransfer.Input) async throws -> Operations.SendTransfer.Output {
         guard case .json(let body) = input.body else { throw Self.notJSON }
-        let draft = TransferDraft(
-            from: try Bound.text(body.from, "/from", 64), to: try Bound.text(body.to, "/to", 128),
-            amount: try Bound.text(body.amount, "/amount", 64), memo: try Bound.memo(body.memo),
-            idempotencyKey: try Bound.text(input.headers.idempotencyKey, "Idempotency-Key", 128))
-        let receipt = try await services.sendMoney.send(draft)
+        let receipt: TransferReceipt
+        do {
+            let draft = TransferDraft(
+                from: try Bound.text(body.from, "/from", 64), to: try Bound.text(body.to, "/to", 128),
+                amount: try Bound.text(body.amount, "/amount", 64), memo: try Bound.memo(body.memo),
+                idempotencyKey: try Bound.text(input.headers.idempotencyKey, "Idempotency-Key", 128))
+            receipt = try await services.sendMoney.send(draft)
+        } catch {
+            metrics.transfer(
+                .refused(kind: (error as? any UserFacingError).map { Problem($0).kind } ?? (error as? Problem)?.kind ?? "internal"))
+            throw error
+        }
+        metrics.transfer(receipt.replayed ? .replayed : .committed)
         let transfer = Components.Schemas.Transfer(receipt.transfer, replayed: receipt.replayed)
         return receipt.replayed ? .ok(.init(body: .json(transfer))) : .created(.init(body: .json(transfer)))
     }

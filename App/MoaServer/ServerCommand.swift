@@ -3,7 +3,9 @@ import AuthData
 import Foundation
 import Hummingbird
 import Logging
+import Metrics
 import MoaPostgres
+import ServiceLifecycle
 import SharedKit
 import Storage
 import Synchronization
@@ -22,6 +24,9 @@ public struct ServerCommand: AsyncParsableCommand {
             PostgreSQL database that any number of moa-server processes may share (its tables are created or \
             updated on start); verification and reset mails are written to DATA/outbox/. The first line on standard output is `Listening on http://HOST:PORT` \
             (with --port 0, the port the system chose). SIGTERM and SIGINT stop the server gracefully. \
+            The log (standard error) has one line per request — its id (X-Request-Id, taken or made), client, user, route, \
+            status and duration — as text or, with --log-format json, as JSON; /metrics serves Prometheus metrics, /readyz \
+            answers 200 once the database answers and is migrated. \
             Exit status: 0 after a graceful stop, 64 usage, 65 the database was written by a newer moa-server, \
             69 the address cannot be listened on or the PostgreSQL database cannot be used, 74 the data folder \
             or its database cannot be opened, 78 the data folder can be written by other users and cannot be made \
@@ -65,6 +70,22 @@ public struct ServerCommand: AsyncParsableCommand {
             valueName: "ip"))
     var trustedProxy: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "How the log is written on standard error: text (for a person) or json (one object per line).", valueName: "format"))
+    var logFormat: LogFormat = .text
+
+    @Option(
+        help: ArgumentHelp(
+            "The least severe log level written: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: LogLevelArgument = .info
+
+    @Option(
+        help: ArgumentHelp(
+            "Serve GET /metrics on this port (on --host) instead of the API's port (0: a free one, printed as `Metrics on …`).",
+            valueName: "port"))
+    var metricsPort: Int?
+
     public init() {}
 
     public func validate() throws {
@@ -78,6 +99,9 @@ public struct ServerCommand: AsyncParsableCommand {
         }
         guard (1...3_600).contains(idleTimeout) else {
             throw ValidationError("--idle-timeout must be between 1 and 3600 seconds, not \(idleTimeout).")
+        }
+        if let metricsPort, !(0...65_535).contains(metricsPort) || (metricsPort == port && port != 0) {
+            throw ValidationError("--metrics-port must be between 0 and 65535 and not --port, not \(metricsPort).")
         }
         for proxy in trustedProxy where ClientAddressResolver.address(proxy) == nil {
             throw ValidationError("--trusted-proxy must be an IP address, not \"\(proxy)\".")
@@ -105,12 +129,15 @@ public struct ServerCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let folder = MoaHome(
             root: URL(fileURLWithPath: data.map { Self.expandTilde($0, environment) } ?? Self.defaultFolder(environment)))
-        var logger = Logger(label: "moa-server")
-        logger.logLevel = .info
+        let (format, level) = (logFormat, logLevel.level)
+        let logger = Logger(label: "moa-server") { label in ServerLogHandler(label: label, format: format, level: level) }
+        let metrics = ServerMetrics()
+        MetricsSystem.bootstrap(metrics.factory) // whatever the process records through swift-metrics is at /metrics too
         let passwordCost = ScryptParameters.chosen(by: environment)
         let limits = connectionLimits(logger: logger)
         guard let database else {
-            return try await serve(MoaServer(folder: folder, logger: logger, passwordCost: passwordCost, clients: clients, limits: limits))
+            return try await serve(
+                MoaServer(folder: folder, logger: logger, passwordCost: passwordCost, clients: clients, limits: limits, metrics: metrics))
         }
         let location = try PostgresLocation(database, environment: environment)
         var poolLogger = logger
@@ -122,7 +149,7 @@ public struct ServerCommand: AsyncParsableCommand {
             try await serve(
                 MoaServer(
                     folder: folder, storage: .postgres(postgres), logger: logger, passwordCost: passwordCost, clients: clients,
-                    limits: limits))
+                    limits: limits, metrics: metrics))
         } catch {
             await Self.stop(pool, logger: logger)
             throw error
@@ -177,12 +204,22 @@ public struct ServerCommand: AsyncParsableCommand {
         }
         let host = host
         let listening = Listening()
-        let application = try server.application(host: host, port: port) { port in
+        let application = try server.application(host: host, port: port, servingMetrics: metricsPort == nil) { port in
             listening.started()
             FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
         }
+        var services: [any Service] = [application]
+        if let metricsPort {
+            services.append(
+                server.metricsApplication(host: host, port: metricsPort) { port in
+                    FileHandle.standardOutput.write(Data("Metrics on http://\(host):\(port)/metrics\n".utf8))
+                })
+        }
+        // SIGTERM or SIGINT: each stops accepting, finishes the requests in flight, and returns.
+        let group = ServiceGroup(
+            configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: server.logger))
         do {
-            try await application.runService()
+            try await group.run()
         } catch  where !listening.hasStarted {
             throw ServerError.cannotListen(host: host, port: port, reason: String(describing: error))
         }
@@ -278,4 +315,13 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .dataFolderExposed: .configuration
         }
     }
+}
+
+extension LogFormat: ExpressibleByArgument {}
+
+/// `--log-level`: swift-log's levels, by their names.
+enum LogLevelArgument: String, CaseIterable, ExpressibleByArgument {
+    case trace, debug, info, notice, warning, error, critical
+
+    var level: Logger.Level { Logger.Level(rawValue: rawValue) ?? .info }
 }

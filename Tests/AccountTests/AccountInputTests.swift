@@ -165,7 +165,17 @@ struct AccountTextTests {
         ("b\u{1B}[31mred", "\u{1B}"), ("bell\u{07}", "\u{07}"), ("tab\there", "\t"), ("del\u{7F}", "\u{7F}"),
         ("csi\u{9B}2J", "\u{9B}"), ("\u{202E}evil", "\u{202E}"), ("mark\u{200F}x", "\u{200F}"), ("iso\u{2066}late", "\u{2066}"),
         ("arabic\u{061C}x", "\u{061C}"), ("line\u{2028}sep", "\u{2028}"),
+        // Invisible: two memos or names that look the same (issue 24, item 10).
+        ("zero\u{200B}width", "\u{200B}"), ("bom\u{FEFF}x", "\u{FEFF}"), ("soft\u{00AD}hyphen", "\u{00AD}"),
+        ("word\u{2060}joiner", "\u{2060}"),
     ]
+
+    @Test func joinersThatWordsAndEmojiNeedStay() async throws {
+        let harness = try AccountHarness()
+        let account = try await harness.service.open(kind: .checking, name: "می\u{200C}خواهم")
+        _ = try await harness.service.deposit("1,000", to: account.number.description, memo: "👩\u{200D}💻 pay")
+        #expect(try await harness.service.history(of: account.number.description).entries.first?.memo == "👩\u{200D}💻 pay")
+    }
 
     @Test(arguments: refused)
     func controlAndBidiCharactersAreRefusedInNamesAndMemos(text: String, scalar: Unicode.Scalar) async throws {

@@ -14,10 +14,10 @@ struct APIHarness {
     let folder: URL
     let server: MoaServer
 
-    init() throws {
+    init(logger: Logger = Logger(label: "test")) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-api-\(UUID().uuidString)")
         // Scrypt at a test's cost: OWASP's parameters take ~128 MiB and most of a second per hash.
-        server = try MoaServer(folder: MoaHome(root: folder), logger: Logger(label: "test"), passwordCost: .testsOnly)
+        server = try MoaServer(folder: MoaHome(root: folder), logger: logger, passwordCost: .testsOnly)
     }
 
     /// What one request got back.

@@ -140,7 +140,7 @@ public struct Client: APIProtocol {
     private var converter: Converter {
         client.converter
     }
-    /// Whether the server runs and can read its database; its version and API version.
+    /// Whether the server runs (its database is `/readyz`'s question); its version and API version.
     ///
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.

@@ -405,7 +405,7 @@ extension APIProtocol {
 }
 
 fileprivate extension UniversalServer where APIHandler: APIProtocol {
-    /// Whether the server runs and can read its database; its version and API version.
+    /// Whether the server runs (its database is `/readyz`'s question); its version and API version.
     ///
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.

@@ -19,7 +19,7 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 /// API operations, with input and output types, generated from `#/paths` in the OpenAPI document.
 public enum Operations {
-    /// Whether the server runs and can read its database; its version and API version.
+    /// Whether the server runs (its database is `/readyz`'s question); its version and API version.
     ///
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.

@@ -19,7 +19,7 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 /// A type that performs HTTP operations defined by the OpenAPI document.
 public protocol APIProtocol: Sendable {
-    /// Whether the server runs and can read its database; its version and API version.
+    /// Whether the server runs (its database is `/readyz`'s question); its version and API version.
     ///
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.
@@ -274,7 +274,7 @@ public protocol APIProtocol: Sendable {
 
 /// Convenience overloads for operation inputs.
 extension APIProtocol {
-    /// Whether the server runs and can read its database; its version and API version.
+    /// Whether the server runs (its database is `/readyz`'s question); its version and API version.
     ///
     /// - Remark: HTTP `GET /healthz`.
     /// - Remark: Generated from `#/paths//healthz/get(getHealth)`.

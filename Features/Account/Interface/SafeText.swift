@@ -12,13 +12,18 @@ public enum SafeText {
 
     /// Whether `scalar` is refused in stored text: a C0 control (U+0000–U+001F, the line feed and tab
     /// among them), DEL (U+007F), a C1 control (U+0080–U+009F), a line or paragraph separator
-    /// (U+2028, U+2029), or a bidirectional formatting character that can reorder what follows
-    /// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069).
+    /// (U+2028, U+2029), a bidirectional formatting character that can reorder what follows
+    /// (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069), or an invisible formatting character
+    /// that makes two texts look alike (the soft hyphen U+00AD, U+180E, the zero-width space U+200B,
+    /// the word joiner and invisible operators U+2060–U+2064, the deprecated U+206A–U+206F, the byte
+    /// order mark U+FEFF, the annotation marks U+FFF9–U+FFFB). The zero-width joiner and non-joiner
+    /// (U+200C, U+200D) stay: emoji sequences and Persian and Indic words need them.
     public static func isForbidden(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00...0x1F, 0x7F...0x9F: true
         case 0x2028, 0x2029: true
         case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x00AD, 0x180E, 0x200B, 0x2060...0x2064, 0x206A...0x206F, 0xFEFF, 0xFFF9...0xFFFB: true
         default: false
         }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import Logging
+
+/// How `moa-server` writes its log (`--log-format`).
+public enum LogFormat: String, Sendable, CaseIterable {
+    /// `2026-11-26T03:04:05.123Z info request request_id=… route=/v1/accounts status=200`: for a person.
+    case text
+    /// One JSON object per line (`{"time":…,"level":…,"message":…,"request_id":…}`): for a collector.
+    case json
+}
+
+/// `moa-server`'s log handler: one line per event, in either ``LogFormat``, on standard error.
+///
+/// Whatever a value holds, it cannot break a line or a collector's parser: every value is cut to
+/// ``maximumValueLength`` characters (an 80 KB URL is one short field, not one long line), and in
+/// text the control characters of a value (a newline, ESC) are written as `\u{…}`, in JSON as the
+/// format's escapes. Nothing is logged that a caller did not put in metadata, and the request log
+/// puts in no header, body, token or query.
+public struct ServerLogHandler: LogHandler {
+    /// Longer values are cut here, with the count of what was left out.
+    public static let maximumValueLength = 256
+
+    public var metadata: Logger.Metadata = [:]
+    public var metadataProvider: Logger.MetadataProvider?
+    public var logLevel: Logger.Level
+    private let label: String
+    private let format: LogFormat
+    private let write: @Sendable (String) -> Void
+
+    /// - Parameter write: takes each whole line, with its newline (standard error by default).
+    public init(
+        label: String, format: LogFormat, level: Logger.Level = .info,
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+    ) {
+        self.label = label
+        self.format = format
+        self.logLevel = level
+        self.write = write
+    }
+
+    public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    public func log(event: LogEvent) {
+        var fields = metadataProvider?.get() ?? [:]
+        fields.merge(metadata) { _, new in new }
+        fields.merge(event.metadata ?? [:]) { _, new in new }
+        let time = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let message = Self.cut(event.message.description)
+        let sorted = fields.sorted { $0.key < $1.key }.map { ($0.key, Self.flatten($0.value)) }
+        switch format {
+        case .json:
+            let pairs = [("time", time), ("level", event.level.rawValue), ("label", label), ("message", message)] + sorted
+            write("{" + pairs.map { "\(Self.json($0)):\(Self.json($1))" }.joined(separator: ",") + "}\n")
+        case .text:
+            let rest = sorted.map { "\(Self.text($0))=\(Self.quotedIfNeeded(Self.text($1)))" }
+            write(([time, event.level.rawValue, Self.text(message)] + rest).joined(separator: " ") + "\n")
+        }
+    }
+
+    /// A metadata value as one string: arrays and dictionaries as their elements, each cut.
+    static func flatten(_ value: Logger.Metadata.Value) -> String {
+        switch value {
+        case .string(let string): cut(string)
+        case .stringConvertible(let convertible): cut(convertible.description)
+        case .array(let values): cut("[" + values.map(flatten).joined(separator: ",") + "]")
+        case .dictionary(let values):
+            cut("{" + values.sorted { $0.key < $1.key }.map { "\($0)=\(flatten($1))" }.joined(separator: ",") + "}")
+        }
+    }
+
+    /// `value`, or its first ``maximumValueLength`` characters and how many more there were.
+    static func cut(_ value: String) -> String {
+        guard value.count > maximumValueLength else { return value }
+        return value.prefix(maximumValueLength) + "…(\(value.count - maximumValueLength) more)"
+    }
+
+    /// `value` as a JSON string (RFC 8259: quotes, backslashes and control characters escaped).
+    static func json(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _
+            where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                || (0x2028...0x2029).contains(scalar.value):
+                out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// `value` with its control characters (C0, DEL, C1, line and paragraph separators) written as `\u{…}`.
+    static func text(_ value: String) -> String {
+        var out = ""
+        for scalar in value.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+                || (0x2028...0x2029).contains(scalar.value)
+            {
+                out += "\\u{\(String(scalar.value, radix: 16))}"
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    private static func quotedIfNeeded(_ value: String) -> String {
+        value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" }) ? json(value) : value
+    }
+}

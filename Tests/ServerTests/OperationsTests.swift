@@ -1,0 +1,214 @@
+import Foundation
+import HTTPTypes
+import Logging
+import MoaServer
+import Synchronization
+import Testing
+
+/// What an operator of `moa-server` sees (issue 24, items 6, 10 and 13): one log line per request
+/// with its id, client, user, route, status and duration, that no value can break or flood; the
+/// metrics at `/metrics`, in a format promtool accepts and with no user's data in a label; `/healthz`
+/// (alive, `HEAD` too) apart from `/readyz` (the database).
+@Suite("moa-server · logs, metrics, health")
+struct OperationsTests {
+    /// Every line a server logged, in its JSON format.
+    final class LogLines: Sendable {
+        private let lines = Mutex<[String]>([])
+        var all: [String] { lines.withLock { $0 } }
+        var objects: [[String: Any]] {
+            all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        }
+        func requests(id: String) -> [[String: Any]] {
+            objects.filter { $0["message"] as? String == "request" && $0["request_id"] as? String == id }
+        }
+        var logger: Logger {
+            Logger(label: "moa-server") { label in
+                ServerLogHandler(label: label, format: .json) { line in self.lines.withLock { $0.append(line) } }
+            }
+        }
+    }
+
+    @Test func aRequestIsOneJSONLineWithItsIdClientUserRouteStatusAndDuration() async throws {
+        let log = LogLines()
+        try await APIHarness(logger: log.logger).run { api in
+            let ada = try await api.user("ada@moa.example")
+            let number = try await api.account(ada)
+            let reply = try await api.send(
+                .get, "/v1/accounts/\(number)", token: ada.access, headers: [HTTPField.Name("X-Request-Id")!: "ticket-4711.a_b"])
+            #expect(reply.status == .ok)
+            #expect(reply.headers[HTTPField.Name("X-Request-Id")!] == "ticket-4711.a_b")
+
+            let lines = log.requests(id: "ticket-4711.a_b")
+            try #require(lines.count == 1, "\(log.all)")
+            let line = lines[0]
+            #expect(line["level"] as? String == "info")
+            #expect(line["method"] as? String == "GET")
+            #expect(line["route"] as? String == "/v1/accounts/{account}")
+            #expect(line["path"] as? String == "/v1/accounts/\(number)")
+            #expect(line["status"] as? String == "200")
+            #expect(line["user"] as? String == ada.userID)
+            #expect(line["client"] as? String == "unknown") // no socket in process; a real peer in the end-to-end tests
+            #expect(Double(line["ms"] as? String ?? "") != nil)
+            #expect((line["time"] as? String)?.hasSuffix("Z") == true)
+            // Never a secret: no token, no header, no body.
+            #expect(!log.all.joined().contains(ada.access))
+            #expect(!log.all.joined().contains(ada.refresh))
+        }
+    }
+
+    @Test func aRefusalNamesItsProblemAndAnUnusableRequestIdIsReplaced() async throws {
+        let log = LogLines()
+        try await APIHarness(logger: log.logger).run { api in
+            for hostile in [String(repeating: "x", count: 65), "id with spaces", "ünïcode", "a\u{1B}[31mred"] {
+                let reply = try await api.send(.get, "/v1/accounts", headers: [HTTPField.Name("X-Request-Id")!: hostile])
+                #expect(reply.status == .unauthorized)
+                let made = try #require(reply.headers[HTTPField.Name("X-Request-Id")!])
+                #expect(made != hostile)
+                #expect(made.count == 32 && made.allSatisfy(\.isHexDigit), "\(made)")
+                let line = try #require(log.requests(id: made).first)
+                #expect(line["problem"] as? String == "unauthenticated")
+                #expect(line["status"] as? String == "401")
+                #expect(line["user"] == nil)
+            }
+            #expect(!log.all.joined().contains("\u{1B}"))
+        }
+    }
+
+    @Test func an80KilobyteURLIsOneShortLine() async throws {
+        let log = LogLines()
+        try await APIHarness(logger: log.logger).run { api in
+            let long = "/v1/" + String(repeating: "a", count: 80 * 1_024)
+            let reply = try await api.send(.get, long, headers: [HTTPField.Name("X-Request-Id")!: "long-url"])
+            #expect(reply.status == .notFound)
+            let raw = try #require(log.all.first { $0.contains("\"request_id\":\"long-url\"") })
+            #expect(raw.utf8.count < 1_024, "\(raw.utf8.count) bytes")
+            let line = try #require(log.requests(id: "long-url").first)
+            #expect(line["route"] as? String == "unmatched")
+            #expect((line["path"] as? String)?.hasSuffix("…(\(long.count - ServerLogHandler.maximumValueLength) more)") == true)
+        }
+    }
+
+    @Test func noValueBreaksALineInEitherFormat() throws {
+        let hostile = "evil\n{\"level\":\"critical\"}\r\u{1B}[2J\u{7}\u{2028}\u{85}\"\\ end"
+        let sink = Mutex<[String]>([])
+        for format in LogFormat.allCases {
+            var logger = Logger(label: "moa-server") { label in
+                ServerLogHandler(label: label, format: format) { line in sink.withLock { $0.append(line) } }
+            }
+            logger[metadataKey: "given"] = .string(hostile)
+            logger.warning("\(hostile)", metadata: ["nested": .array([.string(hostile)])])
+        }
+        let lines = sink.withLock { $0 }
+        try #require(lines.count == 2)
+        for line in lines {
+            #expect(line.hasSuffix("\n"))
+            let body = line.dropLast()
+            #expect(!body.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" }, "\(line)")
+        }
+        let json = try #require(lines.first { $0.hasPrefix("{") })
+        let text = try #require(lines.first { !$0.hasPrefix("{") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["message"] as? String == hostile) // escaped, not lost
+        #expect(object["given"] as? String == hostile)
+        #expect(object["level"] as? String == "warning")
+        #expect(text.contains(#"\u{1b}[2J"#))
+        #expect(text.contains(" warning "))
+    }
+
+    @Test func metricsCountRequestsAndTransfersWithNoUserDataAndPromtoolAcceptsThem() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let bo = try await api.user("bo@moa.example")
+            let adas = try await api.account(ada)
+            let bos = try await api.account(bo, name: "Bo")
+            _ = try await api.send(.post, "/v1/accounts/\(adas)/deposits", json: ["amount": "10,000"], token: ada.access)
+            let key = HTTPField.Name("Idempotency-Key")!
+            let sent = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": "3,000"], token: ada.access, headers: [key: "m-1"])
+            #expect(sent.status == .created)
+            let replayed = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": "3,000"], token: ada.access, headers: [key: "m-1"])
+            #expect(replayed.status == .ok)
+            let refused = try await api.send(
+                .post, "/v1/transfers", json: ["from": adas, "to": bos, "amount": "900,000"], token: ada.access, headers: [key: "m-2"])
+            #expect(refused.status == .conflict, "\(refused.text)") // more than the balance
+            let kind = try #require(refused.problem)
+
+            let scrape = try await api.send(.get, "/metrics")
+            #expect(scrape.status == .ok)
+            #expect(scrape.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = scrape.text
+            #expect(text.contains(#"moa_http_requests_total{method="POST",route="/v1/transfers",status="201"} 1"#), "\(text)")
+            #expect(text.contains(#"moa_http_requests_total{method="POST",route="/v1/transfers",status="200"} 1"#))
+            #expect(text.contains(#"moa_http_request_duration_seconds_count{method="POST",route="/v1/transfers"} 3"#))
+            #expect(text.contains("moa_transfers_committed_total 1"))
+            #expect(text.contains("moa_transfers_replayed_total 1"))
+            #expect(text.contains(#"moa_transfers_refused_total{kind="\#(kind)"} 1"#))
+            #expect(text.contains("moa_http_connections_open "))
+            // No label holds an account number, a user id or an address.
+            for secret in [adas, bos, ada.userID, bo.userID, "ada@moa.example"] { #expect(!text.contains(secret), "\(secret)") }
+            try Promtool.check(text)
+        }
+    }
+
+    @Test func aFieldGivenTwiceIsRefusedNotReadOneOfTwoWays() async throws {
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            let number = try await api.account(ada)
+            for body in [
+                #"{"amount":"5","amount":"7"}"#, #"{"amount":"5","\u0061mount":"7"}"#, #"{"memo":"a","amount":"5","memo":"b"}"#,
+            ] {
+                let reply = try await api.send(.post, "/v1/accounts/\(number)/deposits", body: body, token: ada.access)
+                #expect(reply.status == .badRequest, "\(body): \(reply.text)")
+                #expect(reply.problem == "malformed-request")
+                #expect(["/amount", "/memo"].contains(reply.object["field"] as? String), "\(reply.text)")
+            }
+            #expect(try await api.balance(ada, number) == 0)
+            // The same key in two objects is two keys; an escaped quote is not the end of a key.
+            let nested = try await api.send(
+                .post, "/v1/accounts/\(number)/deposits", body: #"{"amount":"5","memo":"say \"amount\""}"#, token: ada.access)
+            #expect(nested.status == .created, "\(nested.text)")
+        }
+    }
+
+    @Test func healthIsAliveReadyIsTheDatabaseAndHeadIsAnswered() async throws {
+        try await APIHarness().run { api in
+            let head = try await api.send(.head, "/healthz")
+            #expect(head.status == .ok)
+            #expect(head.text.isEmpty)
+            let ready = try await api.send(.get, "/readyz")
+            #expect(ready.status == .ok)
+            #expect(ready.object["status"] as? String == "ready")
+            let health = try await api.send(.get, "/healthz")
+            #expect(health.status == .ok)
+            #expect(health.object["status"] as? String == "ok")
+        }
+    }
+}
+
+/// `promtool check metrics` (Debian's `prometheus`): required in CI, which installs it; elsewhere a
+/// missing promtool is said and the check skipped.
+enum Promtool {
+    static func check(_ exposition: String) throws {
+        guard let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first(where: FileManager.default.isExecutableFile) else {
+            if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("promtool is missing: .ci/run installs prometheus") }
+            print("promtool is not installed (apt-get install prometheus): the exposition was not linted")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: promtool)
+        process.arguments = ["check", "metrics"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(exposition.utf8))
+        try input.fileHandleForWriting.close()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "promtool check metrics: \(said)")
+        #expect(said.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "promtool check metrics: \(said)")
+    }
+}
