@@ -31,6 +31,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     "postgres-nio": .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     "swift-nio": .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    "swift-nio-ssl": .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     "swift-prometheus": .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     "swift-metrics": .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     "swift-service-lifecycle": .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
@@ -49,6 +50,9 @@ let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
 let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
 let hummingbirdCore = Dep.product("HummingbirdCore", package: "hummingbird")
 let nioCore = Dep.product("NIOCore", package: "swift-nio")
+/// `moa-server --tls-cert/--tls-key`: TLS in the server itself (Hummingbird's TLS channel on swift-nio-ssl).
+let hummingbirdTLS = Dep.product("HummingbirdTLS", package: "hummingbird")
+let nioSSL = Dep.product("NIOSSL", package: "swift-nio-ssl")
 /// What the code generated from docs/api/openapi.yaml needs (Scripts/generate-api): the runtime for
 /// the types, and the Hummingbird transport for the server.
 let openAPIRuntime = Dep.product("OpenAPIRuntime", package: "swift-openapi-runtime")
@@ -269,6 +273,7 @@ let app: [Module] = [
         deps: [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
             hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
+            hummingbirdTLS, nioSSL,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),
@@ -329,7 +334,7 @@ let crossCuttingTests: [Module] = [
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test(
         "ServerTests", path: "Tests/ServerTests",
-        deps: ["MoaServer", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
+        deps: ["MoaServer", "MoaRemote", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
         alsoBuilds: ["moa-server", "moa"]),
     // One contract suite per store, run on both engines: the features' SQLite stores and MoaPostgres'.
     .test(

@@ -78,11 +78,54 @@ public struct RemoteAPI: Sendable {
     }
 
     static func unwrapped(_ error: any Error, address: ServerAddress) -> any Error {
+        let server = address.url.absoluteString
         switch error {
-        case let error as any UserFacingError: error
-        case let error as URLError: ServerUnreachable(address: address.url.absoluteString, reason: error.localizedDescription)
-        case is CancellationError: error
-        default: ServerUnreachable(address: address.url.absoluteString, reason: String(describing: error))
+        case let error as any UserFacingError: return error
+        case let error as URLError: return failure(error, server: server)
+        case is CancellationError: return error
+        default: return ServerUnreachable(address: server, reason: String(describing: error), sent: .perhaps)
+        }
+    }
+
+    /// What a transport error means to a person: a certificate this machine does not trust is a
+    /// configuration problem (78, ``ServerNotTrusted``); a connection refused or a host not found sent
+    /// nothing; a timeout or a dropped connection may have sent the request.
+    static func failure(_ error: URLError, server: String) -> any UserFacingError {
+        if isCertificateProblem(error) { return ServerNotTrusted(address: server, reason: error.localizedDescription) }
+        switch error.code {
+        case .cannotConnectToHost:
+            return ServerUnreachable(address: server, reason: "the connection was refused (is moa-server running there?)", sent: .nothing)
+        case .cannotFindHost, .dnsLookupFailed:
+            return ServerUnreachable(address: server, reason: "no such host", sent: .nothing)
+        case .notConnectedToInternet:
+            return ServerUnreachable(address: server, reason: "this machine is not connected to a network", sent: .nothing)
+        case .timedOut:
+            return ServerUnreachable(address: server, reason: "no answer came within \(Int(timeout)) seconds", sent: .perhaps)
+        case .networkConnectionLost:
+            return ServerUnreachable(address: server, reason: "the connection was lost before the answer came", sent: .perhaps)
+        case .unsupportedURL, .badURL:
+            return ServerAddressUnusable(address: server, reason: error.localizedDescription)
+        default:
+            return ServerUnreachable(address: server, reason: error.localizedDescription, sent: .perhaps)
+        }
+    }
+
+    /// Whether TLS refused the server's certificate. Darwin says so by code; Foundation on Linux
+    /// passes most of libcurl's errors on as `unknown` (-1) with libcurl's sentence, so there the
+    /// sentences of a failed verification are the only sign (CURLE_PEER_FAILED_VERIFICATION and
+    /// the host-name mismatch).
+    static func isCertificateProblem(_ error: URLError) -> Bool {
+        switch error.code {
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
+            return true
+        case .unknown:
+            let said = error.localizedDescription
+            return ["SSL certificate problem", "certificate subject name", "SSL peer certificate", "SSL: certificate"].contains {
+                said.localizedCaseInsensitiveContains($0)
+            }
+        default:
+            return false
         }
     }
 
@@ -128,14 +171,60 @@ public struct RemoteProblem: UserFacingError, Equatable {
 }
 
 /// The server could not be reached, or the connection broke before an answer: trying again later
-/// may work (75). A send is safe to retry: it carries its idempotency key.
+/// may work (75).
 public struct ServerUnreachable: UserFacingError, Equatable {
     public let address: String
     public let reason: String
+    /// Whether the request may have reached the server.
+    public let sent: Sent
+
+    public enum Sent: Sendable, Equatable {
+        /// Refused, or no such host: nothing left this machine.
+        case nothing
+        /// A timeout or a dropped connection: the server may have acted on it.
+        case perhaps
+    }
+
+    public init(address: String, reason: String, sent: Sent) {
+        self.address = address
+        self.reason = reason
+        self.sent = sent
+    }
 
     public var message: String { "Cannot reach moa-server at \(address): \(RemoteProblem.clean(reason).trimmingCharacters(in: ["."]))." }
-    public var hint: String? { "Check that it runs (`moa doctor`), then try again; a transfer retried with the same key is sent once." }
+    public var hint: String? {
+        switch sent {
+        case .nothing: "Nothing reached it: check that it runs and that the address is right (`moa doctor`), then try again."
+        case .perhaps: "Check that it runs (`moa doctor`), then try again."
+        }
+    }
     public var exitStatus: ExitStatus { .temporaryFailure }
+}
+
+/// The server's certificate is not one this machine trusts (a self-signed one, a private CA not
+/// installed, an expired one): trying again will not help, so it is a configuration problem (78).
+public struct ServerNotTrusted: UserFacingError, Equatable {
+    public let address: String
+    public let reason: String
+
+    public var message: String {
+        "moa-server at \(address) presented a certificate this machine does not trust (\(RemoteProblem.clean(reason).trimmingCharacters(in: ["."])))."
+    }
+    public var hint: String? {
+        "moa trusts the system's certificate store: install the server's CA there (on Debian and Ubuntu copy it to "
+            + "/usr/local/share/ca-certificates/ and run update-ca-certificates), or give the server a certificate from a public CA."
+    }
+    public var exitStatus: ExitStatus { .configuration }
+}
+
+/// This machine's HTTP client cannot use the server's address as it is written (78).
+public struct ServerAddressUnusable: UserFacingError, Equatable {
+    public let address: String
+    public let reason: String
+
+    public var message: String { "Cannot use the server address \(address): \(RemoteProblem.clean(reason).trimmingCharacters(in: ["."]))." }
+    public var hint: String? { "Give the server by a host name (for example https://bank.example or http://localhost:8080)." }
+    public var exitStatus: ExitStatus { .configuration }
 }
 
 /// A send whose answer never came: it may or may not have been made. Retried with the same key it is
@@ -145,7 +234,7 @@ public struct TransferOutcomeUnknown: UserFacingError, Equatable {
     public let reason: ServerUnreachable
 
     public var message: String {
-        "No answer came from moa-server at \(reason.address) about the transfer, so it may or may not have been sent."
+        "No answer came from moa-server at \(reason.address) about the transfer (\(RemoteProblem.clean(reason.reason).trimmingCharacters(in: ["."]))), so it may or may not have been sent."
     }
     public var hint: String? {
         "Send it again with --idempotency-key \(RemoteProblem.clean(key)): it is sent once either way."
@@ -183,9 +272,27 @@ struct ProblemMiddleware: ClientMiddleware {
         let document = try? JSONDecoder().decode(Document.self, from: data)
         let kind = document?.type.map { $0.split(separator: "/").last.map(String.init) ?? $0 } ?? "http-\(status.code)"
         let exit = document?.exitStatus.flatMap { Int32(exactly: $0) }.flatMap(ExitStatus.init(rawValue:)) ?? fallback(status)
-        let detail = document?.detail ?? "moa-server answered \(status.code) \(status.reasonPhrase)."
+        guard let document else { return notMoaServer(status) }
         return RemoteProblem(
-            type: kind, status: status.code, detail: detail, hint: document?.hint, exitStatus: exit == .ok ? .software : exit)
+            type: kind, status: status.code, detail: document.detail ?? "The server refused the request (HTTP \(status.code)).",
+            hint: document.hint, exitStatus: exit == .ok ? .software : exit)
+    }
+
+    /// An error answer that is not a problem document: a proxy's page, or a server that is not moa-server.
+    static func notMoaServer(_ status: HTTPResponse.Status) -> RemoteProblem {
+        let phrase = status.reasonPhrase.isEmpty ? HTTPResponse.Status(code: status.code).reasonPhrase : status.reasonPhrase
+        if [429, 502, 503, 504].contains(status.code) { // the connection ceiling's bare 503, or a proxy's: busy for now
+            return RemoteProblem(
+                type: "http-\(status.code)", status: status.code,
+                detail: "The server is too busy or restarting (HTTP \(status.code)\(phrase.isEmpty ? "" : " " + phrase)).",
+                hint: "Try again in a moment.", exitStatus: .temporaryFailure)
+        }
+        return RemoteProblem(
+            type: "http-\(status.code)", status: status.code,
+            detail:
+                "The server answered HTTP \(status.code)\(phrase.isEmpty ? "" : " " + phrase) without a problem document, which moa-server always sends.",
+            hint: "Check that the server address names a moa-server (`moa doctor`), and any proxy in front of it.",
+            exitStatus: fallback(status))
     }
 
     /// The exit status of an answer that is not a problem document (a proxy's error page, say).

@@ -118,8 +118,9 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
         let key = draft.idempotencyKey ?? UUID().uuidString.lowercased()
         do {
             return try await sendOnce(draft, key: key)
-        } catch let error as ServerUnreachable {
+        } catch let error as ServerUnreachable where error.sent == .perhaps {
             // The request may have reached the server and the answer been lost: say how to retry safely.
+            // (A refused connection sent nothing: it is said as it is.)
             throw TransferOutcomeUnknown(key: key, reason: error)
         }
     }

@@ -5,11 +5,14 @@ import AuthDomain
 import AuthInterface
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
 import InboxData
 import InboxDomain
 import Logging
 import MoaAPI
 import MoaPostgres
+import NIOSSL
 import OpenAPIHummingbird
 import Persistence
 import Registry
@@ -188,12 +191,16 @@ public struct MoaServer: Sendable {
     }
 
     /// The application on `host:port`; `listening` is told the port once connections are accepted.
+    /// With `tls`, HTTPS: the connection ceiling is checked before the handshake, and a handshake
+    /// not done within the idle timeout is cut like any idle connection.
     public func application(
-        host: String, port: Int, servingMetrics: Bool = true, listening: @escaping @Sendable (Int) -> Void
+        host: String, port: Int, tls: TLSConfiguration? = nil, servingMetrics: Bool = true,
+        listening: @escaping @Sendable (Int) -> Void
     ) throws -> some ApplicationProtocol {
-        Application(
+        let http: HTTPServerBuilder = .guarded(limits, connections: connections, metrics: metrics)
+        return Application(
             router: try router(servingMetrics: servingMetrics),
-            server: .guarded(limits, connections: connections, metrics: metrics),
+            server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "moa-server", backlog: 1_024),
             onServerRunning: { channel in listening(channel.localAddress?.port ?? port) },
             logger: logger)

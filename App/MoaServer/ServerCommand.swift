@@ -5,6 +5,7 @@ import Hummingbird
 import Logging
 import Metrics
 import MoaPostgres
+import NIOSSL
 import ServiceLifecycle
 import SharedKit
 import Storage
@@ -86,6 +87,14 @@ public struct ServerCommand: AsyncParsableCommand {
             valueName: "port"))
     var metricsPort: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Serve HTTPS with this PEM certificate chain (the server's certificate first); needs --tls-key.", valueName: "path"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The PEM private key of --tls-cert (readable by its owner only).", valueName: "path"))
+    var tlsKey: String?
+
     public init() {}
 
     public func validate() throws {
@@ -102,6 +111,9 @@ public struct ServerCommand: AsyncParsableCommand {
         }
         if let metricsPort, !(0...65_535).contains(metricsPort) || (metricsPort == port && port != 0) {
             throw ValidationError("--metrics-port must be between 0 and 65535 and not --port, not \(metricsPort).")
+        }
+        if (tlsCert == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together: give both for HTTPS, or neither for plain HTTP.")
         }
         for proxy in trustedProxy where ClientAddressResolver.address(proxy) == nil {
             throw ValidationError("--trusted-proxy must be an IP address, not \"\(proxy)\".")
@@ -204,15 +216,22 @@ public struct ServerCommand: AsyncParsableCommand {
         }
         let host = host
         let listening = Listening()
-        let application = try server.application(host: host, port: port, servingMetrics: metricsPort == nil) { port in
+        var tls: TLSConfiguration?
+        if let tlsCert, let tlsKey {
+            tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
+            if ServerTLS.othersCanRead(tlsKey) { server.logger.warning("The TLS key \(tlsKey) can be read by other users: chmod 600 it.") }
+        }
+        let scheme = tls == nil ? "http" : "https"
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let application = try server.application(host: host, port: port, tls: tls, servingMetrics: metricsPort == nil) { port in
             listening.started()
-            FileHandle.standardOutput.write(Data("Listening on http://\(host):\(port)\n".utf8))
+            FileHandle.standardOutput.write(Data("Listening on \(scheme)://\(shownHost):\(port)\n".utf8))
         }
         var services: [any Service] = [application]
         if let metricsPort {
             services.append(
                 server.metricsApplication(host: host, port: metricsPort) { port in
-                    FileHandle.standardOutput.write(Data("Metrics on http://\(host):\(port)/metrics\n".utf8))
+                    FileHandle.standardOutput.write(Data("Metrics on http://\(shownHost):\(port)/metrics\n".utf8))
                 })
         }
         // SIGTERM or SIGINT: each stops accepting, finishes the requests in flight, and returns.
@@ -288,13 +307,15 @@ public enum ServerError: Error, UserFacingError, Equatable {
     case ledgerBroken([String])
     /// The data folder can be written by other users and cannot be made owner-only.
     case dataFolderExposed(String)
+    /// `--tls-cert` or `--tls-key` cannot be used (unreadable, not PEM, a key of another certificate).
+    case tlsUnusable(String)
 
     public var message: String {
         switch self {
         case .cannotListen(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
         case .composition(let problems): "The server's composition is broken: \(problems)."
         case .ledgerBroken(let problems): "The ledger breaks its invariants: \(problems.joined(separator: " "))"
-        case .dataFolderExposed(let sentence): sentence + "."
+        case .dataFolderExposed(let sentence), .tlsUnusable(let sentence): sentence + "."
         }
     }
 
@@ -304,6 +325,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .composition: "This is a bug in moa-server; please report it."
         case .ledgerBroken: nil
         case .dataFolderExposed: "Choose a folder of your own with --data (it is created owner-only)."
+        case .tlsUnusable: "Give --tls-cert the PEM certificate chain (the server's first) and --tls-key its PEM private key."
         }
     }
 
@@ -312,7 +334,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .cannotListen: .unavailable
         case .composition: .software
         case .ledgerBroken: .dataError
-        case .dataFolderExposed: .configuration
+        case .dataFolderExposed, .tlsUnusable: .configuration
         }
     }
 }
