@@ -6,6 +6,7 @@ import MoaAPI
 import OpenAPIRuntime
 import OpenAPIURLSession
 import SharedKit
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -18,6 +19,8 @@ public struct RemoteAPI: Sendable {
     public let address: ServerAddress
     let transport: URLSessionTransport
     let client: Client
+    /// What this process learnt of the server's reachability (shared by every copy of this API).
+    let reachability: Reachability
 
     /// Each request gives up after this long without an answer.
     public static let timeout: TimeInterval = 30
@@ -32,20 +35,26 @@ public struct RemoteAPI: Sendable {
         case token(String)
     }
 
-    /// A client of the server at `address` whose requests carry no token.
-    public init(address: ServerAddress) {
+    /// A client of the server at `address` whose requests carry no token; each call ends within
+    /// `timeout` seconds (``timeout`` unless a test says otherwise).
+    public init(address: ServerAddress, timeout: TimeInterval = RemoteAPI.timeout) {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = Self.timeout
+        // The deadline of each call is ``call(_:)``'s; Foundation's timer (which on Linux restarts with
+        // every byte, and counts whole seconds only) is a backstop a little later.
+        configuration.timeoutIntervalForRequest = timeout + 5
         configuration.httpCookieStorage = nil
         configuration.urlCache = nil
         // The API never redirects; following one could carry a password or a token elsewhere, even to plain http.
         let session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
-        self.init(address: address, transport: URLSessionTransport(configuration: .init(session: session)), credentials: .none)
+        self.init(
+            address: address, transport: URLSessionTransport(configuration: .init(session: session)),
+            reachability: Reachability(deadline: timeout), credentials: .none)
     }
 
-    init(address: ServerAddress, transport: URLSessionTransport, credentials: Credentials) {
+    init(address: ServerAddress, transport: URLSessionTransport, reachability: Reachability, credentials: Credentials) {
         self.address = address
         self.transport = transport
+        self.reachability = reachability
         var middlewares: [any ClientMiddleware] = [ProblemMiddleware()]
         switch credentials {
         case .none: break
@@ -57,23 +66,70 @@ public struct RemoteAPI: Sendable {
 
     /// The same server and connections; every request carries the session's access token.
     public func authorized(by sessions: SessionManager) -> RemoteAPI {
-        RemoteAPI(address: address, transport: transport, credentials: .session(sessions))
+        RemoteAPI(address: address, transport: transport, reachability: reachability, credentials: .session(sessions))
     }
 
     /// The same server and connections; every request carries `token`.
     func authorized(by token: String) -> RemoteAPI {
-        RemoteAPI(address: address, transport: transport, credentials: .token(token))
+        RemoteAPI(address: address, transport: transport, reachability: reachability, credentials: .token(token))
     }
 
     /// Runs one call, with the generated client's wrapping taken off the error: what the server
     /// refused as ``RemoteProblem``, a server out of reach as ``ServerUnreachable``.
-    func call<T: Sendable>(_ work: (Client) async throws -> T) async throws -> T {
+    ///
+    /// Every call ends within ``timeout`` however the server behaves (Foundation's own timer on Linux
+    /// restarts with every byte, so a server that trickles could hold it for ever), and once a call of
+    /// this process got no answer in time, the next ones fail at once without sending anything: one
+    /// command never waits twice for a server that does not answer.
+    func call<T: Sendable>(_ work: @escaping @Sendable (Client) async throws -> T) async throws -> T {
+        if let silent = reachability.silence { throw silent }
+        let (client, server, timeout) = (client, address.url.absoluteString, reachability.deadline)
         do {
-            return try await work(client)
+            return try await withThrowingTaskGroup(of: T?.self) { group in
+                group.addTask { try await work(client) }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(timeout))
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let value = first else {
+                    throw ServerUnreachable(address: server, reason: Self.noAnswer(within: timeout), sent: .perhaps)
+                }
+                return value
+            }
         } catch let error as ClientError {
-            throw Self.unwrapped(error.underlyingError, address: address)
+            throw remembered(Self.unwrapped(error.underlyingError, address: address), server: server)
         } catch {
-            throw Self.unwrapped(error, address: address)
+            throw remembered(Self.unwrapped(error, address: address), server: server)
+        }
+    }
+
+    /// `error`, remembered when it says the server did not answer in time.
+    private func remembered(_ error: any Error, server: String) -> any Error {
+        if let unreachable = error as? ServerUnreachable, unreachable.sent == .perhaps, unreachable.reason.hasPrefix("no answer came") {
+            reachability.silence = ServerUnreachable(
+                address: server, reason: "it did not answer an earlier request within \(Self.seconds(reachability.deadline))",
+                sent: .nothing)
+        }
+        return error
+    }
+
+    static func noAnswer(within timeout: TimeInterval) -> String { "no answer came within \(seconds(timeout))" }
+
+    private static func seconds(_ interval: TimeInterval) -> String {
+        interval == interval.rounded() ? "\(Int(interval)) seconds" : String(format: "%.1f seconds", interval)
+    }
+
+    /// How long a call may take, and whether the server already failed to answer this process in time.
+    final class Reachability: Sendable {
+        let deadline: TimeInterval
+        private let state = Mutex<ServerUnreachable?>(nil)
+
+        init(deadline: TimeInterval) { self.deadline = deadline }
+
+        var silence: ServerUnreachable? {
+            get { state.withLock { $0 } }
+            set { state.withLock { $0 = newValue } }
         }
     }
 
@@ -100,11 +156,16 @@ public struct RemoteAPI: Sendable {
         case .notConnectedToInternet:
             return ServerUnreachable(address: server, reason: "this machine is not connected to a network", sent: .nothing)
         case .timedOut:
-            return ServerUnreachable(address: server, reason: "no answer came within \(Int(timeout)) seconds", sent: .perhaps)
+            return ServerUnreachable(address: server, reason: noAnswer(within: timeout), sent: .perhaps)
         case .networkConnectionLost:
             return ServerUnreachable(address: server, reason: "the connection was lost before the answer came", sent: .perhaps)
         case .unsupportedURL, .badURL:
-            return ServerAddressUnusable(address: server, reason: error.localizedDescription)
+            // Foundation on Linux (before swift-corelibs-foundation#5498) refuses IPv6 literals this way.
+            let literal = URLComponents(string: server)?.host?.contains(":") == true || server.contains("[")
+            return ServerAddressUnusable(
+                address: server,
+                reason: literal
+                    ? "this machine's HTTP client cannot reach an IPv6 address written as [address]" : "its HTTP client cannot use it")
         default:
             return ServerUnreachable(address: server, reason: error.localizedDescription, sent: .perhaps)
         }

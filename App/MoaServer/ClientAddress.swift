@@ -2,6 +2,7 @@ import AuthDomain
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import NIOCore
 
 /// `moa-server`'s request context: Hummingbird's, plus the peer address of the connection and
@@ -81,7 +82,17 @@ public struct ClientAddressResolver: Sendable {
     }
 }
 
-/// `ClientOriginKey` in `moa-server`: the client of the request being served (``RequestUser``).
+/// `ClientOriginKey` in `moa-server`: the client of the request being served (``RequestUser``),
+/// and its security events as warnings in the log, with the request's id, the client and the address.
 struct RequestClientOrigin: ClientOrigin {
     func client() -> String { RequestUser.current?.client ?? ClientAddressResolver.unknown }
+
+    func witness(_ event: SecurityEvent) {
+        guard let request = RequestUser.current else { return }
+        var metadata: Logger.Metadata = [
+            "event": .string(event.kind.rawValue), "address": .string(event.email), "client": .string(request.client),
+        ]
+        if let user = event.userID { metadata["user"] = .string(user.rawValue) }
+        request.logger.warning("security", metadata: metadata)
+    }
 }

@@ -58,6 +58,8 @@ struct RequestLogMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         let id = RequestIdentifier.of(request.headers)
         var context = context
+        // The request's logger is the server's (its format and level), with the request's id on every line.
+        context.logger = logger
         context.logger[metadataKey: "request_id"] = .string(id)
         var response: Response
         do {

@@ -3,6 +3,7 @@ import AuthInterface
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Logging
 import OpenAPIRuntime
 
 /// Who the request being served acts for: the user of its bearer token, if it carried a live one.
@@ -17,6 +18,8 @@ struct RequestUser: Sendable {
     let tokenGiven: Bool
     /// The client address (``ClientAddressResolver``): guessing is throttled per client.
     let client: String
+    /// The request's logger (its `request_id` on every line).
+    let logger: Logger
 
     @TaskLocal static var current: RequestUser?
 }
@@ -48,7 +51,7 @@ struct BearerMiddleware: RouterMiddleware {
             context.trace.user = user.id.rawValue
         }
         let client = clients.client(peer: context.remoteAddress, forwardedFor: ClientAddressResolver.forwardedFor(request.headers))
-        let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil, client: client)
+        let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil, client: client, logger: context.logger)
         // A route that acts for a user answers 401 before it reads anything else of the request.
         if authenticated == nil, Self.actsForAUser(request.uri.path) {
             throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)

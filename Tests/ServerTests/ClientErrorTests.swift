@@ -5,6 +5,12 @@ import Testing
 
 @testable import MoaRemote
 
+#if canImport(Glibc)
+    import Glibc
+#else
+    import Darwin
+#endif
+
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
@@ -68,6 +74,26 @@ struct ClientErrorTests {
         for error in [refused, timedOut] as [any UserFacingError] { #expect(!error.message.contains("NSURLErrorDomain")) }
     }
 
+    /// A server that takes the connection and never answers (issue 24, item 8): the call ends at its
+    /// deadline with words, not "NSURLErrorDomain error -1001" after a minute, and the next call of
+    /// the same process fails at once without sending anything.
+    @Test func aSilentServerCostsOneDeadlineAndNoMore() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let api = RemoteAPI(address: try ServerAddress("http://127.0.0.1:\(listener.port)", origin: .option), timeout: 1.5)
+        let start = ContinuousClock.now
+        let first = await #expect(throws: ServerUnreachable.self) { _ = try await api.health() }
+        #expect(first?.sent == .perhaps)
+        #expect(first?.message == "Cannot reach moa-server at http://127.0.0.1:\(listener.port): no answer came within 1.5 seconds.")
+        // The call's own deadline ended it (Foundation's backstop would have said 30 seconds, later).
+        #expect(ContinuousClock.now - start >= .seconds(1.4))
+
+        // The next call sends nothing: the earlier silence is the answer.
+        let second = await #expect(throws: ServerUnreachable.self) { _ = try await api.health() }
+        #expect(second?.sent == .nothing)
+        #expect(second?.message.hasSuffix("it did not answer an earlier request within 1.5 seconds.") == true)
+    }
+
     @Test func anAddressTheClientCannotUseIsSaidAsSuch() throws {
         let error = try #require(RemoteAPI.failure(URLError(.unsupportedURL), server: "http://[::1]:8081") as? ServerAddressUnusable)
         #expect(error.exitStatus == .configuration)
@@ -88,5 +114,44 @@ struct ClientErrorTests {
         let busy = ProblemMiddleware.problem(status: .serviceUnavailable, data: Data(), retryAfter: "1")
         #expect(busy.exitStatus == .temporaryFailure)
         #expect(busy.message == "The server is too busy or restarting (HTTP 503 Service Unavailable).")
+    }
+}
+
+/// A TCP socket on 127.0.0.1 that listens and never accepts: the kernel completes connections, and
+/// nothing ever answers.
+final class SilentListener: Sendable {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        #if canImport(Glibc)
+            let stream = Int32(SOCK_STREAM.rawValue)
+        #else
+            let stream = SOCK_STREAM
+        #endif
+        let socketDescriptor = socket(AF_INET, stream, 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let size = length
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { name in
+                bind(socketDescriptor, name, size) == 0 && listen(socketDescriptor, 16) == 0
+                    && getsockname(socketDescriptor, name, &length) == 0
+            }
+        }
+        guard socketDescriptor >= 0, listening else { throw E2EError("no listening socket: errno \(errno)") }
+        descriptor = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        #if canImport(Glibc)
+            _ = Glibc.close(descriptor)
+        #else
+            _ = Darwin.close(descriptor)
+        #endif
     }
 }

@@ -171,6 +171,53 @@ struct OperationsTests {
         }
     }
 
+    /// Lockouts, refresh-token reuse and sign-ups with a taken address reach the operator's log (they
+    /// did not), each a warning with the request's id, the client and the address — while the client's
+    /// answer to the sign-up stays the same as for any address.
+    @Test func securityEventsAreWarningsWithTheRequestAndTheClient() async throws {
+        let log = LogLines()
+        try await APIHarness(logger: log.logger).run { api in
+            let ada = try await api.user("ada@moa.example")
+            func security(_ event: String) -> [[String: Any]] {
+                log.objects.filter { $0["message"] as? String == "security" && $0["event"] as? String == event }
+            }
+            let id = HTTPField.Name("X-Request-Id")!
+
+            let taken = try await api.send(
+                .post, "/v1/auth/signup", json: ["email": "ada@moa.example", "password": "another-long-passphrase-77"],
+                headers: [id: "signup-1"])
+            #expect(taken.status == .created)
+            let refused = try #require(security("sign-up-refused").first, "\(log.all)")
+            #expect(refused["level"] as? String == "warning")
+            #expect(refused["request_id"] as? String == "signup-1")
+            #expect(refused["address"] as? String == "ada@moa.example")
+            #expect(refused["user"] as? String == ada.userID)
+            #expect(refused["client"] as? String == "unknown")
+
+            for attempt in 0..<5 {
+                _ = try await api.send(
+                    .post, "/v1/auth/login", json: ["email": "ada@moa.example", "password": "not the password at all"],
+                    headers: [id: "guess-\(attempt)"])
+            }
+            let lockout = try #require(security("login-lockout").first, "\(log.all)")
+            #expect(lockout["request_id"] as? String == "guess-4")
+            #expect(lockout["address"] as? String == "ada@moa.example")
+
+            let rotated = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": ada.refresh])
+            #expect(rotated.status == .ok)
+            let reuse = try await api.send(.post, "/v1/auth/refresh", json: ["refresh_token": ada.refresh], headers: [id: "copy-1"])
+            #expect(reuse.status == .unauthorized)
+            let reused = try #require(security("refresh-token-reuse").first, "\(log.all)")
+            #expect(reused["request_id"] as? String == "copy-1")
+            #expect(reused["user"] as? String == ada.userID)
+            // Never a password, a token or a code.
+            let all = log.all.joined()
+            for secret in ["not the password at all", "another-long-passphrase-77", ada.refresh, ada.access] {
+                #expect(!all.contains(secret))
+            }
+        }
+    }
+
     @Test func healthIsAliveReadyIsTheDatabaseAndHeadIsAnswered() async throws {
         try await APIHarness().run { api in
             let head = try await api.send(.head, "/healthz")

@@ -26,7 +26,7 @@ struct CodeRedemption: Sendable {
     ) async throws -> UserRecord {
         let now = clock.now()
         let limits = GuessLimits(
-            .code, repository: repository, policy: policy, inbox: inbox, address: email.value, client: origin.client(), locked: locked)
+            .code, repository: repository, policy: policy, inbox: inbox, address: email.value, origin: origin, locked: locked)
         try await limits.admit(at: now)
         let typed = secrets.digest(code)
         let user = try await repository.user(email: email.value)

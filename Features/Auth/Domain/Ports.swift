@@ -228,6 +228,8 @@ public struct SecurityEvent: Sendable, Equatable {
         case pinSet = "pin-set"
         case pinRemoved = "pin-removed"
         case pinLockout = "pin-lockout"
+        /// Someone signed up with the address of an existing account (its owner was mailed).
+        case signUpRefused = "sign-up-refused"
     }
 
     public let userID: UserID?

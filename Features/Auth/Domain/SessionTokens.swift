@@ -51,7 +51,7 @@ public struct SessionTokens: Sendable {
     private func logIn(_ email: EmailAddress, password: String) async throws -> StoredSession {
         let now = clock.now()
         let limits = GuessLimits(
-            .password, repository: repository, policy: policy, inbox: inbox, address: email.value, client: origin.client(),
+            .password, repository: repository, policy: policy, inbox: inbox, address: email.value, origin: origin,
             locked: { AuthError.throttled(until: $0) })
         try await limits.admit(at: now)
 
@@ -154,8 +154,10 @@ public struct SessionTokens: Sendable {
         var address = email ?? ""
         if email == nil, let user = try await repository.user(id: record.userID) { address = user.email }
         try await repository.revokeFamily(record.familyID, at: now)
+        let event = SecurityEvent(userID: record.userID, email: address, kind: .refreshTokenReuse, at: now)
+        origin.witness(event)
         try await repository.record(
-            SecurityEvent(userID: record.userID, email: address, kind: .refreshTokenReuse, at: now),
+            event,
             alongside: SecurityNotices.publishing(
                 SecurityNotices.refreshTokenReuse(record.userID, email: address, at: now), through: inbox))
     }
@@ -244,7 +246,7 @@ public struct SessionTokens: Sendable {
         let key = EmailAddress.canonical(record.email)
         try await AddressGate.shared.run(key) {
             let limits = GuessLimits(
-                .password, repository: repository, policy: policy, inbox: inbox, address: key, client: origin.client(),
+                .password, repository: repository, policy: policy, inbox: inbox, address: key, origin: origin,
                 locked: { AuthError.throttled(until: $0) })
             try await limits.admit(at: now)
             guard hasher.verify(typed, against: record.passwordHash) else {

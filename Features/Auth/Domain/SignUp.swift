@@ -132,6 +132,7 @@ public struct Registration: Sendable {
     /// Someone signed up with the address of an existing account: its owner is told (at most once a
     /// `resetMailInterval`), and nothing else changes.
     private func tellOwner(_ user: UserRecord, at now: Date) async throws -> CodeSent {
+        origin.witness(SecurityEvent(userID: user.id, email: user.email, kind: .signUpRefused, at: now))
         let interval = policy.resetMailInterval
         let update = try await repository.updateThrottle(for: ThrottleKey.signUpNotice(user.email)) { state in
             state.lock(at: now) == nil

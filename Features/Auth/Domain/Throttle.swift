@@ -11,6 +11,15 @@ import Registry
 public protocol ClientOrigin: Sendable {
     /// The client of the work being done (an IP address, or ``ThisTerminal/name``).
     func client() -> String
+    /// Told of a security event of that work as it happens — a client locked out of an address, a
+    /// refresh token used twice, a sign-up with an address that has an account — for an operator's
+    /// log (`moa-server` writes a warning line with the request's id and client). The event is
+    /// recorded in the repository either way; by default nobody else is told.
+    func witness(_ event: SecurityEvent)
+}
+
+extension ClientOrigin {
+    public func witness(_ event: SecurityEvent) {}
 }
 
 /// The client of `moa` on its embedded bank: the one person at this terminal.
@@ -139,6 +148,7 @@ struct GuessLimits: Sendable {
     let policy: AuthPolicy
     let inbox: (any InboxPublisher)?
     let address: String
+    let origin: any ClientOrigin
     let client: String
     let secret: Secret
     /// The error of this client's own lock.
@@ -146,7 +156,7 @@ struct GuessLimits: Sendable {
 
     init(
         _ secret: Secret, repository: any AuthRepository, policy: AuthPolicy, inbox: (any InboxPublisher)?, address: String,
-        client: String, locked: @escaping @Sendable (Date) -> any Error
+        origin: any ClientOrigin, locked: @escaping @Sendable (Date) -> any Error
     ) {
         self.secret = secret
         self.locked = locked
@@ -154,7 +164,8 @@ struct GuessLimits: Sendable {
         self.policy = policy
         self.inbox = inbox
         self.address = address
-        self.client = client
+        self.origin = origin
+        self.client = origin.client()
     }
 
     private var ownKey: String {
@@ -207,6 +218,7 @@ struct GuessLimits: Sendable {
         _ = try await repository.countFailure(
             under: addressKey, secret == .password ? policy.addressDelay : policy.addressCodeDelay, at: now)
         if update.after.lockouts > update.before.lockouts {
+            origin.witness(SecurityEvent(userID: user?.id, email: address, kind: .loginLockout, at: now))
             try await repository.recordLockout(
                 of: address, by: client, user: user, until: update.after.lockedUntil, cause: secret == .password ? .passwords : .codes,
                 at: now, inbox: inbox)
