@@ -50,6 +50,7 @@ let hummingbird = Dep.product("Hummingbird", package: "hummingbird")
 let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird")
 let hummingbirdCore = Dep.product("HummingbirdCore", package: "hummingbird")
 let nioCore = Dep.product("NIOCore", package: "swift-nio")
+let nioHTTP1 = Dep.product("NIOHTTP1", package: "swift-nio")
 /// `moa-server --tls-cert/--tls-key`: TLS in the server itself (Hummingbird's TLS channel on swift-nio-ssl).
 let hummingbirdTLS = Dep.product("HummingbirdTLS", package: "hummingbird")
 let nioSSL = Dep.product("NIOSSL", package: "swift-nio-ssl")
@@ -273,7 +274,7 @@ let app: [Module] = [
         deps: [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
             hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
-            hummingbirdTLS, nioSSL,
+            hummingbirdTLS, nioSSL, nioHTTP1,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),

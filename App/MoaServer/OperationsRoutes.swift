@@ -15,6 +15,7 @@ struct OperationsRoutes {
         router.head("/healthz") { _, _ in Response(status: .ok) }
         let engine = engine
         router.get("/readyz") { _, _ in try await Self.readiness(of: engine) }
+        router.head("/readyz") { _, _ in Response(status: try await Self.readiness(of: engine).status) }
         if let metrics { Self.metrics(metrics, on: router) }
     }
 

@@ -2,6 +2,7 @@ import AuthInterface
 import Foundation
 import Hummingbird
 import Logging
+import NIOHTTP1
 import OpenAPIRuntime
 import SharedKit
 
@@ -104,6 +105,7 @@ struct Problem: Error, Sendable, Equatable {
     static func from(_ error: OpenAPIRuntime.ServerError) -> Problem? {
         switch error.underlyingError {
         case let problem as Problem: return problem
+        case let error as HTTPParserError: return from(error)
         case let error as any UserFacingError: return Problem(error)
         case let error as DecodingError: return from(error)
         default: break
@@ -174,6 +176,15 @@ struct Problem: Error, Sendable, Equatable {
         description.contains("JSON") || description.hasPrefix("Expected") || description.contains("Unexpected end of file")
     }
 
+    /// The HTTP parser's refusal of a request that was under way — most often a client that closed
+    /// the connection before its body was all there: the client's doing (400), not the server's.
+    static func from(_ error: HTTPParserError) -> Problem {
+        switch error {
+        case .invalidEOFState: malformed("The connection ended before the request's body did.")
+        default: malformed("The request is not valid HTTP/1.1.")
+        }
+    }
+
     /// Text from the request, as a detail quotes it: at most 40 characters, no control character.
     static func quoted(_ text: String) -> String {
         let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.generalCategory.isControlLike }))
@@ -209,6 +220,8 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let error as any UserFacingError {
             return answer(Problem(error), request, error)
         } catch let error as any HTTPResponseError {
+            return answer.refused(Problem.from(error))
+        } catch let error as HTTPParserError {
             return answer.refused(Problem.from(error))
         } catch {
             return answer.failed(request, error)

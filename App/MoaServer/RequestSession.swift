@@ -117,9 +117,13 @@ struct EmptyBodyMiddleware: ServerMiddleware {
         guard let body else { return try await next(request, nil, metadata) }
         if case .known(0) = body.length { return try await next(request, nil, metadata) }
         let bytes = try await [UInt8](collecting: body, upTo: MoaServer.maximumBodyBytes)
-        if let twice = DuplicateKeys.first(in: bytes) {
+        switch DuplicateKeys.first(in: bytes) {
+        case .duplicate(let twice):
             let field = Problem.quoted(twice)
             throw Problem.malformed("The body gives \(field) twice; each field may be given once.", field: field)
+        case .tooDeep:
+            throw Problem.malformed("The body nests objects and arrays deeper than \(DuplicateKeys.maximumDepth) levels.")
+        case nil: break
         }
         return try await next(request, bytes.isEmpty ? nil : HTTPBody(bytes), metadata)
     }

@@ -97,11 +97,14 @@ public struct ServerLogHandler: LogHandler {
         return out + "\""
     }
 
-    /// `value` with its control characters (C0, DEL, C1, line and paragraph separators) written as `\u{…}`.
-    static func text(_ value: String) -> String {
+    /// `value` with its control characters (C0, DEL, C1, line and paragraph separators) written as
+    /// `\u{…}`, and a backslash as two (so that `\u{a}` in a value never reads as an escaped newline).
+    public static func text(_ value: String) -> String {
         var out = ""
         for scalar in value.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+            if scalar == "\\" {
+                out += "\\\\"
+            } else if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
                 || (0x2028...0x2029).contains(scalar.value)
             {
                 out += "\\u{\(String(scalar.value, radix: 16))}"

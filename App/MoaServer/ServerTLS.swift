@@ -2,7 +2,7 @@ import Foundation
 import NIOSSL
 
 /// TLS in `moa-server` itself (`--tls-cert` and `--tls-key`, PEM files read once at start):
-/// TLS 1.2 or later, the certificate chain as given (the server's certificate first, then any
+/// TLS 1.2 or later (1.2 with ECDHE and AES-GCM or ChaCha20 only), the certificate chain as given (the server's certificate first, then any
 /// intermediates). A certificate or key that cannot be used stops the start with one sentence and
 /// exit status 78 — before a port is opened — instead of a server that fails every handshake.
 enum ServerTLS {
@@ -23,6 +23,8 @@ enum ServerTLS {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
         configuration.minimumTLSVersion = .tlsv12
+        // TLS 1.2 with forward secrecy and an AEAD only (TLS 1.3's suites are all of that kind).
+        configuration.cipherSuites = "ECDHE+AESGCM:ECDHE+CHACHA20"
         do {
             _ = try NIOSSLContext(configuration: configuration)
         } catch {

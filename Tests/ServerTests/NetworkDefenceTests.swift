@@ -255,6 +255,28 @@ struct NetworkDefenceTests {
         #expect((accepted as? HTTPURLResponse)?.statusCode == 403, "JSON, read: a wrong login")
     }
 
+    /// A client that hangs up in the middle of its body did it, not the server: the request is a 400
+    /// in the log and the metrics, never a 500 with an error line (anyone could raise the 5xx rate).
+    @Test func aClientThatHangsUpMidBodyIsNotAServerError() async throws {
+        let server = try Server()
+        try await server.start(["--log-format", "json"])
+        for _ in 0..<3 {
+            let gone = try RawConnection(port: server.port)
+            gone.send(
+                Array(
+                    "POST /v1/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"email\""
+                        .utf8))
+            try await Task.sleep(for: .milliseconds(100))
+            gone.close()
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let metrics = try await server.send("GET", "/metrics").body
+        #expect(metrics.contains(#"moa_http_requests_total{method="POST",route="/v1/auth/login",status="400"} 3"#), "\(metrics)")
+        #expect(!metrics.contains(#"status="500""#))
+        let log = try String(contentsOf: server.root.appendingPathComponent("server.log"), encoding: .utf8)
+        #expect(!log.contains(#""level":"error""#), "\(log)")
+    }
+
     /// Who the client is: the peer, or what a trusted proxy appended (read right to left); an IPv6
     /// address counts as its /64, so one subscriber is one client.
     @Test func theClientIsThePeerOrWhatATrustedProxyAppended() {

@@ -45,10 +45,25 @@ struct TwoHostTLSTests {
         #expect(balance?["minor_units"] as? Int == 2_500_000, "\(accounts.out)")
 
         // Without the CA the certificate is not trusted: a configuration problem (78) said so, not "try again later".
+        let client = hosts.client
         let untrusted = try await ada(["account", "list"], trusting: false)
         #expect(untrusted.status == 78, "\(untrusted.err)")
         #expect(untrusted.err.contains("certificate"), "\(untrusted.err)")
         #expect(!untrusted.err.lowercased().contains("try again"), "\(untrusted.err)")
+
+        // TLS 1.2 only with forward secrecy and an AEAD: RSA key exchange and CBC with SHA-1 are refused.
+        let ciphers: [(String, Bool)] = [
+            ("ECDHE-ECDSA-AES128-GCM-SHA256", true), ("AES128-SHA:@SECLEVEL=0", false), ("ECDHE-ECDSA-AES128-SHA", false),
+        ]
+        for (cipher, accepted) in ciphers {
+            let handshake = try await hosts.run(
+                client, "/usr/bin/openssl", ["s_client", "-connect", "\(hosts.serverIP):8443", "-tls1_2", "-cipher", cipher])
+            let succeeded: Bool = handshake.status == 0
+            let said = String(handshake.err.suffix(300))
+            #expect(succeeded == accepted, "\(cipher): \(said)")
+        }
+        let old = try await hosts.run(client, "/usr/bin/openssl", ["s_client", "-connect", "\(hosts.serverIP):8443", "-tls1_1"])
+        #expect(old.status != 0, "TLS 1.1 was accepted")
 
         // Plain HTTP to the other host is refused before anything is sent.
         let plain = try await hosts.moa(
@@ -128,6 +143,14 @@ struct TestHosts: Sendable {
         try process.run()
         let line = try await Binaries.offloaded { ServerProcessTests.firstLine(of: out) }
         return HostProcess(process: process, firstLine: line)
+    }
+
+    /// `command` on `host`, with nothing on its standard input.
+    func run(_ host: String, _ command: String, _ arguments: [String]) async throws -> Run {
+        try await Binaries.offloaded {
+            try Binaries.runProcess(
+                URL(fileURLWithPath: "/usr/sbin/ip"), ["netns", "exec", host, command] + arguments, stdin: nil, environment: [:])
+        }
     }
 
     /// `moa` on the client host; with `bundle`, the system's CA file is that bundle (in a private mount namespace).

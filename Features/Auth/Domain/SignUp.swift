@@ -132,13 +132,14 @@ public struct Registration: Sendable {
     /// Someone signed up with the address of an existing account: its owner is told (at most once a
     /// `resetMailInterval`), and nothing else changes.
     private func tellOwner(_ user: UserRecord, at now: Date) async throws -> CodeSent {
-        origin.witness(SecurityEvent(userID: user.id, email: user.email, kind: .signUpRefused, at: now))
         let interval = policy.resetMailInterval
         let update = try await repository.updateThrottle(for: ThrottleKey.signUpNotice(user.email)) { state in
             state.lock(at: now) == nil
                 ? ThrottleState(failures: 0, windowStart: nil, lockedUntil: now.addingTimeInterval(interval), lockouts: 0) : state
         }
         guard update.before.lock(at: now) == nil else { return CodeSent(email: user.email, location: nil) }
+        // Told as often as the owner is mailed, no more: a flood of sign-ups is not a flood of warnings.
+        origin.witness(SecurityEvent(userID: user.id, email: user.email, kind: .signUpRefused, at: now))
         return CodeSent(email: user.email, location: try await mail.send(Self.alreadyRegisteredMail(to: user.email)))
     }
 
