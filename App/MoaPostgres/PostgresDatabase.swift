@@ -36,7 +36,11 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     public let optimisticAttempts: Int
     public let location: PostgresLocation
     public let maximumConnections: Int
-    let client: PostgresClient
+    /// The pool in use: replaced by a fresh one when the database answers again after it was away
+    /// (PostgresNIO's pool backs off up to a minute between attempts; a fresh one connects at once).
+    var client: PostgresClient { pool.withLock { $0.client } }
+    private let pool: Mutex<Pool>
+    private let clientConfiguration: PostgresClient.Configuration
     let logger: Logger
     /// The threads `work` runs on, one per connection (a transaction holds its connection first).
     let threads: ThreadPoolExecutor
@@ -64,17 +68,108 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
         self.location = location
         self.maximumConnections = maximumConnections
         self.logger = logger
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        clientConfiguration = configuration
+        pool = Mutex(Pool(client: PostgresClient(configuration: configuration, backgroundLogger: logger)))
     }
 
     deinit {
         threads.shutdown()
     }
 
-    /// Runs the pool; returns when the surrounding task is cancelled. Transactions wait until it runs.
-    public func run() async {
-        await client.run()
+    /// The pool in use, the task that runs it, and whether the database is known to be away.
+    private struct Pool: Sendable {
+        var client: PostgresClient
+        var runner: Task<Void, Never>?
+        /// Set when a connection could not be made and the server did not take a TCP connection
+        /// either: transactions are refused at once (503) until ``run()`` sees it answer again.
+        var away = false
     }
+
+    /// Whether the database is known to be away (transactions are refused at once meanwhile).
+    public var isAway: Bool { pool.withLock { $0.away } }
+
+    /// Runs the pool — and while the database is away, looks for it every 250 ms and, once it takes
+    /// connections again, runs a fresh pool in place of the one that backs off; returns when the
+    /// surrounding task is cancelled, once the pool in use has closed. Transactions wait until it runs.
+    public func run() async {
+        pool.withLock { pool in
+            let client = pool.client
+            pool.runner = Task { await client.run() }
+        }
+        await withTaskCancellationHandler {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                if isAway, await probe() { renew() }
+            }
+        } onCancel: {
+            pool.withLock { $0.runner }?.cancel()
+        }
+        await pool.withLock { $0.runner }?.value
+    }
+
+    /// A fresh pool in place of the current one (whose task is cancelled: its connections close).
+    private func renew() {
+        let fresh = PostgresClient(configuration: clientConfiguration, backgroundLogger: logger)
+        let runner = Task { await fresh.run() }
+        let old = pool.withLock { pool in
+            defer { (pool.client, pool.runner, pool.away) = (fresh, runner, false) }
+            return pool.runner
+        }
+        old?.cancel()
+        logger.info("PostgreSQL answers again at \(location): a fresh connection pool is in use.")
+    }
+
+    /// Marks the database away (refusing transactions at once), once.
+    private func markAway(_ reason: String) {
+        let first = pool.withLock { pool in
+            defer { pool.away = true }
+            return !pool.away
+        }
+        if first { logger.error("PostgreSQL at \(location) does not answer (\(reason)); requests are refused until it does.") }
+    }
+
+    /// Whether the database's host takes a TCP connection on its port within a second.
+    func probe() async -> Bool {
+        let (host, port) = (location.host, location.port)
+        let future = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).connectTimeout(.seconds(1)).connect(
+            host: host, port: port)
+        do {
+            let channel = try await future.get()
+            try? await channel.close()
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// `body` with a connection of the pool, refused within about a second when the database is away
+    /// (its host refuses TCP), else within ``leaseTimeout``.
+    private func withConnectionFailingFast<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws
+        -> T
+    {
+        if isAway { throw PostgresFailure.unreachable("the database is away") }
+        let client = client
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await client.withConnection(body) }
+            group.addTask {
+                try await Task.sleep(for: Self.probeAfter)
+                if await self.probe() == false {
+                    self.markAway("no TCP connection")
+                    return nil
+                }
+                try await Task.sleep(for: Self.leaseTimeout - Self.probeAfter)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                throw PostgresFailure.unreachable("no connection within \(isAway ? Self.probeAfter : Self.leaseTimeout)")
+            }
+            return value
+        }
+    }
+
+    /// How long a connection may take before the database's host is asked whether it is there at all.
+    static let probeAfter: Duration = .milliseconds(500)
 
     /// How many transactions ran, how many attempts were run again after a conflict, and how many
     /// attempts ran alone.
@@ -105,6 +200,8 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     static let writersLock: Int32 = 0x6D6F62
 
     private func transaction<T: Sendable>(writing: Bool, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        // Known away: refused at once, not after a wait for a pool that backs off (run() looks for it).
+        if isAway { throw DatabaseUnavailable.unreachable("PostgreSQL at \(location) does not answer") }
         try await turns.acquire()
         inUse.wrappingAdd(1, ordering: .relaxed)
         defer { inUse.wrappingSubtract(1, ordering: .relaxed) }
@@ -176,7 +273,14 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                 try await withThrowingTaskGroup(of: T?.self) { group in
                     group.addTask { try await self.leased(begin, lease, work) }
                     group.addTask {
-                        try? await Task.sleep(for: Self.leaseTimeout) // never throws: a begun transaction is always awaited
+                        // Never throws: a begun transaction is always awaited. After a moment without a
+                        // connection, the database's host is asked: away, the transaction is refused now.
+                        try? await Task.sleep(for: Self.probeAfter)
+                        if !lease.hasConnection, await self.probe() == false {
+                            self.markAway("no TCP connection")
+                            return nil
+                        }
+                        try? await Task.sleep(for: Self.leaseTimeout - Self.probeAfter)
                         return nil
                     }
                     while let next = try await group.next() {
@@ -336,7 +440,8 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     public func pendingMigrations(_ sets: [PostgresMigrationSet]) async throws -> [String] {
         let known = sets.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
         do {
-            let applied = try await client.withConnection { connection in
+            let logger = logger
+            let applied = try await withConnectionFailingFast { connection in
                 var names: Set<String> = []
                 let exists = try await connection.query("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
                 for try await present in exists.decode(Bool.self) where !present { return names }
@@ -358,7 +463,8 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     /// Answers when the database answers a trivial query (the health check).
     public func ping() async throws {
         do {
-            try await client.withConnection { connection in _ = try await connection.query("SELECT 1", logger: logger).collect() }
+            let logger = logger
+            try await withConnectionFailingFast { connection in _ = try await connection.query("SELECT 1", logger: logger).collect() }
         } catch let error as PSQLError {
             throw PostgresFailure(error).asRequestError
         } catch {
@@ -459,6 +565,9 @@ private final class LeaseState: Sendable {
     }
 
     func begin() { phase.withLock { $0 = .begun } }
+
+    /// Whether a connection arrived (the work runs, or ran).
+    var hasConnection: Bool { phase.withLock { $0 == .leased || $0 == .begun } }
 
     var began: Bool { phase.withLock { $0 == .begun } }
 
