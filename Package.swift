@@ -34,6 +34,8 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-nio-ssl": .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     "swift-prometheus": .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     "swift-metrics": .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+    "swift-configuration": .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0"),
+    "swift-system": .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     "swift-service-lifecycle": .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
 ]
 
@@ -67,6 +69,10 @@ let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
 /// `moa-server`'s metrics: swift-metrics' API, exported by swift-prometheus at `/metrics`.
 let prometheus = Dep.product("Prometheus", package: "swift-prometheus")
 let metrics = Dep.product("Metrics", package: "swift-metrics")
+/// `moa-server`'s settings from flags, the environment and a JSON file (swift-configuration; its
+/// file paths are swift-system's `FilePath`).
+let configuration = Dep.product("Configuration", package: "swift-configuration")
+let systemPackage = Dep.product("SystemPackage", package: "swift-system")
 /// `moa-server`'s services (the API, the metrics port) started and stopped together on a signal.
 let serviceLifecycle = Dep.product("ServiceLifecycle", package: "swift-service-lifecycle")
 
@@ -274,7 +280,7 @@ let app: [Module] = [
         deps: [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
             hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
-            hummingbirdTLS, nioSSL, nioHTTP1,
+            hummingbirdTLS, nioSSL, nioHTTP1, configuration, systemPackage,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),

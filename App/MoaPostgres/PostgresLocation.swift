@@ -134,7 +134,7 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `text` with anything between `://user:` and `@` replaced, and control characters dropped.
-    static func redacted(_ text: String) -> String {
+    public static func redacted(_ text: String) -> String {
         var shown = text
         if let scheme = shown.range(of: "://"), let at = shown[scheme.upperBound...].lastIndex(of: "@"),
             let colon = shown[scheme.upperBound..<at].firstIndex(of: ":")

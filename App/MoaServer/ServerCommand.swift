@@ -35,13 +35,13 @@ public struct ServerCommand: AsyncParsableCommand {
             """,
         version: "moa-server \(version) (API v1)")
 
-    @Option(help: "The address to listen on.")
-    var host = "127.0.0.1"
+    @Option(help: "The address to listen on (default 127.0.0.1).")
+    var host: String?
 
-    @Option(parsing: .unconditional, help: "The port to listen on (0: a free port, printed on the first line).")
-    var port = 8080
+    @Option(parsing: .unconditional, help: "The port to listen on (default 8080; 0: a free port, printed on the first line).")
+    var port: Int?
 
-    @Option(help: ArgumentHelp("The folder that holds the server's data.", valueName: "dir"))
+    @Option(help: ArgumentHelp("The folder that holds the server's data (default ~/.moa-server).", valueName: "dir"))
     var data: String?
 
     @Option(
@@ -55,15 +55,15 @@ public struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Connections open at once; one more is answered 503 and closed (at most the open-file limit less 64).",
+            "Connections open at once (default 4096); one more is answered 503 and closed (at most the open-file limit less 64).",
             valueName: "n"))
-    var maxConnections = ConnectionLimits().maximumConnections
+    var maxConnections: Int?
 
     @Option(
         help: ArgumentHelp(
-            "Seconds a connection may stay without a complete request head (idle, or sending its header slowly) before it is closed.",
+            "Seconds a connection may stay without a complete request head (idle, or sending its header slowly) before it is closed (default 15).",
             valueName: "seconds"))
-    var idleTimeout = 15
+    var idleTimeout: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -73,13 +73,15 @@ public struct ServerCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "How the log is written on standard error: text (for a person) or json (one object per line).", valueName: "format"))
-    var logFormat: LogFormat = .text
+            "How the log is written on standard error: text (for a person, the default) or json (one object per line).",
+            valueName: "format"))
+    var logFormat: LogFormat?
 
     @Option(
         help: ArgumentHelp(
-            "The least severe log level written: trace, debug, info, notice, warning, error or critical.", valueName: "level"))
-    var logLevel: LogLevelArgument = .info
+            "The least severe log level written: trace, debug, info (the default), notice, warning, error or critical.",
+            valueName: "level"))
+    var logLevel: LogLevelArgument?
 
     @Option(
         help: ArgumentHelp(
@@ -95,60 +97,49 @@ public struct ServerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The PEM private key of --tls-cert (readable by its owner only).", valueName: "path"))
     var tlsKey: String?
 
-    public init() {}
+    @Option(
+        help: ArgumentHelp(
+            "A JSON file of settings (keys: \(ServerSettings.keys.joined(separator: ", "))); flags, then MOA_SERVER_… variables, win over it.",
+            valueName: "path"))
+    var config: String?
 
-    public func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535, not \(port).") }
-        guard !host.isEmpty, host.allSatisfy({ $0.isLetter || $0.isNumber || ".:-".contains($0) }) else {
-            throw ValidationError("--host must be an address or a host name, not \"\(host)\".")
-        }
-        if let data, data.allSatisfy(\.isWhitespace) { throw ValidationError("--data names no folder.") }
-        guard (1...1_000_000).contains(maxConnections) else {
-            throw ValidationError("--max-connections must be between 1 and 1000000, not \(maxConnections).")
-        }
-        guard (1...3_600).contains(idleTimeout) else {
-            throw ValidationError("--idle-timeout must be between 1 and 3600 seconds, not \(idleTimeout).")
-        }
-        if let metricsPort, !(0...65_535).contains(metricsPort) || (metricsPort == port && port != 0) {
-            throw ValidationError("--metrics-port must be between 0 and 65535 and not --port, not \(metricsPort).")
-        }
-        if (tlsCert == nil) != (tlsKey == nil) {
-            throw ValidationError("--tls-cert and --tls-key go together: give both for HTTPS, or neither for plain HTTP.")
-        }
-        for proxy in trustedProxy where ClientAddressResolver.address(proxy) == nil {
-            throw ValidationError("--trusted-proxy must be an IP address, not \"\(proxy)\".")
-        }
-    }
+    @Flag(help: "Print every setting, its value and where it came from (the database password never), and exit.")
+    var printConfig = false
+
+    public init() {}
 
     /// The connection limits asked for, the ceiling kept below the open-file limit (raised first to
     /// what the system allows), with room for the database, the log and the mail.
-    func connectionLimits(logger: Logger) -> ConnectionLimits {
-        var limits = ConnectionLimits(maximumConnections: maxConnections, idleTimeout: .seconds(idleTimeout))
-        if let files = ConnectionLimits.raiseOpenFileLimit(), files - 64 < maxConnections {
+    static func connectionLimits(_ settings: ServerSettings, logger: Logger) -> ConnectionLimits {
+        let asked = settings.maxConnections
+        var limits = ConnectionLimits(maximumConnections: asked, idleTimeout: .seconds(settings.idleTimeout))
+        if let files = ConnectionLimits.raiseOpenFileLimit(), files - 64 < asked {
             limits.maximumConnections = max(1, files - 64)
             logger.warning(
-                "--max-connections \(maxConnections) is above what \(files) open files allow: at most \(limits.maximumConnections) connections."
-            )
+                "--max-connections \(asked) is above what \(files) open files allow: at most \(limits.maximumConnections) connections.")
         }
         return limits
     }
 
-    var clients: ClientAddressResolver {
-        ClientAddressResolver(trustedProxies: Set(trustedProxy.compactMap(ClientAddressResolver.address)))
-    }
-
     public func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        let settings = try await ServerSettings.resolve(self, environment: environment)
+        if printConfig {
+            FileHandle.standardOutput.write(Data(settings.printed(environment: environment).utf8))
+            return
+        }
+        let clients = ClientAddressResolver(trustedProxies: Set(settings.trustedProxies.compactMap(ClientAddressResolver.address)))
         let folder = MoaHome(
-            root: URL(fileURLWithPath: data.map { Self.expandTilde($0, environment) } ?? Self.defaultFolder(environment)))
-        let (format, level) = (logFormat, logLevel.level)
+            root: URL(fileURLWithPath: settings.data.map { Self.expandTilde($0, environment) } ?? Self.defaultFolder(environment)))
+        let (format, level) = (settings.logFormat, settings.logLevel.level)
         let logger = Logger(label: "moa-server") { label in ServerLogHandler(label: label, format: format, level: level) }
         let metrics = ServerMetrics()
         MetricsSystem.bootstrap(metrics.factory) // whatever the process records through swift-metrics is at /metrics too
         let passwordCost = ScryptParameters.chosen(by: environment)
-        let limits = connectionLimits(logger: logger)
-        guard let database else {
+        let limits = Self.connectionLimits(settings, logger: logger)
+        guard let database = settings.database else {
             return try await serve(
+                settings,
                 MoaServer(folder: folder, logger: logger, passwordCost: passwordCost, clients: clients, limits: limits, metrics: metrics))
         }
         let location = try PostgresLocation(database, environment: environment)
@@ -159,6 +150,7 @@ public struct ServerCommand: AsyncParsableCommand {
         do {
             try await postgres.migrate(PostgresStores.migrations, applying: !audit) // an audit writes nothing
             try await serve(
+                settings,
                 MoaServer(
                     folder: folder, storage: .postgres(postgres), logger: logger, passwordCost: passwordCost, clients: clients,
                     limits: limits, metrics: metrics))
@@ -207,17 +199,17 @@ public struct ServerCommand: AsyncParsableCommand {
     }
 
     /// Audits (`--audit`), or serves until SIGTERM or SIGINT.
-    private func serve(_ server: MoaServer) async throws {
+    private func serve(_ settings: ServerSettings, _ server: MoaServer) async throws {
+        let (host, port, metricsPort) = (settings.host, settings.port, settings.metricsPort)
         if audit {
             let (summary, problems) = try await server.audit()
             guard problems.isEmpty else { throw ServerError.ledgerBroken(problems) }
             FileHandle.standardOutput.write(Data("Ledger OK: \(summary).\n".utf8))
             return
         }
-        let host = host
         let listening = Listening()
         var tls: TLSConfiguration?
-        if let tlsCert, let tlsKey {
+        if let tlsCert = settings.tlsCert, let tlsKey = settings.tlsKey {
             tls = try ServerTLS.configuration(certificate: tlsCert, key: tlsKey)
             if ServerTLS.othersCanRead(tlsKey) { server.logger.warning("The TLS key \(tlsKey) can be read by other users: chmod 600 it.") }
         }
@@ -309,13 +301,15 @@ public enum ServerError: Error, UserFacingError, Equatable {
     case dataFolderExposed(String)
     /// `--tls-cert` or `--tls-key` cannot be used (unreadable, not PEM, a key of another certificate).
     case tlsUnusable(String)
+    /// The configuration file cannot be read, is not a JSON object, or has a key moa-server does not know.
+    case configurationUnusable(String)
 
     public var message: String {
         switch self {
         case .cannotListen(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
         case .composition(let problems): "The server's composition is broken: \(problems)."
         case .ledgerBroken(let problems): "The ledger breaks its invariants: \(problems.joined(separator: " "))"
-        case .dataFolderExposed(let sentence), .tlsUnusable(let sentence): sentence + "."
+        case .dataFolderExposed(let sentence), .tlsUnusable(let sentence), .configurationUnusable(let sentence): sentence + "."
         }
     }
 
@@ -326,6 +320,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .ledgerBroken: nil
         case .dataFolderExposed: "Choose a folder of your own with --data (it is created owner-only)."
         case .tlsUnusable: "Give --tls-cert the PEM certificate chain (the server's first) and --tls-key its PEM private key."
+        case .configurationUnusable: "`moa-server --help` lists the settings; `--print-config` shows what is in force."
         }
     }
 
@@ -334,7 +329,7 @@ public enum ServerError: Error, UserFacingError, Equatable {
         case .cannotListen: .unavailable
         case .composition: .software
         case .ledgerBroken: .dataError
-        case .dataFolderExposed, .tlsUnusable: .configuration
+        case .dataFolderExposed, .tlsUnusable, .configurationUnusable: .configuration
         }
     }
 }
