@@ -87,6 +87,33 @@ struct ConfigurationTests {
         }
     }
 
+    /// The files README's "Run moa-server for real" ships: the settings are ones moa-server takes, and
+    /// the unit is one systemd takes (`systemd-analyze verify`, where systemd is installed).
+    @Test func theShippedSettingsAndUnitAreValid() async throws {
+        let deploy = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/deploy")
+        let settings = try await Self.server(["--config", deploy.appendingPathComponent("config.json").path, "--print-config"])
+        #expect(settings.status == 0, "\(settings.err)")
+        #expect(Self.settings(settings)["tlsCert"]?.value == "/etc/moa-server/tls/fullchain.pem")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") else {
+            print("systemd-analyze is not installed: docs/deploy/moa-server.service was not verified")
+            return
+        }
+        // The unit as installed, its binary replaced by one that exists here.
+        let unit = try String(contentsOf: deploy.appendingPathComponent("moa-server.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/local/bin/moa-server", with: Binaries.url("moa-server").path)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent("moa-server.service")
+        try Data(unit.utf8).write(to: copy)
+        let verified = try await Binaries.offloaded {
+            try Binaries.runProcess(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", copy.path], stdin: nil, environment: [:])
+        }
+        #expect(verified.status == 0, "\(verified.err)")
+        #expect(verified.err.isEmpty, "\(verified.err)")
+    }
+
     @Test func aServerRunsAsItsFileSays() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-config-server-\(UUID().uuidString)")
         let file = try Self.file(#"{"port": 0, "logFormat": "json", "data": "\#(folder.path)"}"#)
