@@ -149,7 +149,7 @@ struct OperationsTests {
             #expect(text.contains("moa_http_connections_open "))
             // No label holds an account number, a user id or an address.
             for secret in [adas, bos, ada.userID, bo.userID, "ada@moa.example"] { #expect(!text.contains(secret), "\(secret)") }
-            try Promtool.check(text)
+            try await Promtool.check(text)
         }
     }
 
@@ -252,26 +252,17 @@ struct OperationsTests {
 /// `promtool check metrics` (Debian's `prometheus`): required in CI, which installs it; elsewhere a
 /// missing promtool is said and the check skipped.
 enum Promtool {
-    static func check(_ exposition: String) throws {
+    static func check(_ exposition: String) async throws {
         guard let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first(where: FileManager.default.isExecutableFile) else {
             if ProcessInfo.processInfo.environment["CI"] != nil { Issue.record("promtool is missing: .ci/run installs prometheus") }
             print("promtool is not installed (apt-get install prometheus): the exposition was not linted")
             return
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: promtool)
-        process.arguments = ["check", "metrics"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(exposition.utf8))
-        try input.fileHandleForWriting.close()
-        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "promtool check metrics: \(said)")
+        let run = try await Binaries.offloaded {
+            try Binaries.runProcess(URL(fileURLWithPath: promtool), ["check", "metrics"], stdin: exposition, environment: [:])
+        }
+        let said = run.out + run.err
+        #expect(run.status == 0, "promtool check metrics: \(said)")
         #expect(said.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "promtool check metrics: \(said)")
     }
 }
