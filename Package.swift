@@ -31,6 +31,7 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
     "postgres-nio": .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     "swift-nio": .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+    "swift-nio-extras": .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     "swift-nio-ssl": .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     "swift-prometheus": .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     "swift-metrics": .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -53,6 +54,7 @@ let hummingbirdTesting = Dep.product("HummingbirdTesting", package: "hummingbird
 let hummingbirdCore = Dep.product("HummingbirdCore", package: "hummingbird")
 let nioCore = Dep.product("NIOCore", package: "swift-nio")
 let nioHTTP1 = Dep.product("NIOHTTP1", package: "swift-nio")
+let nioHTTPTypes = Dep.product("NIOHTTPTypes", package: "swift-nio-extras")
 /// `moa-server --tls-cert/--tls-key`: TLS in the server itself (Hummingbird's TLS channel on swift-nio-ssl).
 let hummingbirdTLS = Dep.product("HummingbirdTLS", package: "hummingbird")
 let nioSSL = Dep.product("NIOSSL", package: "swift-nio-ssl")
@@ -280,7 +282,7 @@ let app: [Module] = [
         deps: [
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
             hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
-            hummingbirdTLS, nioSSL, nioHTTP1, configuration, systemPackage,
+            hummingbirdTLS, nioSSL, nioHTTP1, nioHTTPTypes, configuration, systemPackage,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData", "AccountInterface"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]),

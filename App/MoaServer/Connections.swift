@@ -1,8 +1,11 @@
 import Foundation
+import HTTPTypes
 import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
+import NIOHTTPTypes
 import Synchronization
 
 #if canImport(Glibc)
@@ -119,6 +122,59 @@ final class ConnectionCeilingHandler: ChannelInboundHandler {
     }
 }
 
+/// A request the HTTP parser refuses — a header past ``ConnectionLimits/maximumHeaderBytes`` (an
+/// over-long URL among them), too many header fields, bytes that are not HTTP/1.1 — is answered with a
+/// problem document like every other refusal (it was a bare `400`), logged with the client, and
+/// counted in the metrics as route `unparsed`; then the connection is closed. Behind the decoder,
+/// before Hummingbird's own handling (which would answer a second, bare `400`).
+final class ParserRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    private let logger: Logger
+    private let metrics: ServerMetrics
+    /// A response has begun and not ended: a problem cannot be written any more.
+    private var responding = false
+
+    init(logger: Logger, metrics: ServerMetrics) {
+        self.logger = logger
+        self.metrics = metrics
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) { context.fireChannelRead(data) }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head: responding = true
+        case .end: responding = false
+        case .body: break
+        }
+        context.write(data, promise: promise)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let refusal = error as? HTTPParserError, !responding else {
+            context.fireErrorCaught(error)
+            return
+        }
+        let client = context.channel.remoteAddress?.ipAddress.map(ClientAddressResolver.normalized) ?? ClientAddressResolver.unknown
+        metrics.request(method: "unparsed", route: "unparsed", status: 400, duration: .zero)
+        logger.info("request refused by the HTTP parser", metadata: ["client": .string(client), "reason": .string("\(refusal)")])
+        let problem = Problem.from(refusal)
+        let body = ByteBuffer(bytes: problem.documentBytes)
+        var head = HTTPResponse(status: .badRequest)
+        head.headerFields[.contentType] = "application/problem+json"
+        head.headerFields[.contentLength] = String(body.readableBytes)
+        head.headerFields[.connection] = "close"
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.body(body)), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+}
+
 /// Hummingbird's HTTP/1 channel with ``ConnectionCeilingHandler`` in front of its decoder.
 struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
@@ -142,8 +198,11 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with `limits`: the ceiling, the idle (and header) timeout, the header bounds.
-    static func guarded(_ limits: ConnectionLimits, connections count: ConnectionCount, metrics: ServerMetrics) -> HTTPServerBuilder {
+    static func guarded(
+        _ limits: ConnectionLimits, connections count: ConnectionCount, metrics: ServerMetrics, logger: Logger
+    ) -> HTTPServerBuilder {
         let configuration = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ParserRefusalHandler(logger: logger, metrics: metrics)],
             idleTimeout: TimeAmount(limits.idleTimeout),
             httpDecoderConfiguration: .init(
                 maxHeaderFieldSize: limits.maximumHeaderBytes, maxHeaderListSize: limits.maximumHeaderBytes,

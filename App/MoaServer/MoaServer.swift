@@ -197,7 +197,7 @@ public struct MoaServer: Sendable {
         host: String, port: Int, tls: TLSConfiguration? = nil, servingMetrics: Bool = true,
         listening: @escaping @Sendable (Int) -> Void
     ) throws -> some ApplicationProtocol {
-        let http: HTTPServerBuilder = .guarded(limits, connections: connections, metrics: metrics)
+        let http: HTTPServerBuilder = .guarded(limits, connections: connections, metrics: metrics, logger: logger)
         return Application(
             router: try router(servingMetrics: servingMetrics),
             server: try tls.map { try .tls(http, tlsConfiguration: $0) } ?? http,

@@ -31,13 +31,9 @@ struct Problem: Error, Sendable, Equatable {
     static let typeBase = "https://moa.example/problems/"
 
     var response: Response {
-        var object: [String: Any] = [
-            "type": Self.typeBase + kind, "title": title, "status": status.code, "detail": detail,
-            "exit_status": Int(exitStatus.rawValue),
-        ]
-        if let hint { object["hint"] = hint }
-        if let field { object["field"] = field }
-        var response = Self.json(object, status: status, contentType: "application/problem+json")
+        var response = Response(
+            status: status, headers: [.contentType: "application/problem+json"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: documentBytes)))
         if let retryAfter { response.headers[.retryAfter] = String(retryAfter) }
         if let challenge { response.headers[.wwwAuthenticate] = challenge }
         if let allow { response.headers[.allow] = allow }
@@ -45,9 +41,22 @@ struct Problem: Error, Sendable, Equatable {
         return response
     }
 
+    /// The problem document's bytes (what ``response`` carries).
+    var documentBytes: [UInt8] {
+        var object: [String: Any] = [
+            "type": Self.typeBase + kind, "title": title, "status": status.code, "detail": detail, "exit_status": Int(exitStatus.rawValue),
+        ]
+        if let hint { object["hint"] = hint }
+        if let field { object["field"] = field }
+        return Array(Self.serialized(object))
+    }
+
+    static func serialized(_ object: [String: Any]) -> Data {
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+    }
+
     static func json(_ object: [String: Any], status: HTTPResponse.Status, contentType: String) -> Response {
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = serialized(object)
         return Response(
             status: status, headers: [.contentType: contentType],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
@@ -181,6 +190,10 @@ struct Problem: Error, Sendable, Equatable {
     static func from(_ error: HTTPParserError) -> Problem {
         switch error {
         case .invalidEOFState: malformed("The connection ended before the request's body did.")
+        case .headerOverflow:
+            malformed(
+                "The request's header (its address among it) is larger than the server takes (\(ConnectionLimits().maximumHeaderBytes / 1_024) KiB)."
+            )
         default: malformed("The request is not valid HTTP/1.1.")
         }
     }

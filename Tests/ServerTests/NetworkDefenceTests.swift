@@ -277,6 +277,28 @@ struct NetworkDefenceTests {
         #expect(!log.contains(#""level":"error""#), "\(log)")
     }
 
+    /// What the HTTP parser refuses — a 20 KB address, a control byte in a header — is a problem
+    /// document like every other refusal (it was a bare 400), in the log and the metrics (it left no trace).
+    @Test func whatTheParserRefusesIsAProblemDocumentInTheLogAndTheMetrics() async throws {
+        let server = try Server()
+        try await server.start(["--log-format", "json"])
+        let requests = [
+            "GET /v1/" + String(repeating: "a", count: 20_000) + " HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Evil: a\u{01}b\r\n\r\n",
+        ]
+        for request in requests {
+            let connection = try RawConnection(port: server.port)
+            connection.send(Array(request.utf8))
+            let answer = try await connection.read(within: .seconds(5))
+            #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(200))")
+            #expect(answer.contains("application/problem+json") && answer.contains("malformed-request"), "\(answer.prefix(400))")
+        }
+        let metrics = try await server.send("GET", "/metrics").body
+        #expect(metrics.contains(#"moa_http_requests_total{method="unparsed",route="unparsed",status="400"} 2"#), "\(metrics)")
+        let log = try String(contentsOf: server.root.appendingPathComponent("server.log"), encoding: .utf8)
+        #expect(log.components(separatedBy: "request refused by the HTTP parser").count - 1 == 2, "\(log)")
+    }
+
     /// Who the client is: the peer, or what a trusted proxy appended (read right to left); an IPv6
     /// address counts as its /64, so one subscriber is one client.
     @Test func theClientIsThePeerOrWhatATrustedProxyAppended() {
