@@ -47,7 +47,7 @@ public struct CommandContext: Sendable {
         self.theme = theme
         self.errorTheme = errorTheme
         // Every human-readable byte goes through the terminal-safe filter; JSON is written exactly
-        // (JSONEncoder escapes control characters itself).
+        // (JSONOutput escapes every control and formatting character itself).
         self.out = json ? out : TerminalSafeOutput(out, keepsStyle: theme.isColorEnabled)
         self.err = json ? err : TerminalSafeOutput(err, keepsStyle: errorTheme.isColorEnabled)
         self.environment = environment
@@ -137,9 +137,33 @@ public enum JSONOutput {
         encoder.keyEncodingStrategy = .convertToSnakeCase
         encoder.dateEncodingStrategy = .iso8601
         do {
-            return String(decoding: try encoder.encode(value), as: UTF8.self)
+            return escapingInvisible(String(decoding: try encoder.encode(value), as: UTF8.self))
         } catch {
             throw .internalFailure("Could not encode the JSON output: \(error)")
+        }
+    }
+
+    /// `json` with every character a terminal would act on or hide written as `\uXXXX`: JSONEncoder
+    /// escapes only U+0000–U+001F, so DEL, the C1 controls (U+009B is a CSI) and the bidirectional
+    /// formatting characters of stored or network text would reach a terminal raw. Such characters
+    /// stand only inside strings, where the escape means the same character: the JSON is the same value.
+    static func escapingInvisible(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: isInvisible) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if isInvisible(scalar) {
+                out.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x7F...0x9F, 0x061C, 0x200E, 0x200F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
         }
     }
 

@@ -40,24 +40,29 @@ public struct Screen: Sendable {
 
     public var theme: Theme { context.theme }
 
+    /// Where every screen writes: always through the terminal-safe filter — a screen is for a person
+    /// even under `moa --json` (whose commands' output is JSON for scripts, but whose interactive
+    /// mode is not): stored text on a screen never reaches the terminal raw.
+    private var terminal: TerminalSafeOutput { TerminalSafeOutput(context.out, keepsStyle: theme.isColorEnabled) }
+
     /// Prints a block of text (a card, a table…) followed by a blank line.
     public func show(_ text: String) {
-        context.out.write((text.hasSuffix("\n") ? text : text + "\n") + "\n")
+        terminal.write((text.hasSuffix("\n") ? text : text + "\n") + "\n")
     }
 
     /// Prints a one-line notice.
     public func say(_ text: String) {
-        context.print(text)
+        terminal.write(text.hasSuffix("\n") ? text : text + "\n")
     }
 
     /// Prints an error the way commands do (in the user's language when it has one).
     public func showError(_ error: any UserFacingError) {
-        context.out.write(ErrorText(message: error.message(in: context.language), hint: error.hint).render(theme: theme) + "\n\n")
+        terminal.write(ErrorText(message: error.message(in: context.language), hint: error.hint).render(theme: theme) + "\n\n")
     }
 
     /// Asks a question; `nil` at the end of input. The answer is trimmed.
     public func ask(_ question: String) -> String? {
-        context.out.write(theme.paint(question, .accent) + " ")
+        terminal.write(theme.paint(question, .accent) + " ")
         guard let line = input.readLine() else { return nil }
         return String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
@@ -67,7 +72,7 @@ public struct Screen: Sendable {
         if context.isInteractive, input is StandardLineInput {
             return try? SecretInput.read(question + " ", from: .prompt, context: context)
         }
-        context.out.write(theme.paint(question, .accent) + " ")
+        terminal.write(theme.paint(question, .accent) + " ")
         return input.readLine()
     }
 
