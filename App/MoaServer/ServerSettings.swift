@@ -52,7 +52,7 @@ struct ServerSettings: Sendable, Equatable {
             file = (try await Self.fileReader(filePath), filePath)
         }
         var settings = ServerSettings()
-        var layers = Layers(environment: environmentReader, file: file, settings: settings)
+        var layers = Layers(environment: environmentReader, file: file)
         settings.host = try layers.string("host", flag: command.host) ?? settings.host
         settings.port = try layers.int("port", flag: command.port) ?? settings.port
         settings.data = try layers.string("data", flag: command.data)
@@ -96,7 +96,7 @@ struct ServerSettings: Sendable, Equatable {
         let file: (reader: ConfigReader, path: String)?
         var sources: [String: String] = [:]
 
-        init(environment: ConfigReader, file: (reader: ConfigReader, path: String)?, settings: ServerSettings) {
+        init(environment: ConfigReader, file: (reader: ConfigReader, path: String)?) {
             self.environment = environment
             self.file = file
         }
