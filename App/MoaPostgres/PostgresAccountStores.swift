@@ -63,9 +63,17 @@ extension PostgresStores {
 struct PostgresAccountStore: AccountStore {
     let database: PostgresDatabase
 
-    func open(_ account: AccountSummary) async throws {
+    func open(_ account: AccountSummary, quota: AccountQuota) async throws {
+        // SERIALIZABLE: of two opens that counted before either inserted, one is run again.
         let inserted = try await database.write { transaction in
-            try transaction.rows(
+            let counts = try transaction.rows(
+                """
+                SELECT count(*)::bigint, (count(*) FILTER (WHERE closed_at IS NULL))::bigint
+                FROM account_accounts WHERE owner_id = \(account.ownerID.rawValue)
+                """
+            ).first.map { try $0.decode((Int64, Int64).self) }
+            try quota.allowOneMore(open: Int(counts?.1 ?? 0), held: Int(counts?.0 ?? 0))
+            return try transaction.rows(
                 """
                 INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
                 VALUES (\(account.id.rawValue), \(account.number.digits), \(account.name), \(account.kind.rawValue),

@@ -36,11 +36,29 @@ public struct RemoteAccounts: AccountUseCases {
         }
     }
 
+    /// Every page, 200 accounts at a time (a user has at most 200: one page, unless the server's
+    /// bound is another). A server that sends back a cursor it already gave is not followed round.
     public func list() async throws -> [AccountSummary] {
+        var accounts: [AccountSummary] = []
+        var cursor: String?
+        var seen: Set<String> = []
+        repeat {
+            let page = try await listPage(limit: 200, after: cursor)
+            accounts += page.accounts
+            cursor = page.nextCursor
+            if let cursor, !seen.insert(cursor).inserted { throw RemoteAPI.unexpected("the account list") }
+        } while cursor != nil
+        return accounts
+    }
+
+    public func listPage(limit: Int, after cursor: String?) async throws -> AccountPage {
         let user = try await sessions.requireUser()
         return try await api.call { client in
-            guard case .ok(let ok) = try await client.listAccounts() else { throw RemoteAPI.unexpected("the account list") }
-            return try ok.body.json.map { try RemoteAPI.account($0, owner: user.id) }
+            guard case .ok(let ok) = try await client.listAccounts(query: .init(limit: limit, cursor: cursor)) else {
+                throw RemoteAPI.unexpected("the account list")
+            }
+            return AccountPage(
+                accounts: try ok.body.json.map { try RemoteAPI.account($0, owner: user.id) }, nextCursor: ok.headers.moaNextCursor)
         }
     }
 

@@ -22,7 +22,7 @@ import TransferInterface
 /// a problem document (``ProblemMiddleware``, ``Problem/init(_:now:)``).
 struct ServerAPI: APIProtocol {
     /// This document's `info.version`.
-    static let apiVersion = "1.0.0"
+    static let apiVersion = "1.1.0"
 
     let engine: MoaServer.Engine
     let services: ServerServices
@@ -152,7 +152,9 @@ struct ServerAPI: APIProtocol {
     // MARK: Account
 
     func listAccounts(_ input: Operations.ListAccounts.Input) async throws -> Operations.ListAccounts.Output {
-        .ok(.init(body: .json(try await services.accounts.list().map(Components.Schemas.Account.init))))
+        let page = try await services.accounts.listPage(
+            limit: input.query.limit ?? 200, after: try input.query.cursor.map { try Bound.text($0, "cursor", 128) })
+        return .ok(.init(headers: .init(moaNextCursor: page.nextCursor), body: .json(page.accounts.map(Components.Schemas.Account.init))))
     }
 
     func openAccount(_ input: Operations.OpenAccount.Input) async throws -> Operations.OpenAccount.Output {

@@ -1,6 +1,7 @@
 import AuthDomain
 import AuthInterface
 import Foundation
+import GRDB
 import Testing
 
 @Suite("Auth: sign-up and verification")
@@ -71,6 +72,17 @@ struct RegistrationTests {
         _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
         #expect(auth.mail.mails.filter { $0.to == "ada@example.com" }.count == toAda.count, "one notice a minute at most")
         _ = try await auth.sessions.logIn(email: "ada@example.com", password: AuthHarness.password)
+        // Each notice is a security event of Ada's account, recorded as often as she is mailed.
+        let refused = try auth.database.read { db in
+            try String.fetchAll(db, sql: "SELECT email FROM auth_security_events WHERE kind = 'sign-up-refused'")
+        }
+        #expect(refused == ["ada@example.com"])
+        auth.clock.advance(by: 61)
+        _ = try await auth.registration.signUp(email: "ada@example.com", password: AuthHarness.password)
+        #expect(
+            try auth.database.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM auth_security_events WHERE kind = 'sign-up-refused'")
+            } == 2)
     }
 
     /// Verify and resend answer alike whatever the address: no "no pending verification", no

@@ -215,6 +215,54 @@ struct APITests {
         }
     }
 
+    /// A user's accounts are bounded (20 open) and listed page by page, the next page's cursor in the
+    /// `Moa-Next-Cursor` header; without `limit` one page holds them all, as before paging.
+    @Test func accountsAreBoundedAndTheListIsPaged() async throws {
+        let nextCursor = HTTPField.Name("Moa-Next-Cursor")!
+        try await APIHarness().run { api in
+            let ada = try await api.user("ada@moa.example")
+            var opened: [String] = []
+            for serial in 1...20 { opened.append(try await api.account(ada, name: "Account \(serial)")) }
+            let refused = try await api.send(
+                .post, "/v1/accounts", json: ["type": "savings", "name": "One too many"], token: ada.access)
+            #expect(refused.status == .conflict && refused.problem == "conflict", "\(refused.status) \(refused.text)")
+            #expect(refused.object["exit_status"] as? Int == 1)
+            #expect((refused.object["detail"] as? String ?? "").contains("20 open accounts"))
+
+            var listed: [String] = []
+            var path: String? = "/v1/accounts?limit=7"
+            var pages = 0
+            while let next = path, pages < 10 {
+                let page = try await api.send(.get, next, token: ada.access)
+                #expect(page.status == .ok, "\(next): \(page.status) \(page.text)")
+                listed += page.array.compactMap { $0["number"] as? String }
+                path = page.headers[nextCursor].map { "/v1/accounts?limit=7&cursor=\($0)" }
+                pages += 1
+            }
+            #expect(pages == 3)
+            #expect(listed == opened)
+            let all = try await api.send(.get, "/v1/accounts", token: ada.access)
+            #expect(all.array.count == 20 && all.headers[nextCursor] == nil, "the default page holds every account")
+            #expect(try await api.send(.get, "/v1/accounts?limit=201", token: ada.access).status == .badRequest)
+
+            // A cursor this route did not give, or one of another list, is refused.
+            let history = try await api.send(.get, "/v1/accounts/\(opened[0])/history?limit=1", token: ada.access)
+            #expect(history.status == .ok)
+            for cursor in ["bm9wZQ", "djE6NDI"] {
+                let reply = try await api.send(.get, "/v1/accounts?cursor=\(cursor)", token: ada.access)
+                #expect(reply.status == .unprocessableContent && reply.problem == "validation", "\(cursor): \(reply.text)")
+            }
+            // Bob cannot page through Ada's accounts with her cursor.
+            let bob = try await api.user("bob@moa.example")
+            _ = try await api.account(bob)
+            let first = try await api.send(.get, "/v1/accounts?limit=1", token: ada.access)
+            let adasCursor = first.headers[nextCursor] ?? "missing"
+            #expect(adasCursor.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }, "\(adasCursor) is sent as it is")
+            let stolen = try await api.send(.get, "/v1/accounts?cursor=\(adasCursor)", token: bob.access)
+            #expect(stolen.status == .unprocessableContent, "\(stolen.status) \(stolen.text)")
+        }
+    }
+
     @Test func refreshRotatesAndReuseRevokesTheFamily() async throws {
         try await APIHarness().run { api in
             let first = try await api.user("ada@moa.example")

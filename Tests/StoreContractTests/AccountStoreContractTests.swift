@@ -181,4 +181,45 @@ struct AccountStoreContractTests {
             #expect(try await stores.accounts.audit().problems.isEmpty)
         }
     }
+
+    /// The quota is counted inside the transaction that inserts: of eight opens at once at the last
+    /// free place, exactly one gets in (on PostgreSQL, two servers would race the same way), and a
+    /// closed account still counts towards the accounts held.
+    @Test(arguments: Engine.allCases)
+    func theAccountQuotaHoldsUnderConcurrentOpens(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let quota = AccountQuota(maximumOpen: 3, maximumHeld: 4)
+            for serial in 1...2 { try await stores.accounts.open(try account(serial, owner: ada), quota: quota) }
+            let racers = try (10..<18).map { try account($0, owner: ada) }
+            let outcomes = await withTaskGroup(of: AccountError?.self) { group in
+                for racer in racers {
+                    group.addTask { [accounts = stores.accounts] in
+                        do {
+                            try await accounts.open(racer, quota: quota)
+                            return nil
+                        } catch let error as AccountError {
+                            return error
+                        } catch {
+                            return .notFound("\(error)")
+                        }
+                    }
+                }
+                return await group.reduce(into: [AccountError?]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == nil }.count == 1)
+            #expect(outcomes.compactMap { $0 } == Array(repeating: .tooManyOpen(maximum: 3), count: 7))
+            #expect(try await stores.accounts.accounts(of: ada).count == 3)
+            // Bob's accounts are his own count.
+            try await stores.accounts.open(try account(30, owner: bob), quota: quota)
+            // Closing one frees a place among the open ones, but not among those held.
+            let first = try account(1, owner: ada)
+            _ = try await stores.accounts.close(first.number, at: start.addingTimeInterval(100))
+            try await stores.accounts.open(try account(40, owner: ada), quota: quota)
+            _ = try await stores.accounts.close(try account(2, owner: ada).number, at: start.addingTimeInterval(200))
+            await #expect(throws: AccountError.tooManyHeld(maximum: 4)) {
+                try await stores.accounts.open(try account(41, owner: ada), quota: quota)
+            }
+            #expect(try await stores.accounts.accounts(of: ada).count == 4)
+        }
+    }
 }

@@ -58,7 +58,8 @@ import HTTPTypes
 ///   `malformed-request`; a body that is not `application/json` is 415. None of these is ever a 5xx.
 /// - **Paging.** Lists that grow (`/v1/accounts/{account}/history`, `/v1/transfers`) take `limit`
 ///   (1…200, default 20) and an opaque `cursor`: pass back the `next_cursor` of the previous page
-///   (`null` or absent: this was the last page). Pages are newest first and stable while new
+///   (`null` or absent: this was the last page). `/v1/accounts` (since 1.1.0) pages the same way,
+///   with 200 a page by default and the next cursor in its `Moa-Next-Cursor` header. Pages are newest first and stable while new
 ///   items arrive. The inbox pages by notice id (`before` / `next_before`), as `moa inbox` does.
 /// - **Idempotency.** `POST /v1/transfers` requires an `Idempotency-Key` header: the same key with
 ///   the same request returns the first transfer (`200`, `"replayed": true`) and posts nothing;
@@ -98,7 +99,7 @@ import HTTPTypes
 /// | `invalid-credentials` | 403 | 77 | wrong e-mail or password (or an address not verified yet), a wrong, expired or used-up code (or an address without one), wrong current password |
 /// | `not-found` | 404 | 69 | no such route, account, transfer, favourite or notice — or one that is another user's |
 /// | `method-not-allowed` | 405 | 64 | the route does not take this method |
-/// | `conflict` | 409 | 1 | a business rule refused it given the current state: account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, alias taken, already a favourite, too many favourites, deletion blocked |
+/// | `conflict` | 409 | 1 | a business rule refused it given the current state: account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, too many accounts (20 open, 200 in all), alias taken, already a favourite, too many favourites, deletion blocked |
 /// | `insufficient-funds` | 409 | 1 | the source account holds less than the amount |
 /// | `limit-exceeded` | 409 | 1 | above the per-transfer limit, over the daily limit, or a currency without limits |
 /// | `request-timeout` | 408 | 75 | the body did not arrive within 10 seconds (the connection is closed) |
@@ -2450,7 +2451,16 @@ public struct Client: APIProtocol {
             }
         )
     }
-    /// The user's accounts, open first, in the order they were opened.
+    /// The user's accounts, open first, in the order they were opened, page by page.
+    ///
+    /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
+    /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
+    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
+    /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
+    /// An account closed between two pages moves to the closed ones at the end, and may be listed
+    /// twice or not at all.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/accounts`.
     /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
@@ -2468,6 +2478,20 @@ public struct Client: APIProtocol {
                     method: .get
                 )
                 suppressMutabilityWarning(&request)
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "limit",
+                    value: input.query.limit
+                )
+                try converter.setQueryItemAsURI(
+                    in: &request,
+                    style: .form,
+                    explode: true,
+                    name: "cursor",
+                    value: input.query.cursor
+                )
                 converter.setAcceptHeader(
                     in: &request.headerFields,
                     contentTypes: input.headers.accept
@@ -2477,6 +2501,11 @@ public struct Client: APIProtocol {
             deserializer: { response, responseBody in
                 switch response.status.code {
                 case 200:
+                    let headers: Operations.ListAccounts.Output.Ok.Headers = .init(moaNextCursor: try converter.getOptionalHeaderFieldAsURI(
+                        in: response.headerFields,
+                        name: "Moa-Next-Cursor",
+                        as: Swift.String.self
+                    ))
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Operations.ListAccounts.Output.Ok.Body
                     let chosenContentType = try converter.bestContentType(
@@ -2497,7 +2526,32 @@ public struct Client: APIProtocol {
                     default:
                         preconditionFailure("bestContentType chose an invalid content type.")
                     }
-                    return .ok(.init(body: body))
+                    return .ok(.init(
+                        headers: headers,
+                        body: body
+                    ))
+                case 400:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.BadRequest.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .badRequest(.init(body: body))
                 case 401:
                     let headers: Components.Responses.Unauthenticated.Headers = .init(wwwAuthenticate: try converter.getOptionalHeaderFieldAsURI(
                         in: response.headerFields,
@@ -2528,6 +2582,28 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 422:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Unprocessable.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .unprocessableContent(.init(body: body))
                 default:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.Unexpected.Body
@@ -2666,6 +2742,28 @@ public struct Client: APIProtocol {
                         headers: headers,
                         body: body
                     ))
+                case 409:
+                    let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
+                    let body: Components.Responses.Conflict.Body
+                    let chosenContentType = try converter.bestContentType(
+                        received: contentType,
+                        options: [
+                            "application/problem+json"
+                        ]
+                    )
+                    switch chosenContentType {
+                    case "application/problem+json":
+                        body = try await converter.getResponseBodyAsJSON(
+                            Components.Schemas.Problem.self,
+                            from: responseBody,
+                            transforming: { value in
+                                .applicationProblemJson(value)
+                            }
+                        )
+                    default:
+                        preconditionFailure("bestContentType chose an invalid content type.")
+                    }
+                    return .conflict(.init(body: body))
                 case 413:
                     let contentType = converter.extractContentTypeIfPresent(in: response.headerFields)
                     let body: Components.Responses.PayloadTooLarge.Body

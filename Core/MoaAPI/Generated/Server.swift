@@ -2446,7 +2446,16 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
             }
         )
     }
-    /// The user's accounts, open first, in the order they were opened.
+    /// The user's accounts, open first, in the order they were opened, page by page.
+    ///
+    /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
+    /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
+    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
+    /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
+    /// An account closed between two pages moves to the closed ones at the end, and may be listed
+    /// twice or not at all.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/accounts`.
     /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
@@ -2464,8 +2473,27 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                 APIHandler.listAccounts($0)
             },
             deserializer: { request, requestBody, metadata in
+                let query: Operations.ListAccounts.Input.Query = .init(
+                    limit: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "limit",
+                        as: Swift.Int.self
+                    ),
+                    cursor: try converter.getOptionalQueryItemAsURI(
+                        in: request.soar_query,
+                        style: .form,
+                        explode: true,
+                        name: "cursor",
+                        as: Swift.String.self
+                    )
+                )
                 let headers: Operations.ListAccounts.Input.Headers = .init(accept: try converter.extractAcceptHeaderIfPresent(in: request.headerFields))
-                return Operations.ListAccounts.Input(headers: headers)
+                return Operations.ListAccounts.Input(
+                    query: query,
+                    headers: headers
+                )
             },
             serializer: { output, request in
                 switch output {
@@ -2473,6 +2501,11 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 200)
                     suppressMutabilityWarning(&response)
+                    try converter.setHeaderFieldAsURI(
+                        in: &response.headerFields,
+                        name: "Moa-Next-Cursor",
+                        value: value.headers.moaNextCursor
+                    )
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .json(value):
@@ -2487,6 +2520,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         )
                     }
                     return (response, body)
+                case let .badRequest(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 400)
+                    suppressMutabilityWarning(&response)
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
                 case let .unauthorized(value):
                     suppressUnusedWarning(value)
                     var response = HTTPTypes.HTTPResponse(soar_statusCode: 401)
@@ -2496,6 +2547,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "WWW-Authenticate",
                         value: value.headers.wwwAuthenticate
                     )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .unprocessableContent(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 422)
+                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .applicationProblemJson(value):
@@ -2623,6 +2692,24 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
                         name: "WWW-Authenticate",
                         value: value.headers.wwwAuthenticate
                     )
+                    let body: OpenAPIRuntime.HTTPBody
+                    switch value.body {
+                    case let .applicationProblemJson(value):
+                        try converter.validateAcceptIfPresent(
+                            "application/problem+json",
+                            in: request.headerFields
+                        )
+                        body = try converter.setResponseBodyAsJSON(
+                            value,
+                            headerFields: &response.headerFields,
+                            contentType: "application/problem+json; charset=utf-8"
+                        )
+                    }
+                    return (response, body)
+                case let .conflict(value):
+                    suppressUnusedWarning(value)
+                    var response = HTTPTypes.HTTPResponse(soar_statusCode: 409)
+                    suppressMutabilityWarning(&response)
                     let body: OpenAPIRuntime.HTTPBody
                     switch value.body {
                     case let .applicationProblemJson(value):

@@ -3072,13 +3072,46 @@ public enum Operations {
             }
         }
     }
-    /// The user's accounts, open first, in the order they were opened.
+    /// The user's accounts, open first, in the order they were opened, page by page.
+    ///
+    /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
+    /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
+    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
+    /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
+    /// An account closed between two pages moves to the closed ones at the end, and may be listed
+    /// twice or not at all.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/accounts`.
     /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
     public enum ListAccounts {
         public static let id: Swift.String = "listAccounts"
         public struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/accounts/GET/query`.
+            public struct Query: Sendable, Hashable {
+                /// Accounts per page, 1 to 200 (400 `invalid-parameter` outside).
+                ///
+                /// - Remark: Generated from `#/paths/v1/accounts/GET/query/limit`.
+                public var limit: Swift.Int?
+                /// Opaque; the `Moa-Next-Cursor` of the previous page. One not given by this route is 422.
+                ///
+                /// - Remark: Generated from `#/paths/v1/accounts/GET/query/cursor`.
+                public var cursor: Swift.String?
+                /// Creates a new `Query`.
+                ///
+                /// - Parameters:
+                ///   - limit: Accounts per page, 1 to 200 (400 `invalid-parameter` outside).
+                ///   - cursor: Opaque; the `Moa-Next-Cursor` of the previous page. One not given by this route is 422.
+                public init(
+                    limit: Swift.Int? = nil,
+                    cursor: Swift.String? = nil
+                ) {
+                    self.limit = limit
+                    self.cursor = cursor
+                }
+            }
+            public var query: Operations.ListAccounts.Input.Query
             /// - Remark: Generated from `#/paths/v1/accounts/GET/header`.
             public struct Headers: Sendable, Hashable {
                 public var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.ListAccounts.AcceptableContentType>]
@@ -3094,13 +3127,34 @@ public enum Operations {
             /// Creates a new `Input`.
             ///
             /// - Parameters:
+            ///   - query:
             ///   - headers:
-            public init(headers: Operations.ListAccounts.Input.Headers = .init()) {
+            public init(
+                query: Operations.ListAccounts.Input.Query = .init(),
+                headers: Operations.ListAccounts.Input.Headers = .init()
+            ) {
+                self.query = query
                 self.headers = headers
             }
         }
         @frozen public enum Output: Sendable, Hashable {
             public struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/accounts/GET/responses/200/headers`.
+                public struct Headers: Sendable, Hashable {
+                    /// The `cursor` of the next page (base64url); absent on the last page.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/accounts/GET/responses/200/headers/Moa-Next-Cursor`.
+                    public var moaNextCursor: Swift.String?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - moaNextCursor: The `cursor` of the next page (base64url); absent on the last page.
+                    public init(moaNextCursor: Swift.String? = nil) {
+                        self.moaNextCursor = moaNextCursor
+                    }
+                }
+                /// Received HTTP response headers
+                public var headers: Operations.ListAccounts.Output.Ok.Headers
                 /// - Remark: Generated from `#/paths/v1/accounts/GET/responses/200/content`.
                 @frozen public enum Body: Sendable, Hashable {
                     /// - Remark: Generated from `#/paths/v1/accounts/GET/responses/200/content/application\/json`.
@@ -3123,12 +3177,17 @@ public enum Operations {
                 /// Creates a new `Ok`.
                 ///
                 /// - Parameters:
+                ///   - headers: Received HTTP response headers
                 ///   - body: Received HTTP response body
-                public init(body: Operations.ListAccounts.Output.Ok.Body) {
+                public init(
+                    headers: Operations.ListAccounts.Output.Ok.Headers = .init(),
+                    body: Operations.ListAccounts.Output.Ok.Body
+                ) {
+                    self.headers = headers
                     self.body = body
                 }
             }
-            /// Every account of the user (a plain array, as `moa account list --json`).
+            /// One page of the user's accounts.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)/responses/200`.
             ///
@@ -3146,6 +3205,32 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request cannot be read: `malformed-request` (not JSON, a wrong type, a missing field,
+            /// an unreadable parameter or header), `unknown-field`, or `invalid-parameter` (`limit`
+            /// outside 1…200, a setting key not served).
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            public var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
                             response: self
                         )
                     }
@@ -3169,6 +3254,31 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// `validation` (a value the Domain's parser refused, exit 65; `field` names it) or
+            /// `idempotency-key-reused` (exit 1). Nothing was written.
+            ///
+            ///
+            /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            public var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
                             response: self
                         )
                     }
@@ -3364,6 +3474,29 @@ public enum Operations {
                     default:
                         try throwUnexpectedResponseStatus(
                             expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            ///
+            /// - Remark: Generated from `#/paths//v1/accounts/post(openAccount)/responses/409`.
+            ///
+            /// HTTP response code: `409 conflict`.
+            case conflict(Components.Responses.Conflict)
+            /// The associated value of the enum case if `self` is `.conflict`.
+            ///
+            /// - Throws: An error if `self` is not `.conflict`.
+            /// - SeeAlso: `.conflict`.
+            public var conflict: Components.Responses.Conflict {
+                get throws {
+                    switch self {
+                    case let .conflict(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "conflict",
                             response: self
                         )
                     }

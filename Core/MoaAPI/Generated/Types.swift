@@ -135,7 +135,16 @@ public protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/auth/delete`.
     /// - Remark: Generated from `#/paths//v1/auth/delete/post(deleteUser)`.
     func deleteUser(_ input: Operations.DeleteUser.Input) async throws -> Operations.DeleteUser.Output
-    /// The user's accounts, open first, in the order they were opened.
+    /// The user's accounts, open first, in the order they were opened, page by page.
+    ///
+    /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
+    /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
+    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
+    /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
+    /// An account closed between two pages moves to the closed ones at the end, and may be listed
+    /// twice or not at all.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/accounts`.
     /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
@@ -474,12 +483,27 @@ extension APIProtocol {
             body: body
         ))
     }
-    /// The user's accounts, open first, in the order they were opened.
+    /// The user's accounts, open first, in the order they were opened, page by page.
+    ///
+    /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
+    /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
+    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
+    /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
+    /// An account closed between two pages moves to the closed ones at the end, and may be listed
+    /// twice or not at all.
+    ///
     ///
     /// - Remark: HTTP `GET /v1/accounts`.
     /// - Remark: Generated from `#/paths//v1/accounts/get(listAccounts)`.
-    public func listAccounts(headers: Operations.ListAccounts.Input.Headers = .init()) async throws -> Operations.ListAccounts.Output {
-        try await listAccounts(Operations.ListAccounts.Input(headers: headers))
+    public func listAccounts(
+        query: Operations.ListAccounts.Input.Query = .init(),
+        headers: Operations.ListAccounts.Input.Headers = .init()
+    ) async throws -> Operations.ListAccounts.Output {
+        try await listAccounts(Operations.ListAccounts.Input(
+            query: query,
+            headers: headers
+        ))
     }
     /// Open an account (checking 110-…, savings 220-…, investment 330-…).
     ///

@@ -13,9 +13,14 @@ struct SQLiteAccountStore: AccountStore {
     /// How far each hidden cash account may go from zero (``Ledger/cashBound``; smaller in tests).
     var cashBound = Ledger.cashBound
 
-    func open(_ account: AccountSummary) async throws {
+    func open(_ account: AccountSummary, quota: AccountQuota) async throws {
         do {
             try database.write { db in
+                let counts = try Row.fetchOne(
+                    db,
+                    sql: "SELECT count(*) AS held, coalesce(sum(closed_at IS NULL), 0) AS open FROM account_accounts WHERE owner_id = ?",
+                    arguments: [account.ownerID.rawValue])
+                try quota.allowOneMore(open: counts?["open"] ?? 0, held: counts?["held"] ?? 0)
                 try db.execute(
                     sql: """
                         INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)

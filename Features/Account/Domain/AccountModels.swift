@@ -51,6 +51,42 @@ public struct HistoryPage: Sendable, Equatable {
     }
 }
 
+/// One page of the user's accounts (open first, in the order they were opened) and the cursor of
+/// the next page (`nil`: no more).
+public struct AccountPage: Sendable, Equatable {
+    public let accounts: [AccountSummary]
+    public let nextCursor: String?
+
+    public init(accounts: [AccountSummary], nextCursor: String?) {
+        self.accounts = accounts
+        self.nextCursor = nextCursor
+    }
+}
+
+/// How many accounts one person may have: at most ``maximumOpen`` open at once, and at most
+/// ``maximumHeld`` in all, closed ones included (a closed account keeps its number and its history,
+/// so opening and closing in a loop would otherwise use up the number space every user shares).
+/// The rule is checked here; each store counts inside the transaction that inserts, so two opens at
+/// once — from two processes, two servers on one database — cannot both pass on the same count.
+public struct AccountQuota: Sendable, Equatable {
+    public let maximumOpen: Int
+    public let maximumHeld: Int
+
+    public static let standard = AccountQuota(maximumOpen: 20, maximumHeld: 200)
+
+    public init(maximumOpen: Int, maximumHeld: Int) {
+        self.maximumOpen = maximumOpen
+        self.maximumHeld = maximumHeld
+    }
+
+    /// Refuses one more account to someone who has `open` open accounts and `held` in all.
+    /// - Throws: ``AccountError/tooManyOpen(maximum:)`` or ``AccountError/tooManyHeld(maximum:)``.
+    public func allowOneMore(open: Int, held: Int) throws(AccountError) {
+        if held >= maximumHeld { throw .tooManyHeld(maximum: maximumHeld) }
+        if open >= maximumOpen { throw .tooManyOpen(maximum: maximumOpen) }
+    }
+}
+
 /// What the ledger audit found: every invariant of double-entry bookkeeping, checked on the database.
 public struct LedgerAudit: Sendable, Equatable {
     public let accounts: Int
@@ -77,6 +113,10 @@ public enum AccountError: Error, UserFacingError, Equatable {
     case invalidCursor
     case invalidLimit(Int)
     case numberSpaceExhausted
+    /// ``AccountQuota``: the user already has this many open accounts.
+    case tooManyOpen(maximum: Int)
+    /// ``AccountQuota``: the user has held this many accounts, closed ones included.
+    case tooManyHeld(maximum: Int)
 
     public var message: String {
         switch self {
@@ -93,9 +133,13 @@ public enum AccountError: Error, UserFacingError, Equatable {
         case .closeWithBalance(let number, let balance):
             "Account \(number) still holds \(balance.formatted()): withdraw or transfer it before closing."
         case .alreadyClosed(let number): "Account \(number) is already closed."
-        case .invalidCursor: "That cursor is not one `moa account history` gave."
+        case .invalidCursor: "That cursor is not one this list gave."
         case .invalidLimit(let limit): "The limit must be from 1 to 200, not \(limit)."
         case .numberSpaceExhausted: "No free account number could be found; try again."
+        case .tooManyOpen(let maximum):
+            "You already have \(maximum) open accounts, the most one person may have: close one before opening another."
+        case .tooManyHeld(let maximum):
+            "You have had \(maximum) accounts, closed ones included, the most one person may have: no more can be opened."
         }
     }
 
@@ -111,7 +155,7 @@ public enum AccountError: Error, UserFacingError, Equatable {
         case .notFound: .unavailable
         case .invalidName, .unknownCurrency, .invalidCursor: .dataError
         case .invalidLimit: .usage
-        case .closeWithBalance, .alreadyClosed: .refused
+        case .closeWithBalance, .alreadyClosed, .tooManyOpen, .tooManyHeld: .refused
         case .numberSpaceExhausted: .temporaryFailure
         }
     }

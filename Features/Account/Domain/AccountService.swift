@@ -10,16 +10,21 @@ public struct AccountService: Sendable {
     private let session: any SessionProvider
     private let clock: any WallClock
     private let drawDigits: @Sendable () -> String
+    private let quota: AccountQuota
 
-    /// - Parameter drawDigits: 8 random digits for a new account number (injected for tests).
+    /// - Parameters:
+    ///   - drawDigits: 8 random digits for a new account number (injected for tests).
+    ///   - quota: how many accounts one person may have (smaller in tests).
     public init(
         store: any AccountStore, session: any SessionProvider, clock: any WallClock,
-        drawDigits: @escaping @Sendable () -> String = { String(format: "%08d", Int.random(in: 0..<100_000_000)) }
+        drawDigits: @escaping @Sendable () -> String = { String(format: "%08d", Int.random(in: 0..<100_000_000)) },
+        quota: AccountQuota = .standard
     ) {
         self.store = store
         self.session = session
         self.clock = clock
         self.drawDigits = drawDigits
+        self.quota = quota
     }
 
     /// Opens an account named `name` (``AccountName``'s rules) in the currency of ISO 4217 `code`.
@@ -33,7 +38,7 @@ public struct AccountService: Sendable {
                 id: AccountID(number.digits), number: number, name: name, kind: kind, ownerID: user.id,
                 balance: .zero(currency), isClosed: false, openedAt: clock.now())
             do {
-                try await store.open(account)
+                try await store.open(account, quota: quota)
                 return account
             } catch is DuplicateAccountNumber {
                 continue
@@ -44,6 +49,23 @@ public struct AccountService: Sendable {
 
     public func list() async throws -> [AccountSummary] {
         try await store.accounts(of: try await session.requireUser().id)
+    }
+
+    /// One page of the user's accounts, open first, in the order they were opened. The cursor is
+    /// opaque (the number of the last account shown): pass back what the last page gave. An account
+    /// closed between two pages moves to the closed ones, and may be shown twice or not at all.
+    public func list(limit: Int, after cursor: String?) async throws -> AccountPage {
+        guard (1...200).contains(limit) else { throw AccountError.invalidLimit(limit) }
+        let last = try cursor.map(AccountCursor.decode)
+        let accounts = try await list()
+        var start = accounts.startIndex
+        if let last {
+            guard let index = accounts.firstIndex(where: { $0.number == last }) else { throw AccountError.invalidCursor }
+            start = accounts.index(after: index)
+        }
+        let page = Array(accounts[start...].prefix(limit))
+        let next = start + page.count < accounts.endIndex ? page.last.map { AccountCursor.encode($0.number) } : nil
+        return AccountPage(accounts: page, nextCursor: next)
     }
 
     /// The user's account named by number (`110-1234-5678-9`, dashes optional) or id.
@@ -120,19 +142,41 @@ public struct AccountService: Sendable {
     }
 }
 
-/// The opaque history cursor: the id of the last entry shown, base64url-encoded with a version.
-enum HistoryCursor {
-    static func encode(_ id: Int64) -> String {
-        Data("v1:\(id)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+/// An opaque cursor: a tagged value, base64url-encoded with a version.
+enum OpaqueCursor {
+    static func encode(_ tag: String, _ value: String) -> String {
+        Data("v1:\(tag)\(value)".utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 
-    static func decode(_ cursor: String) throws(AccountError) -> Int64 {
+    /// The value after `v1:` and `tag`.
+    static func decode(_ tag: String, _ cursor: String) throws(AccountError) -> Substring {
+        guard cursor.utf8.count <= 128 else { throw .invalidCursor }
         var base64 = cursor.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while base64.count % 4 != 0 { base64 += "=" }
-        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8), text.hasPrefix("v1:"),
-            let id = Int64(text.dropFirst(3)), id > 0
+        guard let data = Data(base64Encoded: base64), let text = String(data: data, encoding: .utf8), text.hasPrefix("v1:" + tag)
         else { throw .invalidCursor }
+        return text.dropFirst(3 + tag.count)
+    }
+}
+
+/// The history cursor: the id of the last entry shown.
+enum HistoryCursor {
+    static func encode(_ id: Int64) -> String { OpaqueCursor.encode("", String(id)) }
+
+    static func decode(_ cursor: String) throws(AccountError) -> Int64 {
+        guard let id = Int64(try OpaqueCursor.decode("", cursor)), id > 0 else { throw .invalidCursor }
         return id
+    }
+}
+
+/// The account list's cursor: the number of the last account shown (tagged, so that a history
+/// cursor is not taken for one).
+enum AccountCursor {
+    static func encode(_ number: AccountNumber) -> String { OpaqueCursor.encode("account:", number.digits) }
+
+    static func decode(_ cursor: String) throws(AccountError) -> AccountNumber {
+        guard let number = try? AccountNumber(String(try OpaqueCursor.decode("account:", cursor))) else { throw .invalidCursor }
+        return number
     }
 }

@@ -8,10 +8,13 @@ import SharedKit
 
 /// Account's persistence (AccountData implements it on SQLite). Each method is one transaction.
 public protocol AccountStore: Sendable {
-    /// Inserts a new account; throws ``DuplicateAccountNumber`` if the number is taken.
-    func open(_ account: AccountSummary) async throws
+    /// Inserts a new account if its owner may have one more (`quota`, given the owner's accounts as
+    /// counted inside this transaction); throws ``DuplicateAccountNumber`` if the number is taken.
+    func open(_ account: AccountSummary, quota: AccountQuota) async throws
     func account(number: AccountNumber) async throws -> AccountSummary?
     func account(id: AccountID) async throws -> AccountSummary?
+    /// Every account of `owner` (at most ``AccountQuota/maximumHeld``), open first, in the order
+    /// they were opened.
     func accounts(of owner: UserID) async throws -> [AccountSummary]
     func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary
     /// Closes the account if its balance is zero (checked inside the transaction).
@@ -25,6 +28,13 @@ public protocol AccountStore: Sendable {
     func history(of number: AccountNumber, before: Int64?, limit: Int) async throws -> [LedgerEntry]
     /// Checks every invariant of the ledger.
     func audit() async throws -> LedgerAudit
+}
+
+extension AccountStore {
+    /// Inserts a new account under the standard quota (``AccountQuota/standard``).
+    public func open(_ account: AccountSummary) async throws {
+        try await open(account, quota: .standard)
+    }
 }
 
 /// The number drawn was already taken (the caller draws another).

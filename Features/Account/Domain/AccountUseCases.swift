@@ -7,7 +7,10 @@ import AccountInterface
 public protocol AccountUseCases: Sendable {
     /// Opens an account named `name` in the currency of ISO 4217 `code`.
     func open(kind: AccountKind, name: String, currency code: String) async throws -> AccountSummary
+    /// Every account of the user, open first, in the order they were opened.
     func list() async throws -> [AccountSummary]
+    /// One page of ``list()``; `cursor` is what the last page gave.
+    func listPage(limit: Int, after cursor: String?) async throws -> AccountPage
     /// The user's account named by number (`110-1234-5678-9`, dashes optional) or id.
     func show(_ reference: String) async throws -> AccountSummary
     func rename(_ reference: String, to name: String) async throws -> AccountSummary
@@ -32,6 +35,10 @@ extension AccountUseCases {
 }
 
 extension AccountService: AccountUseCases {
+    public func listPage(limit: Int, after cursor: String?) async throws -> AccountPage {
+        try await list(limit: limit, after: cursor)
+    }
+
     public func historyPage(of reference: String, limit: Int, after cursor: String?) async throws -> HistoryPage {
         try await history(of: reference, limit: limit, after: cursor)
     }

@@ -138,8 +138,11 @@ public struct Registration: Sendable {
                 ? ThrottleState(failures: 0, windowStart: nil, lockedUntil: now.addingTimeInterval(interval), lockouts: 0) : state
         }
         guard update.before.lock(at: now) == nil else { return CodeSent(email: user.email, location: nil) }
-        // Told as often as the owner is mailed, no more: a flood of sign-ups is not a flood of warnings.
-        origin.witness(SecurityEvent(userID: user.id, email: user.email, kind: .signUpRefused, at: now))
+        // Told and recorded as often as the owner is mailed, no more: a flood of sign-ups is not a
+        // flood of warnings, nor of rows.
+        let event = SecurityEvent(userID: user.id, email: user.email, kind: .signUpRefused, at: now)
+        origin.witness(event)
+        try await repository.record(event)
         return CodeSent(email: user.email, location: try await mail.send(Self.alreadyRegisteredMail(to: user.email)))
     }
 
