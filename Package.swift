@@ -28,7 +28,8 @@ let externalPackages: [String: Package.Dependency] = [
     "swift-openapi-runtime": .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
     "swift-http-types": .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     "swift-openapi-hummingbird": .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
-    "swift-openapi-urlsession": .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+    "async-http-client": .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    "swift-openapi-async-http-client": .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", from: "1.5.0"),
     "postgres-nio": .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     "swift-nio": .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     "swift-nio-extras": .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
@@ -63,8 +64,12 @@ let nioSSL = Dep.product("NIOSSL", package: "swift-nio-ssl")
 let openAPIRuntime = Dep.product("OpenAPIRuntime", package: "swift-openapi-runtime")
 let openAPIHummingbird = Dep.product("OpenAPIHummingbird", package: "swift-openapi-hummingbird")
 let httpTypes = Dep.product("HTTPTypes", package: "swift-http-types")
-/// The client's transport (Foundation's URLSession: no NIO in `moa`'s closure).
-let openAPIURLSession = Dep.product("OpenAPIURLSession", package: "swift-openapi-urlsession")
+/// The client's transport: AsyncHTTPClient on NIO. `moa` pays for NIO and NIOSSL in its closure
+/// because Foundation's URLSession on Linux spins a core while it waits for an answer and takes no
+/// trust roots but the system's (docs/architecture.md, "moa's HTTP client", measures the cost).
+let openAPIAsyncHTTPClient = Dep.product("OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client")
+let asyncHTTPClient = Dep.product("AsyncHTTPClient", package: "async-http-client")
+let nioPosix = Dep.product("NIOPosix", package: "swift-nio")
 /// PostgreSQL for `moa-server --database postgres://…`: only the server's closure (and the store
 /// contract tests) build it.
 let postgresNIO = Dep.product("PostgresNIO", package: "postgres-nio")
@@ -257,13 +262,13 @@ let app: [Module] = [
         ]
             + features.flatMap { f in [f.data, f.feature].map(Dep.module) }),
     // `moa` as a client of `moa-server`: the remote implementations of the served features' use
-    // cases, over the generated client on URLSession. Only the App sees it, so no feature's closure
-    // (its Example, its tests) builds the API client.
+    // cases, over the generated client on AsyncHTTPClient. Only the App sees it, so no feature's
+    // closure (its Example, its tests) builds the API client or NIO.
     .library(
         "MoaRemote", path: "App/MoaRemote",
         deps: [
-            "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIURLSession, httpTypes,
-            "SettingsData",
+            "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", openAPIRuntime, openAPIAsyncHTTPClient,
+            asyncHTTPClient, nioCore, nioPosix, nioSSL, httpTypes, "SettingsData",
         ]
             + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
@@ -343,7 +348,10 @@ let crossCuttingTests: [Module] = [
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test(
         "ServerTests", path: "Tests/ServerTests",
-        deps: ["MoaServer", "MoaRemote", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes],
+        deps: [
+            "MoaServer", "MoaRemote", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
+            nioCore, nioSSL,
+        ],
         alsoBuilds: ["moa-server", "moa"]),
     // One contract suite per store, run on both engines: the features' SQLite stores and MoaPostgres'.
     .test(

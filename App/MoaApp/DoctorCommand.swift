@@ -128,6 +128,8 @@ struct DoctorReport: Encodable, Sendable {
         let apiVersion: String?
         let clientApiVersion: String
         let compatible: Bool
+        /// The CA file trusted for it besides the system's store (`--ca-file`, `MOA_CA_FILE`).
+        var caFile: String? = nil
         /// Why it cannot be used, one sentence (`nil` when it can).
         let problem: String?
         var ok: Bool { problem == nil }
@@ -135,6 +137,7 @@ struct DoctorReport: Encodable, Sendable {
         enum CodingKeys: String, CodingKey {
             case url, reachable, version, compatible, problem, ok
             case apiVersion = "api_version"
+            case caFile = "ca_file"
             case clientApiVersion = "client_api_version"
         }
 
@@ -148,6 +151,7 @@ struct DoctorReport: Encodable, Sendable {
             try container.encode(clientApiVersion, forKey: .clientApiVersion)
             try container.encode(compatible, forKey: .compatible)
             try container.encode(problem, forKey: .problem)
+            try container.encode(caFile, forKey: .caFile)
         }
     }
 
@@ -211,14 +215,14 @@ enum Doctor {
             let health = try await RemoteAPI(address: address).health()
             return .init(
                 url: url, reachable: true, version: health.version, apiVersion: health.apiVersion, clientApiVersion: RemoteAPI.apiVersion,
-                compatible: health.isCompatible,
+                compatible: health.isCompatible, caFile: address.caFile,
                 problem: health.isCompatible
                     ? nil : "It speaks API \(health.apiVersion) and this moa speaks \(RemoteAPI.apiVersion): update the older one.")
         } catch {
             let sentence = (error as? any UserFacingError)?.message ?? "It did not answer: \(error)."
             return .init(
                 url: url, reachable: false, version: nil, apiVersion: nil, clientApiVersion: RemoteAPI.apiVersion, compatible: false,
-                problem: sentence)
+                caFile: address.caFile, problem: sentence)
         }
     }
 
@@ -280,7 +284,9 @@ enum Doctor {
             if server.ok {
                 out +=
                     theme.paint("Server OK", .success)
-                    + ": \(server.url) answers, moa-server \(server.version ?? "?"), API \(server.apiVersion ?? "?") (this moa speaks \(server.clientApiVersion)); the ledger is the server's (`moa-server --audit`).\n"
+                    + ": \(server.url) answers, moa-server \(server.version ?? "?"), API \(server.apiVersion ?? "?") (this moa speaks \(server.clientApiVersion))"
+                    + (server.caFile.map { ", trusted through the CA file \($0) and the system's store" } ?? "")
+                    + "; the ledger is the server's (`moa-server --audit`).\n"
             } else {
                 out += theme.paint("Server unusable", .danger) + " (\(server.url)):\n  • \(server.problem ?? "")\n"
             }

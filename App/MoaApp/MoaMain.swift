@@ -29,8 +29,8 @@ public enum MoaMain {
             // The bank: a moa-server (refused before any request when its address is unsafe), or the embedded one.
             let choosing = (command as? any ServerChoosingCommand)?.serverOptions
             let server = try ServerChoice.resolve(
-                option: choosing?.server, allowInsecureHTTP: choosing?.allowInsecureHTTP ?? false, environment: context.environment,
-                home: home)
+                option: choosing?.server, allowInsecureHTTP: choosing?.allowInsecureHTTP ?? false, caFile: choosing?.caFile,
+                environment: context.environment, home: home)
             // `--server embedded`: back to this machine's bank (the server's session, if any, is kept but not used).
             if server == nil, choosing?.server != nil { try ServerChoice.forget(in: home) }
             let database = try Composition.openInfrastructure(home: home)

@@ -1,29 +1,32 @@
+import AsyncHTTPClient
 import AuthDomain
 import AuthInterface
 import Foundation
 import HTTPTypes
 import MoaAPI
+import NIOCore
+import NIOPosix
+import NIOSSL
+import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
-import OpenAPIURLSession
 import SharedKit
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// `moa-server`'s API as the client calls it: the code generated from docs/api/openapi.yaml, on
-/// URLSession, with every error answer turned into the typed error `moa` reports (``RemoteProblem``)
-/// and every failure to reach the server into ``ServerUnreachable``.
+/// AsyncHTTPClient (``HTTPTransport``), with every error answer turned into the typed error `moa`
+/// reports (``RemoteProblem``) and every failure to reach the server into ``ServerUnreachable``.
 public struct RemoteAPI: Sendable {
     public let address: ServerAddress
-    let transport: URLSessionTransport
+    let transport: AsyncHTTPClientTransport
     let client: Client
     /// What this process learnt of the server's reachability (shared by every copy of this API).
     let reachability: Reachability
 
-    /// Each request gives up after this long without an answer.
+    /// Each request gives up after this long without an answer, unless `MOA_SERVER_TIMEOUT` says
+    /// otherwise (``ServerAddress/timeout``).
     public static let timeout: TimeInterval = 30
+    /// The longest `MOA_SERVER_TIMEOUT` may ask for.
+    public static let maximumTimeout: TimeInterval = 300
 
     /// Whose access token the requests carry.
     enum Credentials: Sendable {
@@ -36,22 +39,15 @@ public struct RemoteAPI: Sendable {
     }
 
     /// A client of the server at `address` whose requests carry no token; each call ends within
-    /// `timeout` seconds (``timeout`` unless a test says otherwise).
-    public init(address: ServerAddress, timeout: TimeInterval = RemoteAPI.timeout) {
-        let configuration = URLSessionConfiguration.ephemeral
-        // The deadline of each call is ``call(_:)``'s; Foundation's timer (which on Linux restarts with
-        // every byte, and counts whole seconds only) is a backstop a little later.
-        configuration.timeoutIntervalForRequest = timeout + 5
-        configuration.httpCookieStorage = nil
-        configuration.urlCache = nil
-        // The API never redirects; following one could carry a password or a token elsewhere, even to plain http.
-        let session = URLSession(configuration: configuration, delegate: RefuseRedirects(), delegateQueue: nil)
+    /// `timeout` seconds (the address's own, ``ServerAddress/timeout``, unless a test says otherwise).
+    public init(address: ServerAddress, timeout: TimeInterval? = nil) {
+        let timeout = timeout ?? address.timeout
         self.init(
-            address: address, transport: URLSessionTransport(configuration: .init(session: session)),
+            address: address, transport: HTTPTransport.transport(for: address, timeout: timeout),
             reachability: Reachability(deadline: timeout), credentials: .none)
     }
 
-    init(address: ServerAddress, transport: URLSessionTransport, reachability: Reachability, credentials: Credentials) {
+    init(address: ServerAddress, transport: AsyncHTTPClientTransport, reachability: Reachability, credentials: Credentials) {
         self.address = address
         self.transport = transport
         self.reachability = reachability
@@ -77,8 +73,8 @@ public struct RemoteAPI: Sendable {
     /// Runs one call, with the generated client's wrapping taken off the error: what the server
     /// refused as ``RemoteProblem``, a server out of reach as ``ServerUnreachable``.
     ///
-    /// Every call ends within ``timeout`` however the server behaves (Foundation's own timer on Linux
-    /// restarts with every byte, so a server that trickles could hold it for ever), and once a call of
+    /// Every call ends within ``timeout`` however the server behaves (the HTTP client's own deadline
+    /// covers the answer's head only, so a server that trickles its body could hold it), and once a call of
     /// this process got no answer in time, the next ones fail at once without sending anything: one
     /// command never waits twice for a server that does not answer.
     func call<T: Sendable>(_ work: @escaping @Sendable (Client) async throws -> T) async throws -> T {
@@ -134,60 +130,80 @@ public struct RemoteAPI: Sendable {
     }
 
     static func unwrapped(_ error: any Error, address: ServerAddress) -> any Error {
-        let server = address.url.absoluteString
         switch error {
         case let error as any UserFacingError: return error
-        case let error as URLError: return failure(error, server: server)
         case is CancellationError: return error
-        default: return ServerUnreachable(address: server, reason: String(describing: error), sent: .perhaps)
+        case let error as HTTPClientError where error == .cancelled: return CancellationError()
+        default: return failure(error, server: address.url.absoluteString, timeout: address.timeout)
         }
     }
 
     /// What a transport error means to a person: a certificate this machine does not trust is a
-    /// configuration problem (78, ``ServerNotTrusted``); a connection refused or a host not found sent
-    /// nothing; a timeout or a dropped connection may have sent the request.
-    static func failure(_ error: URLError, server: String) -> any UserFacingError {
-        if isCertificateProblem(error) { return ServerNotTrusted(address: server, reason: error.localizedDescription) }
-        switch error.code {
-        case .cannotConnectToHost:
-            return ServerUnreachable(address: server, reason: "the connection was refused (is moa-server running there?)", sent: .nothing)
-        case .cannotFindHost, .dnsLookupFailed:
-            return ServerUnreachable(address: server, reason: "no such host", sent: .nothing)
-        case .notConnectedToInternet:
-            return ServerUnreachable(address: server, reason: "this machine is not connected to a network", sent: .nothing)
-        case .timedOut:
-            return ServerUnreachable(address: server, reason: noAnswer(within: timeout), sent: .perhaps)
-        case .networkConnectionLost:
-            return ServerUnreachable(address: server, reason: "the connection was lost before the answer came", sent: .perhaps)
-        case .unsupportedURL, .badURL:
-            // Foundation on Linux (before swift-corelibs-foundation#5498) refuses IPv6 literals this way.
-            let literal = URLComponents(string: server)?.host?.contains(":") == true || server.contains("[")
-            return ServerAddressUnusable(
-                address: server,
-                reason: literal
-                    ? "this machine's HTTP client cannot reach an IPv6 address written as [address]" : "its HTTP client cannot use it")
+    /// configuration problem (78, ``ServerNotTrusted``); a connection refused, a host not found or a
+    /// handshake that failed sent nothing; a timeout or a dropped connection may have sent the request.
+    static func failure(_ error: any Error, server: String, timeout: TimeInterval = RemoteAPI.timeout) -> any UserFacingError {
+        func unreachable(_ reason: String, _ sent: ServerUnreachable.Sent) -> ServerUnreachable {
+            ServerUnreachable(address: server, reason: reason, sent: sent)
+        }
+        let lost = "the connection was lost before the answer came"
+        if let reason = certificateProblem(error) { return ServerNotTrusted(address: server, reason: reason) }
+        switch error {
+        case let error as NIOConnectionError: // a host name: its addresses, tried in turn
+            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
+                return unreachable("no such host", .nothing)
+            }
+            return unreachable(connectFailure(error.connectionErrors.map(\.error)), .nothing)
+        case let error as IOError where connectErrnos.contains(error.errnoCode): // an address written as such
+            return unreachable(connectFailure([error]), .nothing)
+        case let error as HTTPClientError:
+            switch error {
+            case .connectTimeout: return unreachable("no connection could be made in time", .nothing)
+            case .tlsHandshakeTimeout: return unreachable("the TLS handshake did not finish in time", .nothing)
+            case .readTimeout, .deadlineExceeded: return unreachable(noAnswer(within: timeout), .perhaps)
+            case .remoteConnectionClosed: return unreachable(lost, .perhaps)
+            case .invalidURL, .emptyHost, .emptyScheme:
+                return ServerAddressUnusable(address: server, reason: "its HTTP client cannot use it")
+            default: return unreachable(String(describing: error), .perhaps)
+            }
+        case let error as NIOSSLError:
+            // Not a certificate (that is above): a handshake refused before any request was written.
+            if case .handshakeFailed = error {
+                return unreachable("the TLS handshake failed (is it speaking TLS, and not too busy?)", .nothing)
+            }
+            return unreachable(lost, .perhaps)
+        case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
+            return unreachable(lost, .perhaps)
+        case is ChannelError:
+            return unreachable(lost, .perhaps)
         default:
-            return ServerUnreachable(address: server, reason: error.localizedDescription, sent: .perhaps)
+            return unreachable(String(describing: error), .perhaps)
         }
     }
 
-    /// Whether TLS refused the server's certificate. Darwin says so by code; Foundation on Linux
-    /// passes most of libcurl's errors on as `unknown` (-1) with libcurl's sentence, so there the
-    /// sentences of a failed verification are the only sign (CURLE_PEER_FAILED_VERIFICATION and
-    /// the host-name mismatch).
-    static func isCertificateProblem(_ error: URLError) -> Bool {
-        switch error.code {
-        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
-            .serverCertificateNotYetValid, .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
-            return true
-        case .unknown:
-            let said = error.localizedDescription
-            return ["SSL certificate problem", "certificate subject name", "SSL peer certificate", "SSL: certificate"].contains {
-                said.localizedCaseInsensitiveContains($0)
-            }
-        default:
-            return false
+    /// The `errno`s of a connection that could not be made: nothing was sent.
+    static let connectErrnos: Set<CInt> = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ETIMEDOUT]
+
+    static func connectFailure(_ errors: [any Error]) -> String {
+        let codes = Set(errors.compactMap { ($0 as? IOError)?.errnoCode })
+        if codes.contains(ECONNREFUSED) { return "the connection was refused (is moa-server running there?)" }
+        if !codes.isEmpty, codes.isSubset(of: [ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL]) {
+            return "this machine has no route to that address"
         }
+        if codes.contains(ETIMEDOUT) { return "no connection could be made in time" }
+        return "no connection could be made"
+    }
+
+    /// Why TLS refused the server's certificate, or `nil`: BoringSSL's verification failed (a
+    /// self-signed certificate, a CA this machine does not trust, an expired one), or the
+    /// certificate is for another name.
+    static func certificateProblem(_ error: any Error) -> String? {
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return "it is not for this host name"
+        }
+        if case .handshakeFailed(let cause) = error as? NIOSSLError, String(describing: cause).contains("CERTIFICATE_VERIFY_FAILED") {
+            return "its chain does not lead to a CA this machine trusts, or it has expired"
+        }
+        return nil
     }
 
     /// An answer the document does not allow for (a success of another shape): the server and this
@@ -272,8 +288,8 @@ public struct ServerNotTrusted: UserFacingError, Equatable {
         "moa-server at \(address) presented a certificate this machine does not trust (\(RemoteProblem.clean(reason).trimmingCharacters(in: ["."])))."
     }
     public var hint: String? {
-        "moa trusts the system's certificate store: install the server's CA there (on Debian and Ubuntu copy it to "
-            + "/usr/local/share/ca-certificates/ and run update-ca-certificates), or give the server a certificate from a public CA."
+        "Give moa the server's CA with --ca-file FILE (remembered with the server) or MOA_CA_FILE, or install it in the system's "
+            + "store (on Debian and Ubuntu copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates)."
     }
     public var exitStatus: ExitStatus { .configuration }
 }
@@ -284,7 +300,7 @@ public struct ServerAddressUnusable: UserFacingError, Equatable {
     public let reason: String
 
     public var message: String { "Cannot use the server address \(address): \(RemoteProblem.clean(reason).trimmingCharacters(in: ["."]))." }
-    public var hint: String? { "Give the server by a host name (for example https://bank.example or http://localhost:8080)." }
+    public var hint: String? { "For example https://bank.example, http://localhost:8080 or http://[::1]:8080." }
     public var exitStatus: ExitStatus { .configuration }
 }
 

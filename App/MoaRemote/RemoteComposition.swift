@@ -25,8 +25,27 @@ public enum ServerChoice {
     /// `--server embedded`: this machine's own bank again (the remembered server is forgotten).
     public static let embedded = "embedded"
 
-    /// The server this command uses, or `nil` for the embedded bank.
+    /// The server this command uses, or `nil` for the embedded bank, with the CA file it is trusted
+    /// by (`caFile`, the `--ca-file` given with `--server`; else `MOA_CA_FILE`; else the remembered
+    /// one) and how long a request may wait (`MOA_SERVER_TIMEOUT`).
     public static func resolve(
+        option: String?, allowInsecureHTTP: Bool, caFile: String? = nil, environment: [String: String], home: MoaHome
+    ) throws -> ServerAddress? {
+        guard var address = try address(option: option, allowInsecureHTTP: allowInsecureHTTP, environment: environment, home: home)
+        else {
+            if let caFile { throw CAFileUnusable(path: ServerAddress.shown(caFile), origin: .option, reason: "no moa-server is used") }
+            return nil
+        }
+        if let caFile {
+            address.caFile = try ServerTrust.checked(caFile, origin: .option)
+        } else if let variable = environment["MOA_CA_FILE"], !variable.trimmingCharacters(in: .whitespaces).isEmpty {
+            address.caFile = try ServerTrust.checked(variable, origin: .environment)
+        }
+        if let variable = environment["MOA_SERVER_TIMEOUT"] { address.timeout = try timeout(variable) }
+        return address
+    }
+
+    private static func address(
         option: String?, allowInsecureHTTP: Bool, environment: [String: String], home: MoaHome
     ) throws -> ServerAddress? {
         if let option, option.trimmingCharacters(in: .whitespaces).lowercased() == embedded { return nil }
@@ -38,19 +57,32 @@ public enum ServerChoice {
         return try remembered(in: home)
     }
 
+    /// `MOA_SERVER_TIMEOUT`: whole or decimal seconds, 1 to ``RemoteAPI/maximumTimeout``.
+    static func timeout(_ text: String) throws(ServerTimeoutError) -> TimeInterval {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.count <= 16, trimmed.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let seconds = Double(trimmed),
+            (1...RemoteAPI.maximumTimeout).contains(seconds)
+        else { throw ServerTimeoutError(text: ServerAddress.shown(trimmed)) }
+        return seconds
+    }
+
     /// The server the home remembers, checked again (a hand-edited file gets no pass).
     static func remembered(in home: MoaHome) throws -> ServerAddress? {
         guard let data = try? Data(contentsOf: fileURL(in: home)) else { return nil }
         guard let file = try? JSONDecoder().decode(Remembered.self, from: data) else {
             throw ServerAddressError.malformed(fileURL(in: home).path, origin: .home)
         }
-        return try ServerAddress(file.url, origin: .home, allowInsecureHTTP: file.allowsInsecureHTTP)
+        var address = try ServerAddress(file.url, origin: .home, allowInsecureHTTP: file.allowsInsecureHTTP)
+        address.caFile = try file.caFile.map { path throws(CAFileUnusable) in try ServerTrust.checked(path, origin: .home) }
+        return address
     }
 
     /// `$MOA_HOME/server.json`.
     struct Remembered: Codable {
         let url: String
         let allowsInsecureHTTP: Bool
+        /// Absent in files written before `--ca-file`.
+        var caFile: String?
     }
 
     /// Forgets the remembered server: the home uses its own bank again.
@@ -66,12 +98,23 @@ public enum ServerChoice {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             try AtomicFile.save(
-                try encoder.encode(Remembered(url: address.url.absoluteString, allowsInsecureHTTP: address.allowsInsecureHTTP)),
+                try encoder.encode(
+                    Remembered(url: address.url.absoluteString, allowsInsecureHTTP: address.allowsInsecureHTTP, caFile: address.caFile)),
                 to: fileURL(in: home))
         } catch {
             throw RememberServerError(path: fileURL(in: home).path, reason: String(describing: error))
         }
     }
+}
+
+/// `MOA_SERVER_TIMEOUT` that is not a number of seconds from 1 to 300 (78).
+public struct ServerTimeoutError: UserFacingError, Equatable {
+    let text: String
+    public var message: String {
+        "MOA_SERVER_TIMEOUT “\(text)” is not a number of seconds from 1 to \(Int(RemoteAPI.maximumTimeout))."
+    }
+    public var hint: String? { "For example MOA_SERVER_TIMEOUT=10; unset, a request waits \(Int(RemoteAPI.timeout)) seconds." }
+    public var exitStatus: ExitStatus { .configuration }
 }
 
 /// The home's server file cannot be written.

@@ -7,11 +7,16 @@ import SharedKit
 /// Credentials never go over plain `http://` to anything but this machine (a loopback address or
 /// `localhost`) unless the person said so with `--allow-insecure-http`: the refusal comes before any
 /// request, with exit status 78.
-public struct ServerAddress: Sendable, Equatable, Codable {
+public struct ServerAddress: Sendable, Equatable {
     /// The base URL, without a trailing slash (`/v1/…` is appended).
     public let url: URL
     /// Whether plain `http://` to another machine was allowed explicitly.
     public let allowsInsecureHTTP: Bool
+    /// A PEM file of CA certificates trusted for this server besides the system's (an absolute
+    /// path, checked by ``ServerTrust/checked(_:origin:)``).
+    public internal(set) var caFile: String?
+    /// How long each request waits for an answer (`MOA_SERVER_TIMEOUT`, 1 to 300 seconds).
+    public internal(set) var timeout: TimeInterval = RemoteAPI.timeout
 
     /// Where the text came from, for the error's sentence.
     public enum Origin: String, Sendable {

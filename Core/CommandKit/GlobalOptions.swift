@@ -38,6 +38,13 @@ public struct ServerOptions: ParsableArguments, Sendable {
     @Flag(name: .customLong("allow-insecure-http"), help: "Allow plain http:// to another machine (passwords and tokens unencrypted).")
     public var allowInsecureHTTP = false
 
+    @Option(
+        name: .customLong("ca-file"),
+        help: ArgumentHelp(
+            "A PEM file of the CA that signed the server's certificate, trusted besides the system's (remembered with --server).",
+            discussion: "MOA_CA_FILE gives one for a single command.", valueName: "file"))
+    public var caFile: String?
+
     public init() {}
 }
 

@@ -101,6 +101,18 @@ struct BadInputEndToEndTests {
                 Case(
                     command, "--server", ["--server", "http://bank.example", "--email", "a@b.example", "--password-stdin"], stdin: password,
                     configuration),
+                // A CA file that cannot be used, or one without a server: refused before any request (issue 24).
+                Case(
+                    command, "--ca-file",
+                    ["--server", "https://bank.example", "--ca-file", "/nonexistent/ca.pem", "--email", "a@b.example", "--password-stdin"],
+                    stdin: password, configuration),
+                Case(
+                    command, "--ca-file",
+                    ["--server", "https://bank.example", "--ca-file", hostile, "--email", "a@b.example", "--password-stdin"],
+                    stdin: password, configuration),
+                Case(
+                    command, "--ca-file", ["--ca-file", "/etc/hostname", "--email", "a@b.example", "--password-stdin"], stdin: password,
+                    configuration),
             ]
         } + [
             Case("auth password reset", "--email", ["--email", "not-an-address"], dataError),

@@ -271,7 +271,7 @@ struct PostgresEndToEndTests {
         let perClient = 40
         for client in 0..<clients { try await bank.login("client-\(client)", people[client].email, on: client % 2) }
         let progress = Progress()
-        let servers = ServerChoice(clients)
+        let servers = ServerRotation(clients)
 
         let receipts = try await withThrowingTaskGroup(of: [String].self) { group in
             for client in 0..<clients {
@@ -352,7 +352,7 @@ struct PostgresEndToEndTests {
 }
 
 /// Which server each client talks to (client i starts on server i % 2).
-final class ServerChoice: Sendable {
+final class ServerRotation: Sendable {
     private let state: Mutex<[Int]>
 
     init(_ clients: Int) { state = Mutex((0..<clients).map { $0 % 2 }) }

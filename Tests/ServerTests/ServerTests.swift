@@ -27,7 +27,7 @@ struct ServerRouteTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
                 let health = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: String]
-                #expect(health == ["status": "ok", "version": ServerCommand.version, "api_version": "1.0.0"])
+                #expect(health == ["status": "ok", "version": ServerCommand.version, "api_version": "1.1.0"])
             }
         }
     }
@@ -119,11 +119,11 @@ struct ServerProcessTests {
         return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
     }
 
-    /// Starts `moa-server --port 0 --data FOLDER`; returns it with the first line it printed.
-    static func start(data folder: URL) throws -> (process: Process, firstLine: String) {
+    /// Starts `moa-server --port 0 --data FOLDER` (and `extra`); returns it with the first line it printed.
+    static func start(data folder: URL, extra: [String] = []) throws -> (process: Process, firstLine: String) {
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["--port", "0", "--data", folder.path]
+        process.arguments = ["--port", "0", "--data", folder.path] + extra
         let out = Pipe()
         process.standardOutput = out
         process.standardError = Pipe()

@@ -6,10 +6,10 @@ import Testing
 /// inside them) — `moa-server --tls-cert/--tls-key` on one, with a certificate from a CA the test
 /// makes with openssl, and `moa` on the other over https.
 ///
-/// `moa` trusts the system's store (Foundation's URLSession on Linux reads only
-/// /etc/ssl/certs/ca-certificates.crt): the client host sees a bundle with the test's CA through a
-/// private mount namespace (`unshare -m`, a bind mount over that file), and this machine's own file
-/// is never touched. Needs root, iproute2, util-linux and openssl: skipped with a line saying so where
+/// `moa` trusts the system's store and the CA file it is given. One person's client host sees a
+/// bundle with the test's CA through a private mount namespace (`unshare -m`, a bind mount over
+/// /etc/ssl/certs/ca-certificates.crt), so that this machine's own file is never touched; another
+/// gives `--ca-file`. Needs root, iproute2, util-linux and openssl: skipped with a line saying so where
 /// namespaces cannot be made, and required in CI (`CI` set).
 @Suite("moa-server · two hosts over TLS", .serialized)
 struct TwoHostTLSTests {
@@ -50,6 +50,21 @@ struct TwoHostTLSTests {
         #expect(untrusted.status == 78, "\(untrusted.err)")
         #expect(untrusted.err.contains("certificate"), "\(untrusted.err)")
         #expect(!untrusted.err.lowercased().contains("try again"), "\(untrusted.err)")
+
+        // Cy trusts the CA through moa alone, the system's store untouched: --ca-file with --server,
+        // remembered with it for the commands that follow.
+        func cy(_ arguments: [String], stdin: String? = nil) async throws -> Run {
+            try await hosts.moa(["--home", folder.appendingPathComponent("cy").path] + arguments, stdin: stdin, bundle: nil)
+        }
+        try await cy(
+            ["auth", "signup", "--server", url, "--ca-file", pki.ca.path, "--email", "cy@moa.example", "--password-stdin"], stdin: password
+        ).expectSuccess()
+        let cysCode = try Outbox.code(for: "cy@moa.example", in: data)
+        try await cy(["auth", "verify", "--email", "cy@moa.example", "--code", cysCode, "--password-stdin"], stdin: password)
+            .expectSuccess()
+        try await cy(["auth", "login", "--email", "cy@moa.example", "--password-stdin"], stdin: password).expectSuccess()
+        let cys = try await cy(["account", "list", "--json"]).expectSuccess()
+        #expect(cys.array.isEmpty, "\(cys.out)")
 
         // TLS 1.2 only with forward secrecy and an AEAD: RSA key exchange and CBC with SHA-1 are refused.
         let ciphers: [(String, Bool)] = [
@@ -188,6 +203,8 @@ final class HostProcess: @unchecked Sendable { // only signalled and waited for
 /// A CA and a server certificate for one IP address, made with openssl; `bundle` is the system's
 /// bundle with the CA appended (what a person gets after `update-ca-certificates`).
 struct TestPKI: Sendable {
+    /// The CA's certificate (what `moa --ca-file` takes).
+    let ca: URL
     let certificate: URL
     let key: URL
     let bundle: URL
@@ -221,7 +238,8 @@ struct TestPKI: Sendable {
         let system = (try? Data(contentsOf: URL(fileURLWithPath: "/etc/ssl/certs/ca-certificates.crt"))) ?? Data()
         try (system + Data(contentsOf: URL(fileURLWithPath: path("ca.pem")))).write(to: folder.appendingPathComponent("bundle.pem"))
         return TestPKI(
-            certificate: URL(fileURLWithPath: path("server.pem")), key: URL(fileURLWithPath: path("server.key")),
+            ca: URL(fileURLWithPath: path("ca.pem")), certificate: URL(fileURLWithPath: path("server.pem")),
+            key: URL(fileURLWithPath: path("server.key")),
             bundle: URL(fileURLWithPath: path("bundle.pem")))
     }
 }
