@@ -344,7 +344,7 @@ let crossCuttingTests: [Module] = [
             logging,
         ]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
-    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage"], alsoBuilds: ["moa"]),
+    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "Registry", "Storage", "DesignSystem", logging], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test(
         "ServerTests", path: "Tests/ServerTests",

@@ -43,7 +43,9 @@ public enum MoaMain {
             }
             // A server given with --server is remembered once a sign-up or a login on it succeeded.
             let remember: @Sendable () throws -> Void = {
-                if let server, choosing?.server != nil { try ServerChoice.remember(server, in: home) }
+                if let server, choosing?.server != nil {
+                    try ServerChoice.remember(server, withCAFile: choosing?.caFile != nil, in: home)
+                }
             }
             let root = try Composition.validate(modules, server: server, onSignedUp: remember).resolve()
             let interactive = FeatureCommands(
@@ -53,13 +55,9 @@ public enum MoaMain {
     }
 
     /// `--verbose`: every module's logs (already redacted where they carry requests) go to standard
-    /// error at debug level; otherwise only warnings and errors do.
+    /// error at debug level; otherwise only warnings and errors do. Terminal-safe either way.
     static func bootstrapLogging(verbose: Bool) {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = verbose ? .debug : .warning
-            return handler
-        }
+        LoggingSystem.bootstrap { label in TerminalLogHandler(label: label, level: verbose ? .debug : .warning) }
     }
 
     /// The context with the user's language and colour. Settings that cannot be read (say, an invalid

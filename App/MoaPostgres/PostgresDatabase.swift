@@ -24,9 +24,10 @@ import Synchronization
 /// the start, with a growing random pause. Optimism alone can starve a transaction on hot rows (ten
 /// accounts shared by many clients: it loses to a newer one every time), so after
 /// ``optimisticAttempts`` conflicts it runs **alone**: every writing transaction first takes a
-/// shared advisory lock of the schema (`pg_advisory_xact_lock_shared`), and a transaction that lost
-/// that often takes it exclusively, in `READ COMMITTED` — it waits for the writers in flight, new ones
-/// wait for it, and with no writer beside it nothing can abort it. A client sees a conflict only if
+/// shared advisory lock of the schema (`pg_advisory_lock_shared`, on its connection, before `BEGIN`:
+/// ``WritersLock`` says why), and a transaction that lost that often takes it exclusively, in
+/// `READ COMMITTED` — it waits for the writers in flight, new ones wait for it, and with no writer
+/// beside it nothing can abort it. A client sees a conflict only if
 /// ``maximumAttempts`` all failed (lock waits past `lock_timeout`), as a retryable 503 ("busy"). Reads
 /// that span several statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted, and
 /// take no lock.
@@ -224,18 +225,11 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
                 if !writing {
                     value = try await once("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
                 } else if attempt <= optimisticAttempts {
-                    value = try await once("BEGIN ISOLATION LEVEL SERIALIZABLE") { transaction in
-                        try transaction.execute("SELECT pg_advisory_xact_lock_shared(\(Self.writersLock), hashtext(current_schema()))")
-                        return try work(transaction)
-                    }
+                    value = try await once("BEGIN ISOLATION LEVEL SERIALIZABLE", writers: .shared, work)
                 } else {
-                    // Alone: the writers in flight finish first, the next ones wait; READ COMMITTED, so
-                    // that each statement sees what they committed while this one waited for the lock.
+                    // Alone: the writers in flight finish first, the next ones wait.
                     attempts.withLock { $0.alone += 1 }
-                    value = try await once("BEGIN ISOLATION LEVEL READ COMMITTED") { transaction in
-                        try transaction.execute("SELECT pg_advisory_xact_lock(\(Self.writersLock), hashtext(current_schema()))")
-                        return try work(transaction)
-                    }
+                    value = try await once("BEGIN ISOLATION LEVEL READ COMMITTED", writers: .exclusive, work)
                 }
                 attempts.withLock { $0.transactions += 1 }
                 return value
@@ -266,12 +260,39 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
 
     /// One attempt: a leased connection (within ``leaseTimeout``), BEGIN, `work` on the database
     /// threads, COMMIT (or ROLLBACK).
-    private func once<T: Sendable>(_ begin: PostgresQuery, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    /// How a writing transaction holds the schema's writers lock (``writersLock``), a session lock
+    /// taken **before** `BEGIN` and released after the transaction ended: a transaction's snapshot is
+    /// taken by its first statement, so a lock taken inside it would be waited for on a snapshot
+    /// older than what a writer running alone committed meanwhile — and a `SERIALIZABLE` check that
+    /// reads no row that writer changed (how many accounts a user has, the day's total of transfers
+    /// from another account) would pass on that stale count, since PostgreSQL does not track a
+    /// `READ COMMITTED` writer's predicates. Taken first, the snapshot is never older than the lock.
+    enum WritersLock {
+        case shared, exclusive
+
+        var take: PostgresQuery {
+            switch self {
+            case .shared: "SELECT pg_advisory_lock_shared(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
+            case .exclusive: "SELECT pg_advisory_lock(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
+            }
+        }
+
+        var release: PostgresQuery {
+            switch self {
+            case .shared: "SELECT pg_advisory_unlock_shared(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
+            case .exclusive: "SELECT pg_advisory_unlock(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
+            }
+        }
+    }
+
+    private func once<T: Sendable>(
+        _ begin: PostgresQuery, writers: WritersLock? = nil, _ work: @Sendable (PostgresTransaction) throws -> T
+    ) async throws -> T {
         let lease = LeaseState()
         do {
             return try await withoutActuallyEscaping(work) { work in
                 try await withThrowingTaskGroup(of: T?.self) { group in
-                    group.addTask { try await self.leased(begin, lease, work) }
+                    group.addTask { try await self.leased(begin, writers: writers, lease, work) }
                     group.addTask {
                         // Never throws: a begun transaction is always awaited. After a moment without a
                         // connection, the database's host is asked: away, the transaction is refused now.
@@ -306,36 +327,68 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
     }
 
     private func leased<T: Sendable>(
-        _ begin: PostgresQuery, _ lease: LeaseState, _ work: @Sendable (PostgresTransaction) throws -> T
+        _ begin: PostgresQuery, writers: WritersLock?, _ lease: LeaseState, _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
-        let threads = threads
         return try await client.withConnection { connection in
             guard lease.take() else { throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)") }
+            guard let writers else { return try await self.transaction(on: connection, begin, lease, work) }
             do {
-                _ = try await connection.query(begin, logger: logger).collect()
+                _ = try await connection.query(writers.take, logger: logger).collect()
             } catch let error as PSQLError {
                 let failure = PostgresFailure(error)
                 if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
                 throw failure
             }
-            lease.begin()
-            let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
-            let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
-                do { return .success(try work(transaction)) } catch { return .failure(error) }
-            }
-            switch outcome {
-            case .success(let value) where transaction.failure == nil:
-                _ = try await connection.query("COMMIT", logger: logger).collect()
+            do {
+                let value = try await self.transaction(on: connection, begin, lease, work)
+                try await Self.release(writers, on: connection, logger: logger)
                 return value
-            case .success:
-                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
-                throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
-            case .failure(let error):
-                if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
-                // A statement's failure wins over what `work` made of it (a conflict must be retried).
-                throw transaction.failure.flatMap { $0.isConflict ? $0 : nil } ?? error
+            } catch {
+                try? await Self.release(writers, on: connection, logger: logger)
+                throw error
             }
+        }
+    }
+
+    /// Releases the writers lock; a connection on which that fails is closed (which releases it), so
+    /// that the pool never hands out a connection still holding it.
+    private static func release(_ writers: WritersLock, on connection: PostgresConnection, logger: Logger) async throws {
+        do {
+            _ = try await connection.query(writers.release, logger: logger).collect()
+        } catch {
+            try? await connection.close()
+        }
+    }
+
+    private func transaction<T: Sendable>(
+        on connection: PostgresConnection, _ begin: PostgresQuery, _ lease: LeaseState, _ work: @Sendable (PostgresTransaction) throws -> T
+    ) async throws -> T {
+        let logger = logger
+        let threads = threads
+        do {
+            _ = try await connection.query(begin, logger: logger).collect()
+        } catch let error as PSQLError {
+            let failure = PostgresFailure(error)
+            if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
+            throw failure
+        }
+        lease.begin()
+        let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
+        let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
+            do { return .success(try work(transaction)) } catch { return .failure(error) }
+        }
+        switch outcome {
+        case .success(let value) where transaction.failure == nil:
+            _ = try await connection.query("COMMIT", logger: logger).collect()
+            return value
+        case .success:
+            if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
+            throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
+        case .failure(let error):
+            if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
+            // A statement's failure wins over what `work` made of it (a conflict must be retried).
+            throw transaction.failure.flatMap { $0.isConflict ? $0 : nil } ?? error
         }
     }
 

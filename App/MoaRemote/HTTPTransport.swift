@@ -73,10 +73,19 @@ public enum ServerTrust {
             throw CAFileUnusable(path: shown, origin: origin, reason: "that is not a file name")
         }
         let absolute = URL(fileURLWithPath: trimmed).standardizedFileURL.path
-        guard let data = FileManager.default.contents(atPath: absolute) else {
+        // A regular file, looked at before it is opened: a FIFO would block, /dev/zero never end.
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: absolute) else {
             throw CAFileUnusable(path: shown, origin: origin, reason: "it cannot be read")
         }
-        guard data.count <= 1_048_576 else { throw CAFileUnusable(path: shown, origin: origin, reason: "it is larger than 1 MiB") }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw CAFileUnusable(path: shown, origin: origin, reason: "it is not a regular file")
+        }
+        let limit = 1_048_576
+        guard let handle = FileHandle(forReadingAtPath: absolute), let data = try? handle.read(upToCount: limit + 1) else {
+            throw CAFileUnusable(path: shown, origin: origin, reason: "it cannot be read")
+        }
+        try? handle.close()
+        guard data.count <= limit else { throw CAFileUnusable(path: shown, origin: origin, reason: "it is larger than 1 MiB") }
         guard let certificates = try? NIOSSLCertificate.fromPEMBytes(Array(data)), !certificates.isEmpty else {
             throw CAFileUnusable(path: shown, origin: origin, reason: "it holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         }

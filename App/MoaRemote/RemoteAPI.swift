@@ -153,7 +153,7 @@ public struct RemoteAPI: Sendable {
                 return unreachable("no such host", .nothing)
             }
             return unreachable(connectFailure(error.connectionErrors.map(\.error)), .nothing)
-        case let error as IOError where connectErrnos.contains(error.errnoCode): // an address written as such
+        case let error as IOError where connectErrnos.contains(error.errnoCode) && atConnect(error): // an address written as such
             return unreachable(connectFailure([error]), .nothing)
         case let error as HTTPClientError:
             switch error {
@@ -182,6 +182,13 @@ public struct RemoteAPI: Sendable {
 
     /// The `errno`s of a connection that could not be made: nothing was sent.
     static let connectErrnos: Set<CInt> = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ETIMEDOUT]
+
+    /// Whether NIO raised `error` while connecting (its reason names the call): the same `errno` on
+    /// an open connection (a route lost while the request was on its way) may have sent it.
+    static func atConnect(_ error: IOError) -> Bool {
+        let said = String(describing: error)
+        return error.errnoCode == ECONNREFUSED || said.hasPrefix("connect") || said.hasPrefix("finishing a non-blocking connect")
+    }
 
     static func connectFailure(_ errors: [any Error]) -> String {
         let codes = Set(errors.compactMap { ($0 as? IOError)?.errnoCode })

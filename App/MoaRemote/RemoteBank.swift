@@ -37,7 +37,8 @@ public struct RemoteAccounts: AccountUseCases {
     }
 
     /// Every page, 200 accounts at a time (a user has at most 200: one page, unless the server's
-    /// bound is another). A server that sends back a cursor it already gave is not followed round.
+    /// bound is another). A server that sends back a cursor it already gave, an empty page that
+    /// says more follow, or more than ``maximumPages`` pages is not followed further.
     public func list() async throws -> [AccountSummary] {
         var accounts: [AccountSummary] = []
         var cursor: String?
@@ -46,10 +47,15 @@ public struct RemoteAccounts: AccountUseCases {
             let page = try await listPage(limit: 200, after: cursor)
             accounts += page.accounts
             cursor = page.nextCursor
-            if let cursor, !seen.insert(cursor).inserted { throw RemoteAPI.unexpected("the account list") }
+            if let cursor, !seen.insert(cursor).inserted || page.accounts.isEmpty || seen.count >= Self.maximumPages {
+                throw RemoteAPI.unexpected("the account list")
+            }
         } while cursor != nil
         return accounts
     }
+
+    /// 10,000 accounts: fifty times what one person may have.
+    static let maximumPages = 50
 
     public func listPage(limit: Int, after cursor: String?) async throws -> AccountPage {
         let user = try await sessions.requireUser()

@@ -92,14 +92,17 @@ public enum ServerChoice {
         }
     }
 
-    /// Remembers `address` in the home (owner-only, written whole or not at all).
-    public static func remember(_ address: ServerAddress, in home: MoaHome) throws {
+    /// Remembers `address` in the home (owner-only, written whole or not at all), with its CA file
+    /// only when `withCAFile` (given with `--ca-file`: `MOA_CA_FILE` is for one command).
+    public static func remember(_ address: ServerAddress, withCAFile: Bool, in home: MoaHome) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             try AtomicFile.save(
                 try encoder.encode(
-                    Remembered(url: address.url.absoluteString, allowsInsecureHTTP: address.allowsInsecureHTTP, caFile: address.caFile)),
+                    Remembered(
+                        url: address.url.absoluteString, allowsInsecureHTTP: address.allowsInsecureHTTP,
+                        caFile: withCAFile ? address.caFile : nil)),
                 to: fileURL(in: home))
         } catch {
             throw RememberServerError(path: fileURL(in: home).path, reason: String(describing: error))

@@ -210,7 +210,7 @@ extension CommandContext {
         if self.json {
             try printJSON(json(outcome))
         } else {
-            print(render(outcome))
+            self.print(render(outcome))
         }
     }
 }

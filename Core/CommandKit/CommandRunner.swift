@@ -1,4 +1,5 @@
 import ArgumentParser
+import DesignSystem
 import Foundation
 import SharedKit
 
@@ -31,7 +32,7 @@ public enum CommandRunner {
         } catch {
             if root.exitCode(for: error) == .success {
                 let text = root.fullMessage(for: error)
-                if !text.isEmpty { FileHandle.standardOutput.write(Data((text + "\n").utf8)) }
+                if !text.isEmpty { TerminalSafeOutput(StreamOutput.standardOutput, keepsStyle: false).writeLine(text) }
                 return .exit(ExitStatus.ok.rawValue)
             }
             // The global options were not parsed: `--json` and `--no-color` as they were typed.

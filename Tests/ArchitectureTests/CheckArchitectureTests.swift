@@ -43,6 +43,34 @@ struct CheckArchitectureTests {
             ], "\(result)")
     }
 
+    @Test("a target of moa that writes to a standard stream itself is caught; one through CommandContext is not")
+    func rawOutputOutsideCommandContext() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Transfer/Feature/TransferPrinter.swift"] = #"""
+            import Foundation
+            func show(_ title: String, context: Context) {
+                context.print(title) // print("in a comment") is not a write
+                let text = "print(\(title))"
+                print(title)
+            }
+            """#
+        fixture.files["Features/Account/Data/AccountLog.swift"] = """
+            import Foundation
+            func log(_ line: String) { FileHandle.standardError.write(Data(line.utf8)) }
+            func print(_ line: String) {}
+            """
+        fixture.files["Tests/CoreTests/Noisy.swift"] = "func noisy() { print(\"tests may print\") }\n"
+        fixture.importStatements += 2
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        let advice = "write through CommandContext (context.out, context.err, a Screen), whose streams are terminal-safe"
+        #expect(
+            result.lines == [
+                "Features/Account/Data/AccountLog.swift:2 AccountData: writes to a standard stream itself (`FileHandle.standardError`): \(advice)",
+                "Features/Transfer/Feature/TransferPrinter.swift:5 TransferFeature: writes to a standard stream itself (`print`): \(advice)",
+            ], "\(result)")
+    }
+
     @Test("a dependency declared but imported by no file of the target is reported as redundant")
     func redundantDeclaredDependency() throws {
         var fixture = Fixture.clean()

@@ -80,6 +80,10 @@ struct ClientErrorTests {
         ) {
             _ = try ServerTrust.checked(notPEM.path, origin: .environment)
         }
+        for special in ["/dev/zero", folder.path] {
+            let refused = #expect(throws: CAFileUnusable.self) { _ = try ServerTrust.checked(special, origin: .environment) }
+            #expect(refused?.reason == "it is not a regular file", "\(special)")
+        }
         let missing = folder.appendingPathComponent("missing.pem").path
         let error = #expect(throws: CAFileUnusable.self) { _ = try ServerTrust.checked(missing, origin: .option) }
         #expect(error?.message == "The CA file “\(missing)” (--ca-file) cannot be used: it cannot be read.")
@@ -111,6 +115,11 @@ struct ClientErrorTests {
         let noRoute = try #require(
             RemoteAPI.failure(IOError(errnoCode: ENETUNREACH, reason: "connect"), server: Self.server) as? ServerUnreachable)
         #expect(noRoute.sent == .nothing && noRoute.message.hasSuffix(": this machine has no route to that address."))
+        // The same errno on a connection already open: the request may have gone.
+        let routeLost = try #require(
+            RemoteAPI.failure(IOError(errnoCode: EHOSTUNREACH, reason: "write(descriptor:pointer:size:)"), server: Self.server)
+                as? ServerUnreachable)
+        #expect(routeLost.sent == .perhaps)
         let handshake = try #require(
             RemoteAPI.failure(NIOSSLError.handshakeFailed(.sslError([])), server: Self.server) as? ServerUnreachable)
         #expect(handshake.sent == .nothing)

@@ -222,4 +222,32 @@ struct AccountStoreContractTests {
             #expect(try await stores.accounts.accounts(of: ada).count == 4)
         }
     }
+
+    /// Two servers on one database, one of them writing alone (as a writer that lost too often
+    /// does): an open that waited behind the lone writer must count what it committed. With the
+    /// writers lock taken inside the transaction, the waiting open counted on its older snapshot and
+    /// a second account got in beside the lone writer's.
+    @Test func theQuotaHoldsBesideAWriterRunningAlone() async throws {
+        guard let location = Engine.postgresLocation else {
+            if Engine.inCI { Issue.record("CI=true but \(Engine.urlVariable) is not set.") }
+            return
+        }
+        try await withTwoServers(location) { optimistic, alone in
+            let quota = AccountQuota(maximumOpen: 3, maximumHeld: 200)
+            for round in 0..<6 {
+                let owner = UserID("user-\(round)")
+                for serial in 1...2 { try await optimistic.accounts.open(try account(round * 100 + serial, owner: owner), quota: quota) }
+                let racers = try (10..<22).map { try account(round * 100 + $0, owner: owner) }
+                let opened = await withTaskGroup(of: Bool.self) { group in
+                    for (index, racer) in racers.enumerated() {
+                        let store = index.isMultiple(of: 2) ? alone.accounts : optimistic.accounts
+                        group.addTask { (try? await store.open(racer, quota: quota)) != nil }
+                    }
+                    return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+                }
+                #expect(opened == 1, "round \(round): \(opened) opens got in")
+                #expect(try await optimistic.accounts.accounts(of: owner).count == 3, "round \(round)")
+            }
+        }
+    }
 }

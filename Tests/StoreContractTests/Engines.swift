@@ -131,6 +131,32 @@ func withPostgres(
     try await database.dropSchema(schema)
 }
 
+/// Two server processes' pools on one migrated schema of `location` — the second running every
+/// writing transaction alone, as a starved writer does — with each one's stores.
+func withTwoServers(_ location: PostgresLocation, _ body: (Stores, Stores) async throws -> Void) async throws {
+    let clock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600))
+    func stores(_ database: PostgresDatabase) throws -> Stores {
+        try RegistryBuilder(modules: [
+            ModuleOf("Core", [.instance(WallClockKey.self, clock)]), PostgresStores(database: database), ModuleOf("Test", [storesProvider]),
+        ]).validate(root: StoresKey.self).resolve()
+    }
+    let schema = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+    let optimistic = PostgresDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema)
+    let alone = PostgresDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema, optimisticAttempts: 0)
+    let pools = [Task { await optimistic.run() }, Task { await alone.run() }]
+    defer { for pool in pools { pool.cancel() } }
+    try await optimistic.createSchema(schema)
+    do {
+        try await optimistic.migrate(PostgresStores.migrations)
+        try await body(try stores(optimistic), try stores(alone))
+    } catch {
+        try? await optimistic.dropSchema(schema)
+        throw error
+    }
+    try await optimistic.dropSchema(schema)
+}
+
 /// Says, in one visible line, when the PostgreSQL cases were skipped; in CI a missing server fails.
 @Suite("PostgreSQL for the store contracts")
 struct PostgresConfigurationTests {

@@ -58,9 +58,11 @@ import HTTPTypes
 ///   `malformed-request`; a body that is not `application/json` is 415. None of these is ever a 5xx.
 /// - **Paging.** Lists that grow (`/v1/accounts/{account}/history`, `/v1/transfers`) take `limit`
 ///   (1…200, default 20) and an opaque `cursor`: pass back the `next_cursor` of the previous page
-///   (`null` or absent: this was the last page). `/v1/accounts` (since 1.1.0) pages the same way,
-///   with 200 a page by default and the next cursor in its `Moa-Next-Cursor` header. Pages are newest first and stable while new
-///   items arrive. The inbox pages by notice id (`before` / `next_before`), as `moa inbox` does.
+///   (`null` or absent: this was the last page). Their pages are newest first and stable while new
+///   items arrive. `/v1/accounts` (since 1.1.0) takes `limit` and `cursor` too, with 200 a page by
+///   default and the next cursor in its `Moa-Next-Cursor` header; its order is the list's own (open
+///   first, in the order opened). The inbox pages by notice id (`before` / `next_before`), as
+///   `moa inbox` does.
 /// - **Idempotency.** `POST /v1/transfers` requires an `Idempotency-Key` header: the same key with
 ///   the same request returns the first transfer (`200`, `"replayed": true`) and posts nothing;
 ///   the same key with a different request is refused (422 `idempotency-key-reused`). A client
@@ -2455,7 +2457,8 @@ public struct Client: APIProtocol {
     ///
     /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
     /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
-    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// page gets every account of a user within that bound (one who held more before 1.1.0 pages
+    /// on). The page is a plain array (as `moa account list --json`, and
     /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
     /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
     /// An account closed between two pages moves to the closed ones at the end, and may be listed

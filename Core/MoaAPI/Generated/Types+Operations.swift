@@ -3076,7 +3076,8 @@ public enum Operations {
     ///
     /// A user has at most 20 open accounts and 200 in all, closed ones included (opening one more
     /// is 409 `conflict`); the page holds 200 unless `limit` says fewer, so a client that does not
-    /// page still gets every account. The page is a plain array (as `moa account list --json`, and
+    /// page gets every account of a user within that bound (one who held more before 1.1.0 pages
+    /// on). The page is a plain array (as `moa account list --json`, and
     /// as before API 1.1.0); when more follow, the `Moa-Next-Cursor` header holds the `cursor` of
     /// the next page. (Not RFC 8288's `Link`: the generated server would percent-encode its `<…>`.)
     /// An account closed between two pages moves to the closed ones at the end, and may be listed

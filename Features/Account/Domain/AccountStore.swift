@@ -13,8 +13,8 @@ public protocol AccountStore: Sendable {
     func open(_ account: AccountSummary, quota: AccountQuota) async throws
     func account(number: AccountNumber) async throws -> AccountSummary?
     func account(id: AccountID) async throws -> AccountSummary?
-    /// Every account of `owner` (at most ``AccountQuota/maximumHeld``), open first, in the order
-    /// they were opened.
+    /// Every account of `owner` (at most ``AccountQuota/maximumHeld``, unless opened before the
+    /// quota), open first, in the order they were opened.
     func accounts(of owner: UserID) async throws -> [AccountSummary]
     func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary
     /// Closes the account if its balance is zero (checked inside the transaction).

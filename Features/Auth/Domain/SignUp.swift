@@ -142,7 +142,9 @@ public struct Registration: Sendable {
         // flood of warnings, nor of rows.
         let event = SecurityEvent(userID: user.id, email: user.email, kind: .signUpRefused, at: now)
         origin.witness(event)
-        try await repository.record(event)
+        // Not recorded (the database failing) still answers as a new address is answered: an error
+        // here would tell a taken address from a free one. The witness has logged it either way.
+        try? await repository.record(event)
         return CodeSent(email: user.email, location: try await mail.send(Self.alreadyRegisteredMail(to: user.email)))
     }
 
