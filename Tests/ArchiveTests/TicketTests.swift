@@ -69,6 +69,15 @@ struct TicketTests {
         await #expect(throws: ArchiveError.memoTooLong(501)) { try await harness.service.add(eventID: hamlet, memo: long) }
         let ticket = try await harness.service.add(eventID: hamlet, memo: String(long.dropFirst()))
         #expect(ticket.memo?.count == 500)
+        // ESC, BEL, an 8-bit CSI and a bidi override are refused, not stored (they were, raw).
+        for (memo, scalar) in [("fine\u{1B}]0;owned\u{07}", "\u{1B}"), ("\u{9B}31m", "\u{9B}"), ("abc\u{202E}def", "\u{202E}")]
+            as [(String, Unicode.Scalar)]
+        {
+            let error = await #expect(throws: ArchiveError.memoCharacter(scalar)) {
+                try await harness.service.add(eventID: hamlet, memo: memo)
+            }
+            #expect(error?.exitStatus == .dataError)
+        }
     }
 
     @Test func theSameEventTwiceOnOneDayIsRefusedButAnotherDayIsFine() async throws {

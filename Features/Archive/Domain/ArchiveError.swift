@@ -11,6 +11,8 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
     case alreadyArchived(title: String, on: Day)
     case invalidRating(Int)
     case memoTooLong(Int)
+    /// A control or bidirectional formatting character in the memo (the first one).
+    case memoCharacter(Unicode.Scalar)
     case invalidText(field: String, value: String, limit: Int)
     case invalidDate(field: String, value: String)
     case invalidDateRange(from: Day, to: Day)
@@ -39,6 +41,8 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .alreadyArchived(let title, let day): "You already archived “\(title)” on \(day)."
         case .invalidRating(let rating): "A rating is from 1 to 5, not \(rating)."
         case .memoTooLong(let count): "The memo has \(count) characters; the most is \(Self.memoLimit)."
+        case .memoCharacter(let scalar):
+            "A memo cannot hold control or bidirectional formatting characters, and this one has \(String(format: "U+%04X", scalar.value))."
         case .invalidText(let field, let value, let limit):
             value.isEmpty
                 ? "The \(field) must not be empty." : "“\(value)” is not a usable \(field): use 1 to \(limit) characters on one line."
@@ -92,7 +96,7 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .invalidLimit, .invalidRating, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage, .preferenceCount: .usage
         case .duplicatePreference, .unknownDistrict, .unknownCategory, .ambiguousCategory: .dataError
         case .cannotWrite: .ioError
-        case .attendedInFuture, .attendedOutsideRun, .memoTooLong, .invalidText, .invalidDate, .ambiguousTicket: .dataError
+        case .attendedInFuture, .attendedOutsideRun, .memoTooLong, .memoCharacter, .invalidText, .invalidDate, .ambiguousTicket: .dataError
         }
     }
 }

@@ -203,6 +203,8 @@ public struct ArchiveService: EventArchiving {
         let trimmed = memo.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return nil }
         guard trimmed.count <= ArchiveError.memoLimit else { throw .memoTooLong(trimmed.count) }
+        // Refused, not stripped: what is kept is what the person typed.
+        if let hostile = trimmed.unicodeScalars.first(where: EventNormalizer.isHostile) { throw .memoCharacter(hostile) }
         return trimmed
     }
 
