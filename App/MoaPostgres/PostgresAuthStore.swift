@@ -5,7 +5,7 @@ import Persistence
 import PostgresNIO
 import SharedKit
 
-/// ``AuthRepository`` on the server's PostgreSQL database, the twin of AuthData's `SQLiteAuthStore`.
+/// ``AuthStore`` on the server's PostgreSQL database, the twin of AuthData's `SQLiteAuthStore`.
 /// Every method is one transaction; a writing one is `SERIALIZABLE` (``PostgresDatabase/write(_:)``),
 /// so a read-modify-write — a wrong code counted, a refresh token rotated once, an address taken —
 /// holds when several `moa-server` processes share the database: a conflicting transaction is run
@@ -14,7 +14,7 @@ import SharedKit
 /// Failures surface as the database's (``PostgresFailure``, ``DatabaseUnavailable``), whose text is
 /// PostgreSQL's message or the constraint's name, never a bound value (no e-mail, hash or digest in
 /// an error); a row that cannot be decoded is "a stored sign-in record could not be read".
-public struct PostgresAuthStore: AuthRepository {
+public struct PostgresAuthStore: AuthStore {
     private let database: PostgresDatabase
 
     public init(database: PostgresDatabase) {

@@ -51,10 +51,10 @@ public struct RemoteAPI: Sendable {
         self.address = address
         self.transport = transport
         self.reachability = reachability
-        var middlewares: [any ClientMiddleware] = [ProblemMiddleware()]
+        var middlewares: [any ClientMiddleware] = [ProblemDecodingMiddleware()]
         switch credentials {
         case .none: break
-        case .session(let sessions): middlewares.append(BearerMiddleware(sessions: sessions))
+        case .session(let sessions): middlewares.append(SessionTokenMiddleware(sessions: sessions))
         case .token(let token): middlewares.append(FixedTokenMiddleware(token: token))
         }
         client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
@@ -328,7 +328,7 @@ public struct TransferOutcomeUnknown: UserFacingError, Equatable {
 
 /// Turns every answer of status 400 or more into a thrown ``RemoteProblem`` (from its problem
 /// document when it is one), so the generated code only ever decodes successes.
-struct ProblemMiddleware: ClientMiddleware {
+struct ProblemDecodingMiddleware: ClientMiddleware {
     static let maximumProblemBytes = 64 * 1_024
 
     func intercept(
@@ -394,7 +394,7 @@ struct ProblemMiddleware: ClientMiddleware {
 
 /// Sends the session's access token as `Authorization: Bearer …`; on a 401 asks the session
 /// manager for a fresh one — one refresh however many calls were refused at once — and retries once.
-struct BearerMiddleware: ClientMiddleware {
+struct SessionTokenMiddleware: ClientMiddleware {
     let sessions: SessionManager
 
     func intercept(

@@ -149,7 +149,7 @@ public enum RemoteComposition {
             .singleton(RegistrationKey.self) { RemoteRegistration(api: api, onSignedUp: onSignedUp) },
             .singleton(PasswordResetKey.self) { RemotePasswordReset(api: api) },
             .singleton(
-                AccountDeletionKey.self, requires: SessionManagerKey.self, SessionStoreKey.self, AuthRepositoryKey.self,
+                AccountDeletionKey.self, requires: SessionManagerKey.self, SessionStoreKey.self, AuthStoreKey.self,
                 UnitOfWorkKey.self, UserDataOwnersKey.self
             ) { sessions, store, repository, unitOfWork, owners in
                 // After the server, this machine's share (Archive, settings): the embedded deletion, on the local database.
@@ -157,7 +157,7 @@ public enum RemoteComposition {
                     sessions: sessions, repository: repository, store: store, unitOfWork: unitOfWork, owners: owners)
                 return RemoteAccountDeletion(api: api.authorized(by: sessions), sessions: sessions, local: local)
             },
-            .singleton(PinRepositoryKey.self) { RemotePins() },
+            .singleton(PinStoreKey.self) { RemotePins() },
             .singleton(AccountServiceKey.self, requires: SessionManagerKey.self) {
                 RemoteAccounts(api: api.authorized(by: $0), sessions: $0)
             },

@@ -6,7 +6,7 @@ import SharedKit
 /// The PIN when `moa` is a client of `moa-server`: not available yet. A PIN is kept on this machine
 /// for a user of this machine's database; a server's user has no row here to keep it with. Setting
 /// one is refused in one sentence (69); nobody has one, so nothing ever asks for it.
-public struct RemotePins: PinRepository {
+public struct RemotePins: PinStore {
     public init() {}
 
     public func pin(for user: UserID) async throws -> PinRecord? { nil }

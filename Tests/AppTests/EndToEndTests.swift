@@ -17,7 +17,7 @@ struct EndToEndTests {
         let result = try moa.run(["doctor"])
         #expect(result.status == 0)
         for key in [
-            "MoaHomeKey", "DatabaseKey", "WallClockKey", "AuthRepositoryKey", "SessionProviderKey", "AuthCommandsKey", "AppRootKey",
+            "MoaHomeKey", "DatabaseKey", "WallClockKey", "AuthStoreKey", "SessionProviderKey", "AuthCommandsKey", "AppRootKey",
         ] {
             #expect(result.out.contains(key))
         }

@@ -232,16 +232,16 @@ struct ClientErrorTests {
     }
 
     @Test func aServerThatIsNotMoaServerIsNamedSo() {
-        let other = ProblemMiddleware.problem(status: .init(code: 501), data: Data(), retryAfter: nil)
+        let other = ProblemDecodingMiddleware.problem(status: .init(code: 501), data: Data(), retryAfter: nil)
         #expect(other.message.hasPrefix("The server answered HTTP 501"))
         #expect(other.message.hasSuffix(" without a problem document, which moa-server always sends."))
         #expect(!other.message.contains(" ."))
         #expect(other.exitStatus == .unavailable)
         #expect(other.hint?.contains("moa doctor") == true)
-        let page = ProblemMiddleware.problem(status: .notFound, data: Data("<html>nginx</html>".utf8), retryAfter: nil)
+        let page = ProblemDecodingMiddleware.problem(status: .notFound, data: Data("<html>nginx</html>".utf8), retryAfter: nil)
         #expect(page.message.hasPrefix("The server answered HTTP 404 Not Found without a problem document"))
         // The connection ceiling's bare 503 (or a proxy's): busy for now, 75.
-        let busy = ProblemMiddleware.problem(status: .serviceUnavailable, data: Data(), retryAfter: "1")
+        let busy = ProblemDecodingMiddleware.problem(status: .serviceUnavailable, data: Data(), retryAfter: "1")
         #expect(busy.exitStatus == .temporaryFailure)
         #expect(busy.message == "The server is too busy or restarting (HTTP 503 Service Unavailable).")
     }

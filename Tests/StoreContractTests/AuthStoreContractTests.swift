@@ -4,7 +4,7 @@ import Persistence
 import SharedKit
 import Testing
 
-// Auth's store (`AuthRepository`) on both engines: what the sign-up, login and session use cases rely
+// Auth's store (`AuthStore`) on both engines: what the sign-up, login and session use cases rely
 // on, and what two `moa-server` processes sharing one PostgreSQL database need to hold.
 
 private let start = Date(timeIntervalSince1970: 1_767_225_600) // 2026-01-01T00:00:00Z

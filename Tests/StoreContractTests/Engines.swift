@@ -46,7 +46,7 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// composition roots use (so a missing or doubled key fails here too).
 struct Stores: Sendable {
     let unitOfWork: any UnitOfWork
-    let auth: any AuthRepository
+    let auth: any AuthStore
     let accounts: any AccountStore
     let posting: any AccountPosting
     let accountUserData: any AccountUserDataStore
@@ -63,7 +63,7 @@ enum StoresKey: ServiceKey { typealias Service = Stores }
 
 private let storesProvider = Provider.singleton(
     StoresKey.self,
-    requires: UnitOfWorkKey.self, AuthRepositoryKey.self, AccountStoreKey.self, AccountPostingKey.self, AccountUserDataStoreKey.self,
+    requires: UnitOfWorkKey.self, AuthStoreKey.self, AccountStoreKey.self, AccountPostingKey.self, AccountUserDataStoreKey.self,
     TransferStoreKey.self, RecipientStoreKey.self, TransferUserDataStoreKey.self, InboxStoreKey.self, InboxPublisherKey.self,
     SettingsStoreKey.self, SettingsEraserKey.self
 ) {

@@ -37,10 +37,10 @@ public struct AuthDataModule: FeatureModule {
         self.passwordCost = passwordCost
     }
 
-    /// Auth's store on SQLite (requiring `DatabaseKey`): `AuthRepositoryKey`. (The PIN's, terminal
+    /// Auth's store on SQLite (requiring `DatabaseKey`): `AuthStoreKey`. (The PIN's, terminal
     /// only, stays with the terminal's providers.)
     public static var sqliteStores: [Provider] {
-        [.singleton(AuthRepositoryKey.self, requires: DatabaseKey.self) { SQLiteAuthStore(database: $0) }]
+        [.singleton(AuthStoreKey.self, requires: DatabaseKey.self) { SQLiteAuthStore(database: $0) }]
     }
 
     public var providers: [Provider] {
@@ -53,7 +53,7 @@ public struct AuthDataModule: FeatureModule {
                 },
                 .singleton(
                     RegistrationKey.self,
-                    requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self,
+                    requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self,
                     WallClockKey.self,
                     ClientOriginKey.self
                 ) {
@@ -76,7 +76,7 @@ public struct AuthDataModule: FeatureModule {
             .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
             SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
-            .singleton(PinRepositoryKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
+            .singleton(PinStoreKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },
             PinService.provider, // requires InboxPublisherKey, like the session manager
             .singleton(SessionUnlockerKey.self, requires: PinServiceKey.self) { $0 },
             AccountDeletion.provider, // requires UnitOfWorkKey (Core) and UserDataOwnersKey (App)

@@ -6,11 +6,11 @@ import Persistence
 import SharedKit
 import Storage
 
-/// ``AuthRepository`` on the app's SQLite database. Every method is one transaction.
+/// ``AuthStore`` on the app's SQLite database. Every method is one transaction.
 ///
 /// Database failures surface as `StorageError` whose reason is SQLite's message (never a bound
 /// value: no e-mail, hash or digest ends up in an error).
-public struct SQLiteAuthStore: AuthRepository {
+public struct SQLiteAuthStore: AuthStore {
     private let database: AppDatabase
 
     public init(database: AppDatabase) {

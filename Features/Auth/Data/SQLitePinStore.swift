@@ -5,10 +5,10 @@ import Persistence
 import SharedKit
 import Storage
 
-/// ``PinRepository`` on the app's SQLite database (`auth_pins`, one row per user, removed with the
+/// ``PinStore`` on the app's SQLite database (`auth_pins`, one row per user, removed with the
 /// user; its security events go to `auth_security_events`, as the sign-in store's do). Every method
 /// is one transaction; errors carry SQLite's message, never a bound value.
-public struct SQLitePinStore: PinRepository {
+public struct SQLitePinStore: PinStore {
     private let database: AppDatabase
 
     public init(database: AppDatabase) {

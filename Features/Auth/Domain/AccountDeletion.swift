@@ -27,7 +27,7 @@ public struct DeletionReport: Sendable, Equatable {
 /// this terminal, if there is one, is removed.
 public struct AccountDeletion: Sendable {
     private let sessions: any SessionProvider
-    private let repository: any AuthRepository
+    private let repository: any AuthStore
     private let store: (any SessionStore)?
     private let unitOfWork: any UnitOfWork
     private let owners: [any UserDataOwner]
@@ -36,7 +36,7 @@ public struct AccountDeletion: Sendable {
     ///   - sessions: who is deleted: the terminal's session (`moa`), or the request's user (`moa-server`).
     ///   - store: the terminal's session file, removed after a deletion; `nil` on the server.
     public init(
-        sessions: any SessionProvider, repository: any AuthRepository, store: (any SessionStore)?,
+        sessions: any SessionProvider, repository: any AuthStore, store: (any SessionStore)?,
         unitOfWork: any UnitOfWork, owners: [any UserDataOwner]
     ) {
         self.sessions = sessions

@@ -13,7 +13,7 @@ extension SessionManager {
     /// go to `InboxPublisherKey`.
     public static var provider: Provider {
         .singleton(
-            SessionManagerKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            SessionManagerKey.self, requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
             SessionStoreKey.self, WallClockKey.self, InboxPublisherKey.self
         ) { repository, hasher, secrets, store, clock, inbox in
             SessionManager(repository: repository, hasher: hasher, secrets: secrets, store: store, clock: clock, inbox: inbox)
@@ -26,7 +26,7 @@ extension SessionTokens {
     /// go to `InboxPublisherKey`.
     public static var provider: Provider {
         .singleton(
-            SessionTokensKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            SessionTokensKey.self, requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
             WallClockKey.self, InboxPublisherKey.self, ClientOriginKey.self
         ) { repository, hasher, secrets, clock, inbox, origin in
             SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, inbox: inbox, origin: origin)
@@ -38,8 +38,8 @@ extension PinService {
     /// `PinServiceKey`: the PIN lockout and PIN removal notices go to `InboxPublisherKey`.
     public static var provider: Provider {
         .singleton(
-            PinServiceKey.self, requires: PinRepositoryKey.self, PasswordHasherKey.self, SessionManagerKey.self,
-            AuthRepositoryKey.self, WallClockKey.self, InboxPublisherKey.self
+            PinServiceKey.self, requires: PinStoreKey.self, PasswordHasherKey.self, SessionManagerKey.self,
+            AuthStoreKey.self, WallClockKey.self, InboxPublisherKey.self
         ) { pins, hasher, sessions, events, clock, inbox in
             PinService(pins: pins, hasher: hasher, sessions: sessions, events: events, clock: clock, inbox: inbox)
         }
@@ -51,7 +51,7 @@ extension PasswordReset {
     /// wrong codes count against `ClientOriginKey`'s client.
     public static var provider: Provider {
         .singleton(
-            PasswordResetKey.self, requires: AuthRepositoryKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            PasswordResetKey.self, requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
             MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self, ClientOriginKey.self
         ) { repository, hasher, secrets, mail, clock, inbox, origin in
             PasswordReset(
@@ -66,7 +66,7 @@ extension AccountDeletion {
     /// `UnitOfWorkKey` transaction.
     public static var provider: Provider {
         .singleton(
-            AccountDeletionKey.self, requires: SessionProviderKey.self, AuthRepositoryKey.self, SessionStoreKey.self,
+            AccountDeletionKey.self, requires: SessionProviderKey.self, AuthStoreKey.self, SessionStoreKey.self,
             UnitOfWorkKey.self, UserDataOwnersKey.self
         ) { sessions, repository, store, unitOfWork, owners in
             AccountDeletion(sessions: sessions, repository: repository, store: store, unitOfWork: unitOfWork, owners: owners)
@@ -77,7 +77,7 @@ extension AccountDeletion {
     /// no session file, and the user's sessions are erased with the user.
     public static var serverProvider: Provider {
         .singleton(
-            AccountDeletionKey.self, requires: SessionProviderKey.self, AuthRepositoryKey.self, UnitOfWorkKey.self,
+            AccountDeletionKey.self, requires: SessionProviderKey.self, AuthStoreKey.self, UnitOfWorkKey.self,
             UserDataOwnersKey.self
         ) { sessions, repository, unitOfWork, owners in
             AccountDeletion(sessions: sessions, repository: repository, store: nil, unitOfWork: unitOfWork, owners: owners)

@@ -7,7 +7,7 @@ import SharedKit
 /// mailbox, so whoever holds it chooses the password. One rule for ``Registration/verify(email:code:password:)``
 /// and ``PasswordReset/complete(email:code:newPassword:)``.
 struct CodeRedemption: Sendable {
-    let repository: any AuthRepository
+    let repository: any AuthStore
     let hasher: any PasswordHasher
     let secrets: any SecretGenerator
     let clock: any WallClock

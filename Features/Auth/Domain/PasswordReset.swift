@@ -18,7 +18,7 @@ import SharedKit
 /// address, and a code for an address without one is simply wrong. An address gets at most one
 /// reset mail per `resetMailInterval` (a minute).
 public struct PasswordReset: Sendable {
-    private let repository: any AuthRepository
+    private let repository: any AuthStore
     private let hasher: any PasswordHasher
     private let secrets: any SecretGenerator
     private let mail: any MailSender
@@ -28,7 +28,7 @@ public struct PasswordReset: Sendable {
     private let origin: any ClientOrigin
 
     public init(
-        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, mail: any MailSender,
+        repository: any AuthStore, hasher: any PasswordHasher, secrets: any SecretGenerator, mail: any MailSender,
         clock: any WallClock, policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil,
         origin: any ClientOrigin = ThisTerminal()
     ) {

@@ -23,7 +23,7 @@ public struct PinRecord: Sendable, Equatable {
 }
 
 /// Where PINs are kept (AuthData: the `auth_pins` table). Every method is one transaction.
-public protocol PinRepository: Sendable {
+public protocol PinStore: Sendable {
     func pin(for user: UserID) async throws -> PinRecord?
     /// Stores (or replaces) the user's PIN hash, with no wrong PINs counted.
     func savePin(hash: String, for user: UserID, at date: Date) async throws
@@ -57,7 +57,7 @@ public enum PinProof: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-public enum PinRepositoryKey: ServiceKey { public typealias Service = any PinRepository }
+public enum PinStoreKey: ServiceKey { public typealias Service = any PinStore }
 /// The PIN use cases (Auth's commands, and `SessionUnlockerKey` for the App).
 public enum PinServiceKey: ServiceKey { public typealias Service = PinService }
 
@@ -88,10 +88,10 @@ public struct PinStatus: Sendable, Equatable {
 /// with the password — gets five tries again. Removing the PIN needs the PIN or the password, and
 /// is recorded and published too.
 public struct PinService: SessionUnlocker {
-    private let pins: any PinRepository
+    private let pins: any PinStore
     private let hasher: any PasswordHasher
     private let sessions: SessionManager
-    private let events: any AuthRepository
+    private let events: any AuthStore
     private let clock: any WallClock
     private let inbox: (any InboxPublisher)?
     public let policy: PinPolicy
@@ -99,7 +99,7 @@ public struct PinService: SessionUnlocker {
     /// - Parameter inbox: where the PIN lockout and PIN removal notices go, in the event's transaction.
     ///   The app always gives one (``provider``); `nil` only for tests of other concerns.
     public init(
-        pins: any PinRepository, hasher: any PasswordHasher, sessions: SessionManager, events: any AuthRepository,
+        pins: any PinStore, hasher: any PasswordHasher, sessions: SessionManager, events: any AuthStore,
         clock: any WallClock, policy: PinPolicy = PinPolicy(), inbox: (any InboxPublisher)? = nil
     ) {
         self.pins = pins

@@ -246,7 +246,7 @@ public struct SecurityEvent: Sendable, Equatable {
 }
 
 /// Auth's persistence. Every method is one transaction.
-public protocol AuthRepository: Sendable {
+public protocol AuthStore: Sendable {
     /// Creates an unverified user with its verification, or throws `.emailTaken`.
     func createUser(_ user: UserRecord, verification: VerificationRecord) async throws
     /// Removes a user that was never verified (undoing a sign-up whose mail could not be sent).
@@ -300,7 +300,7 @@ public protocol AuthRepository: Sendable {
     func eraseUser(_ id: UserID, email: String, in transaction: any Transaction) throws
 }
 
-public enum AuthRepositoryKey: ServiceKey { public typealias Service = any AuthRepository }
+public enum AuthStoreKey: ServiceKey { public typealias Service = any AuthStore }
 public enum PasswordHasherKey: ServiceKey { public typealias Service = any PasswordHasher }
 public enum SecretGeneratorKey: ServiceKey { public typealias Service = any SecretGenerator }
 public enum MailSenderKey: ServiceKey { public typealias Service = any MailSender }

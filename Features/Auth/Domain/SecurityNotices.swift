@@ -87,7 +87,7 @@ enum SecurityNotices {
     }
 }
 
-extension AuthRepository {
+extension AuthStore {
     /// Records that `client` was locked out of `address` (a `login-lockout` event) and, when the
     /// address has an account, publishes the notice to its owner, in one transaction. The same work,
     /// minus the notice, for an address without an account: the caller's answer never depends on it.

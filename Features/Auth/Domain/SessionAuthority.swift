@@ -26,10 +26,10 @@ public protocol SessionAuthority: Sendable {
 /// The embedded app's authority: ``SessionTokens`` and the repository on this machine's database.
 public struct LocalSessionAuthority: SessionAuthority {
     private let tokens: SessionTokens
-    private let repository: any AuthRepository
+    private let repository: any AuthStore
     private let secrets: any SecretGenerator
 
-    public init(tokens: SessionTokens, repository: any AuthRepository, secrets: any SecretGenerator) {
+    public init(tokens: SessionTokens, repository: any AuthStore, secrets: any SecretGenerator) {
         self.tokens = tokens
         self.repository = repository
         self.secrets = secrets

@@ -22,7 +22,7 @@ public actor SessionManager: SessionProvider {
     ///   changed, login lockout of a known address), in the event's transaction. The app always
     ///   gives one (``provider``); `nil` only for tests of other concerns.
     public init(
-        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
+        repository: any AuthStore, hasher: any PasswordHasher, secrets: any SecretGenerator,
         store: any SessionStore, clock: any WallClock, policy: AuthPolicy = AuthPolicy(),
         inbox: (any InboxPublisher)? = nil
     ) {

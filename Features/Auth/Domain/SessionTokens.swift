@@ -11,7 +11,7 @@ import SharedKit
 /// it and keeps what it returns in the session file. Both therefore share one throttle, one lockout,
 /// one set of security notices and one reuse rule.
 public struct SessionTokens: Sendable {
-    private let repository: any AuthRepository
+    private let repository: any AuthStore
     private let hasher: any PasswordHasher
     private let secrets: any SecretGenerator
     private let clock: any WallClock
@@ -24,7 +24,7 @@ public struct SessionTokens: Sendable {
     ///     lockout of a known address), in the event's transaction; `nil` only in tests of other concerns.
     ///   - origin: who is asking (the request's client on a server), for the guessers' locks.
     public init(
-        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator, clock: any WallClock,
+        repository: any AuthStore, hasher: any PasswordHasher, secrets: any SecretGenerator, clock: any WallClock,
         policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil, origin: any ClientOrigin = ThisTerminal()
     ) {
         self.repository = repository

@@ -31,7 +31,7 @@ public struct Registration: Sendable {
     /// The password hash of a sign-up whose code was not entered yet: matches no password.
     static let noPassword = "!unverified"
 
-    private let repository: any AuthRepository
+    private let repository: any AuthStore
     private let hasher: any PasswordHasher
     private let secrets: any SecretGenerator
     private let mail: any MailSender
@@ -40,7 +40,7 @@ public struct Registration: Sendable {
     private let origin: any ClientOrigin
 
     public init(
-        repository: any AuthRepository, hasher: any PasswordHasher, secrets: any SecretGenerator,
+        repository: any AuthStore, hasher: any PasswordHasher, secrets: any SecretGenerator,
         mail: any MailSender, clock: any WallClock, policy: AuthPolicy = AuthPolicy(), origin: any ClientOrigin = ThisTerminal()
     ) {
         self.repository = repository

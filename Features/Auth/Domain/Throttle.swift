@@ -111,7 +111,7 @@ public enum ThrottleKey {
     }
 }
 
-extension AuthRepository {
+extension AuthStore {
     /// Counts one more failure under `key` by `rule`, in one transaction. A key that a concurrent
     /// attempt (in this process or another sharing the store) locked meanwhile is left as it is,
     /// and the returned `before` says until when: nothing more is counted.
@@ -144,7 +144,7 @@ struct GuessLimits: Sendable {
         case code
     }
 
-    let repository: any AuthRepository
+    let repository: any AuthStore
     let policy: AuthPolicy
     let inbox: (any InboxPublisher)?
     let address: String
@@ -155,7 +155,7 @@ struct GuessLimits: Sendable {
     let locked: @Sendable (Date) -> any Error
 
     init(
-        _ secret: Secret, repository: any AuthRepository, policy: AuthPolicy, inbox: (any InboxPublisher)?, address: String,
+        _ secret: Secret, repository: any AuthStore, policy: AuthPolicy, inbox: (any InboxPublisher)?, address: String,
         origin: any ClientOrigin, locked: @escaping @Sendable (Date) -> any Error
     ) {
         self.secret = secret

@@ -39,7 +39,7 @@ enum AuthExampleRoot: ServiceKey {
     struct Service: Sendable {
         let registration: any RegistrationUseCases
         let sessions: SessionManager
-        let repository: any AuthRepository
+        let repository: any AuthStore
         let secrets: any SecretGenerator
         let reset: any PasswordResetUseCases
         let deletion: any AccountDeletionUseCases
@@ -65,7 +65,7 @@ func walkThrough() async throws {
             "Example",
             [
                 .singleton(
-                    AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthRepositoryKey.self,
+                    AuthExampleRoot.self, requires: RegistrationKey.self, SessionManagerKey.self, AuthStoreKey.self,
                     SecretGeneratorKey.self,
                     PasswordResetKey.self, AccountDeletionKey.self
                 ) {

@@ -28,8 +28,8 @@ public struct SearchDataModule: FeatureModule {
         return [
             .singleton(SearchHTTPClientsKey.self) { clients ?? .urlSession(timeout: configuration.timeout) },
             .singleton(UserCacheStoreKey.self, requires: DatabaseKey.self) { SQLiteUserCacheStore(database: $0) },
-            .singleton(UserSearchRepositoryKey.self, requires: SearchHTTPClientsKey.self, UserCacheStoreKey.self, WallClockKey.self) {
-                GitHubUserRepository(clients: $0, store: $1, clock: $2, configuration: configuration)
+            .singleton(UserSearchStoreKey.self, requires: SearchHTTPClientsKey.self, UserCacheStoreKey.self, WallClockKey.self) {
+                GitHubUserStore(clients: $0, store: $1, clock: $2, configuration: configuration)
             },
         ]
     }

@@ -132,12 +132,12 @@ public struct FetchedUser: Sendable, Equatable {
 
 /// The user search's port to a GitHub-compatible API (SearchData implements it over HTTP, with
 /// an LRU cache and ETag revalidation). Every failure is a ``SearchError``.
-public protocol UserSearchRepository: Sendable {
+public protocol UserSearchStore: Sendable {
     func searchUsers(_ request: UserSearchRequest, access: SearchAPIAccess) async throws(SearchError) -> UserSearchPage
     func user(login: String, access: SearchAPIAccess) async throws(SearchError) -> FetchedUser
 }
 
-public enum UserSearchRepositoryKey: ServiceKey { public typealias Service = any UserSearchRepository }
+public enum UserSearchStoreKey: ServiceKey { public typealias Service = any UserSearchStore }
 
 /// The user search use cases, for Search's commands and screens.
 public enum UserSearchServiceKey: ServiceKey { public typealias Service = UserSearchService }

@@ -11,9 +11,9 @@ public struct UserSearchService: UserProfileLookup {
     public static let maxPerPage = 100
 
     private let settings: any SettingsReader
-    private let repository: any UserSearchRepository
+    private let repository: any UserSearchStore
 
-    public init(settings: any SettingsReader, repository: any UserSearchRepository) {
+    public init(settings: any SettingsReader, repository: any UserSearchStore) {
         self.settings = settings
         self.repository = repository
     }

@@ -18,7 +18,7 @@ public struct SearchFeatureModule: FeatureModule {
 
     public var providers: [Provider] {
         [
-            .singleton(UserSearchServiceKey.self, requires: SettingsReaderKey.self, UserSearchRepositoryKey.self) {
+            .singleton(UserSearchServiceKey.self, requires: SettingsReaderKey.self, UserSearchStoreKey.self) {
                 UserSearchService(settings: $0, repository: $1)
             },
             .singleton(UserProfileLookupKey.self, requires: UserSearchServiceKey.self) { $0 },

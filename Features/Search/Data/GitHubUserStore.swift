@@ -32,13 +32,13 @@ struct CachedUser: Sendable {
     let freshUntil: Date
 }
 
-/// ``UserSearchRepository`` over a GitHub-compatible HTTP API.
+/// ``UserSearchStore`` over a GitHub-compatible HTTP API.
 ///
 /// User details go through two caches: an in-memory ``LRUCache`` (a fresh entry is served without
 /// a request) and, for entries with an ETag, the `search_user_cache` table (a new process sends
 /// `If-None-Match`, and a `304` reuses the stored body). A cache that cannot be read or written is
 /// skipped, never an error: the network answer is what counts.
-public struct GitHubUserRepository: UserSearchRepository {
+public struct GitHubUserStore: UserSearchStore {
     private let clients: SearchHTTPClients
     private let memory: LRUCache<UserCacheKey, CachedUser>
     private let store: (any UserCacheStore)?

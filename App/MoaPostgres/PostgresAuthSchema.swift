@@ -83,8 +83,8 @@ extension PostgresStores {
             ])
     }
 
-    /// Auth's store keys, on `database`: `AuthRepositoryKey`.
+    /// Auth's store keys, on `database`: `AuthStoreKey`.
     static func authStores(_ database: PostgresDatabase) -> [Provider] {
-        [.singleton(AuthRepositoryKey.self) { PostgresAuthStore(database: database) }]
+        [.singleton(AuthStoreKey.self) { PostgresAuthStore(database: database) }]
     }
 }
