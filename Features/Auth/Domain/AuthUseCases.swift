@@ -1,4 +1,5 @@
 import AuthInterface
+import Registry
 
 // What Auth's commands and screens ask of the bank besides the session (``SessionManager``, which
 // both modes share): the embedded implementations on this machine's database, or the App's remote
@@ -34,3 +35,6 @@ public protocol AccountDeletionUseCases: Sendable {
 extension Registration: RegistrationUseCases {}
 extension PasswordReset: PasswordResetUseCases {}
 extension AccountDeletion: AccountDeletionUseCases {}
+
+/// Sign-up and verification.
+public enum RegistrationKey: ServiceKey { public typealias Service = any RegistrationUseCases }

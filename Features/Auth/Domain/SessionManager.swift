@@ -1,6 +1,7 @@
 import AuthInterface
 import Foundation
 import InboxInterface
+import Registry
 import SharedKit
 
 /// Logs in and out, and is the `SessionProvider` other features use: the session of this terminal,
@@ -195,3 +196,6 @@ public actor SessionManager: SessionProvider {
         return nil
     }
 }
+
+/// The session manager (log in, log out, current user) that Auth's commands and `SessionProviderKey` share.
+public enum SessionManagerKey: ServiceKey { public typealias Service = SessionManager }
