@@ -100,6 +100,11 @@ let core: [Module] = [
     .library("Persistence", path: "Core/Persistence", deps: ["Registry"]),
     .library("Storage", path: "Core/Storage", deps: ["SharedKit", "Registry", "Persistence", grdb]),
     .library("Networking", path: "Core/Networking", deps: ["SharedKit", logging]),
+    // PostgreSQL's plumbing for the served features' stores: the pool (fast to fail and to come
+    // back), the transaction behind `Persistence.Transaction`, the writers lock and the migration
+    // runner. Only the stores on PostgreSQL and the server depend on it, so no other closure builds
+    // PostgresNIO.
+    .library("PostgresStorage", path: "Core/PostgresStorage", deps: ["Persistence", "SharedKit", postgresNIO, logging]),
     // The HTTP API, generated from docs/api/openapi.yaml by Scripts/generate-api: its types, and the
     // server's route registration (no NIO: server and client share it). Generated code only, so its
     // warnings (unused `public import`s that Swift 6.4's @diagnose would silence) are not ours.
@@ -278,14 +283,15 @@ let app: [Module] = [
     .library(
         "MoaPostgres", path: "App/MoaPostgres",
         deps: [
-            "Registry", "Persistence", "SharedKit", "Money", postgresNIO, logging, "AuthInterface", "AuthDomain", "SettingsDomain",
-            "AccountInterface", "AccountDomain", "TransferInterface", "TransferDomain", "InboxInterface", "InboxDomain",
+            "Registry", "Persistence", "PostgresStorage", "SharedKit", "Money", postgresNIO, "AuthInterface", "AuthDomain",
+            "SettingsDomain", "AccountInterface", "AccountDomain", "TransferInterface", "TransferDomain", "InboxInterface", "InboxDomain",
         ]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library(
         "MoaServer", path: "App/MoaServer",
         deps: [
-            "Registry", "Persistence", "Storage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging, hummingbird,
+            "Registry", "Persistence", "Storage", "PostgresStorage", "SharedKit", "Money", "MoaAPI", "MoaPostgres", argumentParser, logging,
+            hummingbird,
             hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
             hummingbirdTLS, nioSSL, nioHTTP1, nioHTTPTypes, configuration, systemPackage,
         ]
@@ -356,7 +362,7 @@ let crossCuttingTests: [Module] = [
     // One contract suite per store, run on both engines: the features' SQLite stores and MoaPostgres'.
     .test(
         "StoreContractTests", path: "Tests/StoreContractTests",
-        deps: ["MoaPostgres", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
+        deps: ["MoaPostgres", "PostgresStorage", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsDomain", "SettingsData", "AccountInterface", "AccountDomain"]
             + ["AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxInterface", "InboxDomain", "InboxData"]),
 ]

@@ -4,6 +4,7 @@ import Foundation
 import Money
 import Persistence
 import PostgresNIO
+import PostgresStorage
 import Registry
 import SharedKit
 
@@ -50,7 +51,7 @@ extension PostgresStores {
     }
 
     /// `AccountStoreKey`, `AccountPostingKey` and `AccountUserDataStoreKey`, on `database`.
-    static func accountStores(_ database: PostgresDatabase) -> [Provider] {
+    static func accountStores(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .instance(AccountStoreKey.self, PostgresAccountStore(database: database)),
             .instance(AccountPostingKey.self, PostgresAccountPosting()),
@@ -61,7 +62,7 @@ extension PostgresStores {
 
 /// Accounts and their ledger in PostgreSQL; every check is ``PostingRules``', as on SQLite.
 struct PostgresAccountStore: AccountStore {
-    let database: PostgresDatabase
+    let database: PostgresAppDatabase
 
     func open(_ account: AccountSummary, quota: AccountQuota) async throws {
         // SERIALIZABLE: of two opens that counted before either inserted, one is run again.

@@ -1,4 +1,5 @@
 import AuthDomain
+import PostgresStorage
 import Registry
 
 extension PostgresStores {
@@ -84,7 +85,7 @@ extension PostgresStores {
     }
 
     /// Auth's store keys, on `database`: `AuthStoreKey`.
-    static func authStores(_ database: PostgresDatabase) -> [Provider] {
+    static func authStores(_ database: PostgresAppDatabase) -> [Provider] {
         [.singleton(AuthStoreKey.self) { PostgresAuthStore(database: database) }]
     }
 }

@@ -3,10 +3,11 @@ import AuthInterface
 import Foundation
 import Persistence
 import PostgresNIO
+import PostgresStorage
 import SharedKit
 
 /// ``AuthStore`` on the server's PostgreSQL database, the twin of AuthData's `SQLiteAuthStore`.
-/// Every method is one transaction; a writing one is `SERIALIZABLE` (``PostgresDatabase/write(_:)``),
+/// Every method is one transaction; a writing one is `SERIALIZABLE` (``PostgresAppDatabase/write(_:)``),
 /// so a read-modify-write — a wrong code counted, a refresh token rotated once, an address taken —
 /// holds when several `moa-server` processes share the database: a conflicting transaction is run
 /// again, and then sees the other's row.
@@ -15,9 +16,9 @@ import SharedKit
 /// PostgreSQL's message or the constraint's name, never a bound value (no e-mail, hash or digest in
 /// an error); a row that cannot be decoded is "a stored sign-in record could not be read".
 public struct PostgresAuthStore: AuthStore {
-    private let database: PostgresDatabase
+    private let database: PostgresAppDatabase
 
-    public init(database: PostgresDatabase) {
+    public init(database: PostgresAppDatabase) {
         self.database = database
     }
 

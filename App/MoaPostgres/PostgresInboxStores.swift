@@ -3,6 +3,7 @@ import InboxDomain
 import InboxInterface
 import Persistence
 import PostgresNIO
+import PostgresStorage
 import Registry
 import SharedKit
 
@@ -36,7 +37,7 @@ extension PostgresStores {
     }
 
     /// Inbox's store keys, on `database`: `InboxStoreKey` and `InboxPublisherKey`.
-    static func inboxStores(_ database: PostgresDatabase) -> [Provider] {
+    static func inboxStores(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .singleton(InboxStoreKey.self) { PostgresInboxStore(database: database) },
             .singleton(InboxPublisherKey.self) { PostgresInboxPublisher() },
@@ -46,7 +47,7 @@ extension PostgresStores {
 
 /// Notices in PostgreSQL (the same contract as `SQLiteInboxStore`).
 struct PostgresInboxStore: InboxStore {
-    let database: PostgresDatabase
+    let database: PostgresAppDatabase
 
     func notices(for recipient: UserID, unreadOnly: Bool, before: Int64?, limit: Int) async throws -> [InboxItem] {
         let before = before ?? Int64.max

@@ -1,6 +1,7 @@
 import Foundation
 import Persistence
 import PostgresNIO
+import PostgresStorage
 import Registry
 import SettingsDomain
 import SharedKit
@@ -30,7 +31,7 @@ extension PostgresStores {
 
     /// Settings's store keys, on `database`: `SettingsStoreKey` (requiring `WallClockKey`) and
     /// `SettingsEraserKey`.
-    static func settingsStores(_ database: PostgresDatabase) -> [Provider] {
+    static func settingsStores(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .singleton(SettingsStoreKey.self, requires: WallClockKey.self) { clock in
                 PostgresSettingsStore(database: database, clock: clock)
@@ -49,7 +50,7 @@ extension PostgresStores {
 /// transaction is run again, `change` included, on the values the winner committed: `change` must
 /// depend only on the values it is given (SettingsManager's do).
 struct PostgresSettingsStore: SettingsStore {
-    let database: PostgresDatabase
+    let database: PostgresAppDatabase
     let clock: any WallClock
 
     func values(in scope: SettingsScope) async throws -> StoredSettings {

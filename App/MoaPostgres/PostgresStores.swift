@@ -1,15 +1,16 @@
 import Persistence
+import PostgresStorage
 import Registry
 
 /// The served features' stores on PostgreSQL: the same registry keys their Data modules provide on
 /// SQLite (`AccountDataModule.sqliteStores`, …), for `moa-server --database postgres://…`, whose
 /// composition gives each Data module `stores: .providedByRoot`. Also the unit of work
-/// (`UnitOfWorkKey`): ``PostgresDatabase``.
+/// (`UnitOfWorkKey`): ``PostgresAppDatabase``.
 public struct PostgresStores: FeatureModule {
     public let name = "PostgreSQL"
-    private let database: PostgresDatabase
+    private let database: PostgresAppDatabase
 
-    public init(database: PostgresDatabase) {
+    public init(database: PostgresAppDatabase) {
         self.database = database
     }
 

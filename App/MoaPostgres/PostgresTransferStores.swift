@@ -2,6 +2,7 @@ import Foundation
 import Money
 import Persistence
 import PostgresNIO
+import PostgresStorage
 import Registry
 import SharedKit
 import TransferDomain
@@ -67,7 +68,7 @@ extension PostgresStores {
     }
 
     /// `TransferStoreKey`, `RecipientStoreKey` and `TransferUserDataStoreKey`, on `database`.
-    static func transferStores(_ database: PostgresDatabase) -> [Provider] {
+    static func transferStores(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .instance(TransferStoreKey.self, PostgresTransferStore(database: database)),
             .instance(RecipientStoreKey.self, PostgresRecipientStore(database: database)),
@@ -79,7 +80,7 @@ extension PostgresStores {
 /// Transfers in PostgreSQL. The in-transaction methods write in the unit of work's transaction,
 /// the same one Account's posting writes its ledger entries in.
 struct PostgresTransferStore: TransferStore {
-    let database: PostgresDatabase
+    let database: PostgresAppDatabase
 
     private static let columns = """
         position, id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at
@@ -204,7 +205,7 @@ struct PostgresTransferStore: TransferStore {
 
 /// Favourites and recent recipients in PostgreSQL (recents are written by ``PostgresTransferStore``).
 struct PostgresRecipientStore: RecipientStore {
-    let database: PostgresDatabase
+    let database: PostgresAppDatabase
 
     func favourites(of user: UserID) async throws -> [FavouriteRecipient] {
         try await database.read { transaction in

@@ -15,6 +15,7 @@ import MoaPostgres
 import NIOSSL
 import OpenAPIHummingbird
 import Persistence
+import PostgresStorage
 import Registry
 import SettingsData
 import SettingsDomain
@@ -38,9 +39,9 @@ public struct MoaServer: Sendable {
     public enum Storage: Sendable {
         /// SQLite in the data folder (`moa.sqlite`): one server process.
         case sqlite
-        /// A PostgreSQL database, already migrated (``PostgresDatabase/migrate(_:)`` with
+        /// A PostgreSQL database, already migrated (``PostgresAppDatabase/migrate(_:)`` with
         /// `PostgresStores.migrations`) and running: any number of server processes.
-        case postgres(PostgresDatabase)
+        case postgres(PostgresAppDatabase)
     }
 
     public let folder: MoaHome
@@ -56,7 +57,7 @@ public struct MoaServer: Sendable {
     /// The engine the stores were composed on.
     enum Engine: Sendable {
         case sqlite(AppDatabase)
-        case postgres(PostgresDatabase)
+        case postgres(PostgresAppDatabase)
 
         /// The migration steps the database lacks (`/readyz`), or an error when it does not answer.
         func pendingMigrations() async throws -> [String] {

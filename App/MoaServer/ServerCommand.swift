@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import MoaPostgres
 import NIOSSL
+import PostgresStorage
 import ServiceLifecycle
 import SharedKit
 import Storage
@@ -145,7 +146,7 @@ public struct ServerCommand: AsyncParsableCommand {
         let location = try PostgresLocation(database, environment: environment)
         var poolLogger = logger
         poolLogger.logLevel = .error // the pool's warnings repeat what a request's error already says
-        let postgres = PostgresDatabase(location: location, logger: poolLogger)
+        let postgres = PostgresAppDatabase(location: location, logger: poolLogger)
         let pool = Task { await postgres.run() }
         do {
             try await postgres.migrate(PostgresStores.migrations, applying: !audit) // an audit writes nothing

@@ -2,6 +2,7 @@ import ArgumentParser
 import Configuration
 import Foundation
 import MoaPostgres
+import PostgresStorage
 import SharedKit
 import SystemPackage
 

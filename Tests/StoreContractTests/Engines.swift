@@ -10,6 +10,7 @@ import InboxInterface
 import Logging
 import MoaPostgres
 import Persistence
+import PostgresStorage
 import Registry
 import SettingsData
 import SettingsDomain
@@ -112,11 +113,11 @@ func withStores(
 /// A migrated (unless `migrated` is false) PostgreSQL database in a schema of its own on
 /// `location`, dropped after `body`.
 func withPostgres(
-    _ location: PostgresLocation, migrated: Bool = true, optimisticAttempts: Int = 6, _ body: (PostgresDatabase) async throws -> Void
+    _ location: PostgresLocation, migrated: Bool = true, optimisticAttempts: Int = 6, _ body: (PostgresAppDatabase) async throws -> Void
 ) async throws {
     let schema = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-    let database = PostgresDatabase(
+    let database = PostgresAppDatabase(
         location: location, logger: quiet, maximumConnections: 4, schema: schema, optimisticAttempts: optimisticAttempts)
     let pool = Task { await database.run() }
     defer { pool.cancel() }
@@ -135,15 +136,15 @@ func withPostgres(
 /// writing transaction alone, as a starved writer does — with each one's stores.
 func withTwoServers(_ location: PostgresLocation, _ body: (Stores, Stores) async throws -> Void) async throws {
     let clock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600))
-    func stores(_ database: PostgresDatabase) throws -> Stores {
+    func stores(_ database: PostgresAppDatabase) throws -> Stores {
         try RegistryBuilder(modules: [
             ModuleOf("Core", [.instance(WallClockKey.self, clock)]), PostgresStores(database: database), ModuleOf("Test", [storesProvider]),
         ]).validate(root: StoresKey.self).resolve()
     }
     let schema = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
-    let optimistic = PostgresDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema)
-    let alone = PostgresDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema, optimisticAttempts: 0)
+    let optimistic = PostgresAppDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema)
+    let alone = PostgresAppDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema, optimisticAttempts: 0)
     let pools = [Task { await optimistic.run() }, Task { await alone.run() }]
     defer { for pool in pools { pool.cancel() } }
     try await optimistic.createSchema(schema)

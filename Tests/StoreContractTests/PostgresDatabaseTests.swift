@@ -1,5 +1,6 @@
 import Foundation
 import MoaPostgres
+import PostgresStorage
 import SharedKit
 import Testing
 

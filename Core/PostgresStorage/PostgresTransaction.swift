@@ -7,7 +7,7 @@ import Synchronization
 
 /// An open PostgreSQL transaction behind the opaque `Persistence.Transaction` token, for the stores'
 /// synchronous methods. Each statement waits for PostgresNIO's answer on the calling thread, which
-/// must be one of ``PostgresDatabase``'s database threads (the unit of work runs `work` there): a
+/// must be one of ``PostgresAppDatabase``'s database threads (the unit of work runs `work` there): a
 /// statement from any other thread is refused, so that no event loop and no thread of the
 /// cooperative pool ever waits.
 public final class PostgresTransaction: Transaction, Sendable {

@@ -31,7 +31,7 @@ import Synchronization
 /// ``maximumAttempts`` all failed (lock waits past `lock_timeout`), as a retryable 503 ("busy"). Reads
 /// that span several statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted, and
 /// take no lock.
-public final class PostgresDatabase: UnitOfWork, Sendable {
+public final class PostgresAppDatabase: UnitOfWork, Sendable {
     public static let maximumAttempts = 40
     /// Conflicts after which a writing transaction runs alone (6 unless the tests say otherwise).
     public let optimisticAttempts: Int
@@ -272,15 +272,15 @@ public final class PostgresDatabase: UnitOfWork, Sendable {
 
         var take: PostgresQuery {
             switch self {
-            case .shared: "SELECT pg_advisory_lock_shared(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
-            case .exclusive: "SELECT pg_advisory_lock(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
+            case .shared: "SELECT pg_advisory_lock_shared(\(PostgresAppDatabase.writersLock), hashtext(current_schema()))"
+            case .exclusive: "SELECT pg_advisory_lock(\(PostgresAppDatabase.writersLock), hashtext(current_schema()))"
             }
         }
 
         var release: PostgresQuery {
             switch self {
-            case .shared: "SELECT pg_advisory_unlock_shared(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
-            case .exclusive: "SELECT pg_advisory_unlock(\(PostgresDatabase.writersLock), hashtext(current_schema()))"
+            case .shared: "SELECT pg_advisory_unlock_shared(\(PostgresAppDatabase.writersLock), hashtext(current_schema()))"
+            case .exclusive: "SELECT pg_advisory_unlock(\(PostgresAppDatabase.writersLock), hashtext(current_schema()))"
             }
         }
     }
