@@ -248,7 +248,8 @@ let features: [FeatureSpec] = [
         tests: [
             "InboxInterface", "InboxDomain", "InboxData", "InboxFeature", "InboxTesting", "AuthInterface", "AuthTesting", "SharedKit",
             "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit",
-        ]),
+        ],
+        postgres: ["InboxDomain", "InboxInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
@@ -284,7 +285,7 @@ let app: [Module] = [
         "MoaPostgres", path: "App/MoaPostgres",
         deps: [
             "Registry", "Persistence", "PostgresStorage", "SharedKit", "Money", postgresNIO, "AuthInterface", "AuthDomain",
-            "SettingsDomain", "AccountInterface", "AccountDomain", "TransferInterface", "TransferDomain", "InboxInterface", "InboxDomain",
+            "SettingsDomain", "AccountInterface", "AccountDomain", "TransferInterface", "TransferDomain", "InboxPostgres",
         ]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library(
@@ -437,16 +438,19 @@ struct FeatureSpec {
     let name: String
     let imports: [String: [Dep]]
 
-    /// A feature, and what each of its targets imports (see `features`).
+    /// A feature, and what each of its targets imports (see `features`). `postgres`: a served
+    /// feature's stores on PostgreSQL (`Features/<F>/Postgres`, target `<F>Postgres`), for the server
+    /// only: no Example and no feature test depends on it, so none builds PostgresNIO.
     static func feature(
-        _ name: String, interface: [Dep], domain: [Dep], data: [Dep], feature: [Dep], testing: [Dep], example: [Dep], tests: [Dep]
+        _ name: String, interface: [Dep], domain: [Dep], data: [Dep], feature: [Dep], testing: [Dep], example: [Dep], tests: [Dep],
+        postgres: [Dep]? = nil
     ) -> FeatureSpec {
-        FeatureSpec(
-            name: name,
-            imports: [
-                "Interface": interface, "Domain": domain, "Data": data, "Feature": feature, "Testing": testing, "Example": example,
-                "Tests": tests,
-            ])
+        var imports: [String: [Dep]] = [
+            "Interface": interface, "Domain": domain, "Data": data, "Feature": feature, "Testing": testing, "Example": example,
+            "Tests": tests,
+        ]
+        imports["Postgres"] = postgres
+        return FeatureSpec(name: name, imports: imports)
     }
 
     var interface: String { name + "Interface" }
@@ -456,6 +460,7 @@ struct FeatureSpec {
     var testing: String { name + "Testing" }
     var example: String { name + "Example" }
     var tests: String { name + "Tests" }
+    var postgres: String { name + "Postgres" }
 
     var modules: [Module] {
         let root = "Features/\(name)"
@@ -467,7 +472,7 @@ struct FeatureSpec {
             .library(testing, path: "\(root)/Testing", deps: imports["Testing"] ?? []),
             .executable(example, path: "\(root)/Example", deps: imports["Example"] ?? []),
             .test(tests, path: "Tests/\(tests)", deps: imports["Tests"] ?? []),
-        ]
+        ] + (imports["Postgres"].map { [.library(postgres, path: "\(root)/Postgres", deps: $0)] } ?? [])
     }
 }
 

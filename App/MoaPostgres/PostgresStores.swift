@@ -1,3 +1,4 @@
+import InboxPostgres
 import Persistence
 import PostgresStorage
 import Registry
@@ -16,12 +17,12 @@ public struct PostgresStores: FeatureModule {
 
     /// Every feature's schema, in the order they are applied (a feature after those it references).
     public static var migrations: [PostgresMigrationSet] {
-        [authMigrations, accountMigrations, transferMigrations, inboxMigrations, settingsMigrations]
+        [authMigrations, accountMigrations, transferMigrations, InboxPostgresStores.migrations, settingsMigrations]
     }
 
     public var providers: [Provider] {
         [.instance(UnitOfWorkKey.self, database)]
             + Self.authStores(database) + Self.accountStores(database) + Self.transferStores(database)
-            + Self.inboxStores(database) + Self.settingsStores(database)
+            + InboxPostgresStores.providers(database) + Self.settingsStores(database)
     }
 }

@@ -71,6 +71,29 @@ struct CheckArchitectureTests {
             ], "\(result)")
     }
 
+    @Test("a feature's PostgreSQL stores see only their own feature; the feature's own tests and Example may not use them")
+    func postgresLayer() throws {
+        var fixture = Fixture.clean()
+        fixture.add("TransferPostgres", "Features/Transfer/Postgres", ["TransferDomain", "TransferInterface", "Storage", "AccountDomain"])
+        fixture.declare("TransferPostgres", in: "TransferTests")
+        fixture.files["Tests/TransferTests/TransferPostgresTests.swift"] = "import TransferPostgres\n"
+        fixture.declare("TransferPostgres", in: "MoaApp")
+        fixture.files["App/MoaApp/Server.swift"] = "import TransferPostgres\n"
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        let tests = fixture.declarationLine(of: "TransferTests")
+        let postgres = fixture.declarationLine(of: "TransferPostgres")
+        // (App may compose any feature's PostgreSQL stores: MoaApp's import is not reported.)
+        let ownOnly = "a feature's tests may only use its own feature's Interface, Domain, Data, Feature, Testing and Example"
+        #expect(
+            result.lines == [
+                "Package.swift:\(tests) TransferTests → TransferPostgres: \(ownOnly)",
+                "Package.swift:\(postgres) TransferPostgres → AccountDomain: a feature's PostgreSQL stores may not use another feature's module",
+                "Features/Transfer/Postgres/TransferPostgres.swift:4 TransferPostgres → AccountDomain: a feature's PostgreSQL stores may not use another feature's module",
+                "Tests/TransferTests/TransferPostgresTests.swift:1 TransferTests → TransferPostgres: \(ownOnly)",
+            ], "\(result)")
+    }
+
     @Test("a dependency declared but imported by no file of the target is reported as redundant")
     func redundantDeclaredDependency() throws {
         var fixture = Fixture.clean()
@@ -210,7 +233,7 @@ struct CheckArchitectureTests {
         #expect(result.status == 1, "\(result)")
         #expect(
             result.lines == [
-                "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Domain and Interface"
+                "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Postgres, Domain and Interface"
             ], "\(result)")
     }
 

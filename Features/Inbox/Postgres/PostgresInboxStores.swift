@@ -7,9 +7,11 @@ import PostgresStorage
 import Registry
 import SharedKit
 
-extension PostgresStores {
+/// Inbox on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
+/// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
+public enum InboxPostgresStores {
     /// Inbox's schema on PostgreSQL: the final shape of `InboxMigrations` (SQLite), in one step.
-    static var inboxMigrations: PostgresMigrationSet {
+    public static var migrations: PostgresMigrationSet {
         PostgresMigrationSet(
             feature: "Inbox",
             steps: [
@@ -37,7 +39,7 @@ extension PostgresStores {
     }
 
     /// Inbox's store keys, on `database`: `InboxStoreKey` and `InboxPublisherKey`.
-    static func inboxStores(_ database: PostgresAppDatabase) -> [Provider] {
+    public static func providers(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .singleton(InboxStoreKey.self) { PostgresInboxStore(database: database) },
             .singleton(InboxPublisherKey.self) { PostgresInboxPublisher() },
