@@ -133,7 +133,8 @@ let features: [FeatureSpec] = [
         tests: [
             "AuthInterface", "AuthDomain", "AuthData", "AuthFeature", "InboxInterface", "InboxTesting", "SharedKit", "Registry",
             "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
-        ]),
+        ],
+        postgres: ["AuthDomain", "AuthInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO]),
     .feature(
         "Settings",
         interface: ["Money", "SharedKit", "Registry"],
@@ -151,7 +152,8 @@ let features: [FeatureSpec] = [
         tests: [
             "SettingsInterface", "SettingsDomain", "SettingsData", "SettingsFeature", "SettingsTesting", "AuthInterface", "AuthTesting",
             "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
-        ]),
+        ],
+        postgres: ["SettingsDomain", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO]),
     .feature(
         "Account",
         interface: ["Money", "SharedKit", "Registry", "Persistence"],
@@ -170,7 +172,8 @@ let features: [FeatureSpec] = [
             "AccountInterface", "AccountDomain", "AccountData", "AccountFeature", "AuthInterface", "TransferInterface", "AuthTesting",
             "TransferTesting", "Money", "SharedKit", "Registry", "Persistence", "Storage", "ViewModelKit", "DesignSystem", "CommandKit",
             grdb,
-        ]),
+        ],
+        postgres: ["AccountDomain", "AccountInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO]),
     .feature(
         "Transfer",
         interface: ["Money", "SharedKit", "Registry"],
@@ -193,7 +196,8 @@ let features: [FeatureSpec] = [
             "TransferInterface", "TransferDomain", "TransferData", "TransferFeature", "TransferTesting", "AccountInterface",
             "SettingsInterface", "AuthInterface", "InboxInterface", "AccountTesting", "SettingsTesting", "AuthTesting", "InboxTesting",
             "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
-        ]),
+        ],
+        postgres: ["TransferDomain", "TransferInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO]),
     .feature(
         "Search",
         interface: ["SharedKit", "Registry"],
@@ -278,14 +282,15 @@ let app: [Module] = [
         ]
             + features.filter { serverFeatures.contains($0.name) }.flatMap { f in [f.interface, f.domain].map(Dep.module) }),
     .executable("moa", path: "App/moa", deps: ["MoaApp"]),
-    // The served features' stores on PostgreSQL (`moa-server --database postgres://…`), behind the
-    // same Domain protocols as their SQLite stores in each feature's Data target. Only the server
-    // (and the store contract tests) see it, so no other closure builds NIO or PostgresNIO.
+    // The served features' stores on PostgreSQL gathered for `moa-server --database postgres://…`:
+    // each feature's <F>Postgres target holds its own, behind the same Domain protocols as its SQLite
+    // stores in its Data target. Only the server (and the store contract tests) see them, so no
+    // other closure builds PostgresNIO.
     .library(
         "MoaPostgres", path: "App/MoaPostgres",
         deps: [
-            "Registry", "Persistence", "PostgresStorage", "SharedKit", "Money", postgresNIO, "AuthInterface", "AuthDomain",
-            "SettingsDomain", "AccountInterface", "AccountDomain", "TransferInterface", "TransferDomain", "InboxPostgres",
+            "Registry", "Persistence", "PostgresStorage", "AuthPostgres", "SettingsPostgres", "AccountPostgres", "TransferPostgres",
+            "InboxPostgres",
         ]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library(

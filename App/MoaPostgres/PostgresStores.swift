@@ -1,7 +1,11 @@
+import AccountPostgres
+import AuthPostgres
 import InboxPostgres
 import Persistence
 import PostgresStorage
 import Registry
+import SettingsPostgres
+import TransferPostgres
 
 /// The served features' stores on PostgreSQL: the same registry keys their Data modules provide on
 /// SQLite (`AccountDataModule.sqliteStores`, …), for `moa-server --database postgres://…`, whose
@@ -17,12 +21,16 @@ public struct PostgresStores: FeatureModule {
 
     /// Every feature's schema, in the order they are applied (a feature after those it references).
     public static var migrations: [PostgresMigrationSet] {
-        [authMigrations, accountMigrations, transferMigrations, InboxPostgresStores.migrations, settingsMigrations]
+        [
+            AuthPostgresStores.migrations, AccountPostgresStores.migrations, TransferPostgresStores.migrations,
+            InboxPostgresStores.migrations, SettingsPostgresStores.migrations,
+        ]
     }
 
     public var providers: [Provider] {
         [.instance(UnitOfWorkKey.self, database)]
-            + Self.authStores(database) + Self.accountStores(database) + Self.transferStores(database)
-            + InboxPostgresStores.providers(database) + Self.settingsStores(database)
+            + AuthPostgresStores.providers(database) + AccountPostgresStores.providers(database)
+            + TransferPostgresStores.providers(database) + InboxPostgresStores.providers(database)
+            + SettingsPostgresStores.providers(database)
     }
 }

@@ -6,10 +6,12 @@ import Registry
 import SettingsDomain
 import SharedKit
 
-extension PostgresStores {
+/// Settings on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
+/// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
+public enum SettingsPostgresStores {
     /// Settings's schema on PostgreSQL: the final shape of `SettingsMigrations` (SQLite), in one step.
     /// One row per stored value: `scope` is the user id, or `device`.
-    static var settingsMigrations: PostgresMigrationSet {
+    public static var migrations: PostgresMigrationSet {
         PostgresMigrationSet(
             feature: "Settings",
             steps: [
@@ -31,7 +33,7 @@ extension PostgresStores {
 
     /// Settings's store keys, on `database`: `SettingsStoreKey` (requiring `WallClockKey`) and
     /// `SettingsEraserKey`.
-    static func settingsStores(_ database: PostgresAppDatabase) -> [Provider] {
+    public static func providers(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .singleton(SettingsStoreKey.self, requires: WallClockKey.self) { clock in
                 PostgresSettingsStore(database: database, clock: clock)

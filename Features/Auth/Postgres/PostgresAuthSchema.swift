@@ -2,7 +2,9 @@ import AuthDomain
 import PostgresStorage
 import Registry
 
-extension PostgresStores {
+/// Auth on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
+/// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
+public enum AuthPostgresStores {
     /// Auth's schema on PostgreSQL: the final shape of SQLite's (`AuthMigrations`), in one step.
     ///
     /// Addresses compare as SQLite's `COLLATE NOCASE` does — ASCII letters folded, nothing else —
@@ -10,7 +12,7 @@ extension PostgresStores {
     /// `auth_users` and the look-ups use that expression. Throttles are keyed by the lower-cased
     /// key the store computes (``ThrottleKey``: per client, per address and client, per address). `auth_pins` is the terminal's, but a login may clear its count
     /// (`insertSession(…clearingWrongPins:…)`), so it exists here too.
-    static var authMigrations: PostgresMigrationSet {
+    public static var migrations: PostgresMigrationSet {
         PostgresMigrationSet(
             feature: "Auth",
             steps: [
@@ -85,7 +87,7 @@ extension PostgresStores {
     }
 
     /// Auth's store keys, on `database`: `AuthStoreKey`.
-    static func authStores(_ database: PostgresAppDatabase) -> [Provider] {
+    public static func providers(_ database: PostgresAppDatabase) -> [Provider] {
         [.singleton(AuthStoreKey.self) { PostgresAuthStore(database: database) }]
     }
 }

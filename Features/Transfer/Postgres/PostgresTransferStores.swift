@@ -8,11 +8,13 @@ import SharedKit
 import TransferDomain
 import TransferInterface
 
-extension PostgresStores {
+/// Transfer on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
+/// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
+public enum TransferPostgresStores {
     /// Transfer's schema on PostgreSQL, as TransferData's on SQLite: the transfers (unique per
     /// sender and idempotency key, across every server process), the per-quarter-hour totals the
     /// daily limit reads, the favourites and the recent recipients.
-    static var transferMigrations: PostgresMigrationSet {
+    public static var migrations: PostgresMigrationSet {
         PostgresMigrationSet(
             feature: "Transfer",
             steps: [
@@ -68,7 +70,7 @@ extension PostgresStores {
     }
 
     /// `TransferStoreKey`, `RecipientStoreKey` and `TransferUserDataStoreKey`, on `database`.
-    static func transferStores(_ database: PostgresAppDatabase) -> [Provider] {
+    public static func providers(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .instance(TransferStoreKey.self, PostgresTransferStore(database: database)),
             .instance(RecipientStoreKey.self, PostgresRecipientStore(database: database)),

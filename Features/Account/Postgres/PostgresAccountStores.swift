@@ -8,10 +8,12 @@ import PostgresStorage
 import Registry
 import SharedKit
 
-extension PostgresStores {
+/// Account on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
+/// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
+public enum AccountPostgresStores {
     /// Account's schema on PostgreSQL: the accounts (with the hidden cash accounts) and the ledger of
     /// signed entries, as AccountData's on SQLite; the entries' ids are the history's paging key.
-    static var accountMigrations: PostgresMigrationSet {
+    public static var migrations: PostgresMigrationSet {
         PostgresMigrationSet(
             feature: "Account",
             steps: [
@@ -51,7 +53,7 @@ extension PostgresStores {
     }
 
     /// `AccountStoreKey`, `AccountPostingKey` and `AccountUserDataStoreKey`, on `database`.
-    static func accountStores(_ database: PostgresAppDatabase) -> [Provider] {
+    public static func providers(_ database: PostgresAppDatabase) -> [Provider] {
         [
             .instance(AccountStoreKey.self, PostgresAccountStore(database: database)),
             .instance(AccountPostingKey.self, PostgresAccountPosting()),
