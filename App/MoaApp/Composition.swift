@@ -1,3 +1,4 @@
+import APIClient
 import AccountData
 import AccountDomain
 import AccountFeature
@@ -12,7 +13,6 @@ import Foundation
 import InboxData
 import InboxDomain
 import InboxFeature
-import MoaRemote
 import Persistence
 import Registry
 import SearchData

@@ -1,7 +1,7 @@
+import APIClient
 import ArgumentParser
 import CommandKit
 import DesignSystem
-import MoaRemote
 import Persistence
 import Registry
 import SharedKit

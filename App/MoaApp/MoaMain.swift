@@ -1,8 +1,8 @@
+import APIClient
 import ArgumentParser
 import CommandKit
 import DesignSystem
 import Logging
-import MoaRemote
 import Registry
 import SettingsFeature
 import SettingsInterface

@@ -1,3 +1,4 @@
+import APIServing
 import AuthDomain
 import Foundation
 import HTTPTypes
@@ -39,7 +40,7 @@ public struct ClientAddressResolver: Sendable {
     }
 
     /// What a request whose peer is unknown (a test without a socket) is counted as.
-    public static let unknown = "unknown"
+    public static let unknown = ServedRequest.unknownClient
 
     public func client(peer: SocketAddress?, forwardedFor: [String]) -> String {
         guard let peerAddress = peer?.ipAddress.map(Self.normalized) else { return Self.unknown }
@@ -79,20 +80,5 @@ public struct ClientAddressResolver: Sendable {
             (0..<4).map { String(UInt16(raw[$0 * 2]) << 8 | UInt16(raw[$0 * 2 + 1]), radix: 16) }
         }
         return groups.joined(separator: ":") + "::/64"
-    }
-}
-
-/// `ClientOriginKey` in `moa-server`: the client of the request being served (``RequestUser``),
-/// and its security events as warnings in the log, with the request's id, the client and the address.
-struct RequestClientOrigin: ClientOrigin {
-    func client() -> String { RequestUser.current?.client ?? ClientAddressResolver.unknown }
-
-    func witness(_ event: SecurityEvent) {
-        guard let request = RequestUser.current else { return }
-        var metadata: Logger.Metadata = [
-            "event": .string(event.kind.rawValue), "address": .string(event.email), "client": .string(request.client),
-        ]
-        if let user = event.userID { metadata["user"] = .string(user.rawValue) }
-        request.logger.warning("security", metadata: metadata)
     }
 }

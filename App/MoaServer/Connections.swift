@@ -1,3 +1,4 @@
+import APIServing
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,3 +1,4 @@
+import APIServing
 import Foundation
 
 /// JSON that names a key twice in one object (`{"amount":"5","amount":"7"}`) means two things;

@@ -1,30 +1,36 @@
+import APIServing
 import AccountData
 import AccountDomain
+import AccountServer
 import AuthData
 import AuthDomain
 import AuthInterface
+import AuthServer
 import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
 import InboxData
 import InboxDomain
+import InboxServer
 import Logging
-import MoaAPI
 import MoaPostgres
 import NIOSSL
 import OpenAPIHummingbird
+import OperationsAPI
 import Persistence
 import PostgresStorage
 import Registry
 import SettingsData
 import SettingsDomain
 import SettingsInterface
+import SettingsServer
 import SharedKit
 import Storage
 import TransferData
 import TransferDomain
 import TransferInterface
+import TransferServer
 
 /// The second composition root: what `moa-server` serves, composed through the same typed registry
 /// as `moa` — Core's clock and unit of work, and the Data and Domain modules of the features it
@@ -175,15 +181,32 @@ public struct MoaServer: Sendable {
         let router = Router(context: MoaRequestContext.self)
         let routes = RouteTable()
         router.add(middleware: RequestLogMiddleware(logger: logger, clients: clients, metrics: metrics))
-        router.add(middleware: ProblemMiddleware())
+        router.add(middleware: ProblemMiddleware(catalog: Self.problems))
         OperationsRoutes(engine: engine, metrics: servingMetrics ? metrics : nil).register(on: router)
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         router.add(middleware: BearerMiddleware(tokens: services.tokens, clients: clients))
-        try ServerAPI(engine: engine, services: services, passwordWork: PasswordWork(), metrics: metrics).registerHandlers(
-            on: routes.recording(on: router), middlewares: [EmptyBodyMiddleware()])
+        // The operations of docs/api/openapi.yaml: the server's own, then each served feature's.
+        let (api, middlewares) = (routes.recording(on: router), [EmptyBodyMiddleware()])
+        try HealthHandlers().registerHandlers(on: api, middlewares: middlewares)
+        try AuthHandlers(
+            tokens: services.tokens, registration: services.registration, passwordReset: services.passwordReset,
+            deletion: services.deletion, passwordWork: PasswordWork()
+        ).registerHandlers(on: api, middlewares: middlewares)
+        try AccountHandlers(accounts: services.accounts).registerHandlers(on: api, middlewares: middlewares)
+        let metrics = metrics
+        try TransferHandlers(
+            sendMoney: services.sendMoney, transfers: services.transfers, recipients: services.recipients, problems: Self.problems,
+            count: { metrics.transfer($0) }
+        ).registerHandlers(on: api, middlewares: middlewares)
+        try InboxHandlers(inbox: services.inbox).registerHandlers(on: api, middlewares: middlewares)
+        try SettingsHandlers(settings: services.settings, session: RequestSession()).registerHandlers(on: api, middlewares: middlewares)
         return router
     }
+
+    /// How the served features' typed errors become problem documents: each feature's own kinds,
+    /// then the exit status.
+    static let problems = ProblemCatalog([AuthProblems.classifier, AccountProblems.classifier, TransferProblems.classifier])
 
     /// The ledger's invariants on the server's data (`moa doctor`'s audit): balances equal the sum
     /// of their entries, entries sum to zero per currency, two entries per transfer.

@@ -1,4 +1,4 @@
-import AuthInterface
+import APIServing
 import Foundation
 import Hummingbird
 import Logging
@@ -6,30 +6,10 @@ import NIOHTTP1
 import OpenAPIRuntime
 import SharedKit
 
-/// An error response as RFC 9457 describes it (`application/problem+json`): a stable `type` URI per
-/// kind of problem, a `title`, the HTTP `status`, a `detail` sentence, and the `exit_status` the CLI
-/// exits with for it (docs/api/openapi.yaml, `Problem`, lists every type).
-struct Problem: Error, Sendable, Equatable {
-    /// The last path component of the `type` URI (`https://moa.example/problems/not-found`).
-    let kind: String
-    let title: String
-    let status: HTTPResponse.Status
-    let detail: String
-    let exitStatus: ExitStatus
-    var hint: String? = nil
-    /// A JSON Pointer to the value at fault (`/amount`), for `validation` and `unknown-field`.
-    var field: String? = nil
-    /// Seconds until trying again may work (`Retry-After`), for `rate-limited`.
-    var retryAfter: Int? = nil
-    /// `WWW-Authenticate` (RFC 6750), for `unauthenticated`.
-    var challenge: String? = nil
-    /// `Allow` (RFC 9110), for `method-not-allowed`.
-    var allow: String? = nil
-    /// Whether the connection is closed after this answer (a body that did not arrive in time).
-    var closesConnection = false
+// ``Problem`` (APIServing) as Hummingbird answers it, and the errors of Hummingbird and of the HTTP
+// parser as problems.
 
-    static let typeBase = "https://moa.example/problems/"
-
+extension Problem {
     var response: Response {
         var response = Response(
             status: status, headers: [.contentType: "application/problem+json"],
@@ -41,51 +21,11 @@ struct Problem: Error, Sendable, Equatable {
         return response
     }
 
-    /// The problem document's bytes (what ``response`` carries).
-    var documentBytes: [UInt8] {
-        var object: [String: Any] = [
-            "type": Self.typeBase + kind, "title": title, "status": status.code, "detail": detail, "exit_status": Int(exitStatus.rawValue),
-        ]
-        if let hint { object["hint"] = hint }
-        if let field { object["field"] = field }
-        return Array(Self.serialized(object))
-    }
-
-    static func serialized(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-    }
-
     static func json(_ object: [String: Any], status: HTTPResponse.Status, contentType: String) -> Response {
         let data = serialized(object)
         return Response(
             status: status, headers: [.contentType: contentType],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    // MARK: Kinds
-
-    static func unauthenticated(tokenGiven: Bool) -> Problem {
-        Problem(
-            kind: "unauthenticated", title: "Unauthenticated", status: .unauthorized, detail: NotLoggedInError().message,
-            exitStatus: .noPermission, challenge: tokenGiven ? #"Bearer error="invalid_token""# : "Bearer")
-    }
-
-    static func malformed(_ detail: String, field: String? = nil) -> Problem {
-        Problem(
-            kind: "malformed-request", title: "Malformed request", status: .badRequest, detail: detail, exitStatus: .dataError, field: field
-        )
-    }
-
-    /// A query or path parameter outside what the document allows (400 `invalid-parameter`).
-    static func invalidParameter(_ detail: String, name: String? = nil) -> Problem {
-        Problem(kind: "invalid-parameter", title: "Invalid parameter", status: .badRequest, detail: detail, exitStatus: .usage, field: name)
-    }
-
-    /// A value of the right JSON type that is longer than the document's transport bound.
-    static func tooLong(_ pointer: String, maximum: Int) -> Problem {
-        Problem(
-            kind: "validation", title: "Invalid value", status: .unprocessableContent,
-            detail: "The value of \(pointer) is longer than \(maximum) characters.", exitStatus: .dataError, field: pointer)
     }
 
     /// The problem an HTTP error of the router or of Hummingbird stands for, by its status.
@@ -108,83 +48,6 @@ struct Problem: Error, Sendable, Equatable {
         }
     }
 
-    /// What the generated server code threw: our own error from a handler (unwrapped), or a request
-    /// it could not decode — a body that is not JSON, has a wrong type, misses or adds a field, a
-    /// parameter or header that cannot be read, a body that is not `application/json`.
-    static func from(_ error: OpenAPIRuntime.ServerError) -> Problem? {
-        switch error.underlyingError {
-        case let problem as Problem: return problem
-        case let error as HTTPParserError: return from(error)
-        case let error as any UserFacingError: return Problem(error)
-        case let error as DecodingError: return from(error)
-        default: break
-        }
-        switch error.httpStatus {
-        case .unsupportedMediaType:
-            return Problem(
-                kind: "unsupported-media-type", title: "Unsupported media type", status: .unsupportedMediaType,
-                detail: "The request body must be application/json.", exitStatus: .dataError)
-        case .badRequest:
-            let cause = String(describing: error.underlyingError)
-            if cause.contains("Failed to decode a value of type") {
-                return Problem(
-                    kind: "invalid-parameter", title: "Invalid parameter", status: .badRequest,
-                    detail: "A parameter of the address or the query has a value this route does not take.", exitStatus: .usage)
-            }
-            if cause.contains("header field") {
-                return malformed("A required header is missing: \(Self.quoted(error.causeDescription)).")
-            }
-            return malformed("The request cannot be read: \(Self.quoted(error.causeDescription)).")
-        default:
-            return nil
-        }
-    }
-
-    /// A body the generated decoder refused: a field this route does not define, or JSON of the wrong
-    /// shape — or a path or query parameter it could not read (its decoder's errors carry no coding
-    /// path and say nothing of JSON).
-    static func from(_ error: DecodingError) -> Problem {
-        if case .keyNotFound = error {
-            // Only a body's object misses a key (parameters are read one by one).
-        } else if let context = Self.context(of: error), context.codingPath.isEmpty, !Self.isAboutJSON(context.debugDescription) {
-            return invalidParameter("A parameter of the address or the query has a value this route does not take.")
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.debugDescription.hasPrefix("Additional properties are disabled"):
-            let name = context.codingPath.last?.stringValue ?? "?"
-            let pointer = "/" + (context.codingPath.dropLast().map(\.stringValue) + [name]).joined(separator: "/")
-            return Problem(
-                kind: "unknown-field", title: "Unknown field", status: .badRequest,
-                detail: "The request has a field “\(Self.quoted(name))” that this route does not take.", exitStatus: .dataError,
-                field: pointer)
-        case .keyNotFound(let key, let context):
-            let pointer = "/" + (context.codingPath.map(\.stringValue) + [key.stringValue]).joined(separator: "/")
-            return malformed("The request has no “\(Self.quoted(key.stringValue))”, which this route needs.", field: pointer)
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            let pointer = "/" + context.codingPath.map(\.stringValue).joined(separator: "/")
-            return malformed("The value of \(Self.quoted(pointer)) has the wrong type.", field: pointer)
-        case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return malformed("The request body is not valid JSON.") }
-            let pointer = "/" + context.codingPath.map(\.stringValue).joined(separator: "/")
-            return malformed("The value of \(Self.quoted(pointer)) cannot be read.", field: pointer)
-        @unknown default:
-            return malformed("The request body cannot be read.")
-        }
-    }
-
-    static func context(of error: DecodingError) -> DecodingError.Context? {
-        switch error {
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context), .dataCorrupted(let context):
-            context
-        @unknown default: nil
-        }
-    }
-
-    /// Whether a decoding error's message is the JSON decoder's (a body), not the URI decoder's (a parameter).
-    static func isAboutJSON(_ description: String) -> Bool {
-        description.contains("JSON") || description.hasPrefix("Expected") || description.contains("Unexpected end of file")
-    }
-
     /// The HTTP parser's refusal of a request that was under way — most often a client that closed
     /// the connection before its body was all there: the client's doing (400), not the server's.
     static func from(_ error: HTTPParserError) -> Problem {
@@ -197,22 +60,6 @@ struct Problem: Error, Sendable, Equatable {
         default: malformed("The request is not valid HTTP/1.1.")
         }
     }
-
-    /// Text from the request, as a detail quotes it: at most 40 characters, no control character.
-    static func quoted(_ text: String) -> String {
-        let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { !$0.properties.generalCategory.isControlLike }))
-        return clean.count > 40 ? String(clean.prefix(40)) + "…" : clean
-    }
-}
-
-extension Unicode.GeneralCategory {
-    /// Control, format (bidirectional overrides among them), and unassigned or private code points.
-    fileprivate var isControlLike: Bool {
-        switch self {
-        case .control, .format, .unassigned, .privateUse, .surrogate, .lineSeparator, .paragraphSeparator: true
-        default: false
-        }
-    }
 }
 
 /// Turns every error a route throws into a problem document: the router's own (no such route, wrong
@@ -220,6 +67,8 @@ extension Unicode.GeneralCategory {
 /// nothing of the cause (which is logged instead).
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = MoaRequestContext
+    /// How the served features' typed errors become problems.
+    let catalog: ProblemCatalog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let answer = Answer(logger: context.logger, trace: context.trace)
@@ -228,10 +77,11 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let problem as Problem {
             return answer.refused(problem)
         } catch let error as OpenAPIRuntime.ServerError {
-            guard let problem = Problem.from(error) else { return answer.failed(request, error.underlyingError) }
+            if let parser = error.underlyingError as? HTTPParserError { return answer.refused(Problem.from(parser)) }
+            guard let problem = Problem.from(error, catalog: catalog) else { return answer.failed(request, error.underlyingError) }
             return answer(problem, request, error.underlyingError)
         } catch let error as any UserFacingError {
-            return answer(Problem(error), request, error)
+            return answer(catalog.problem(for: error), request, error)
         } catch let error as any HTTPResponseError {
             return answer.refused(Problem.from(error))
         } catch let error as HTTPParserError {
@@ -269,10 +119,7 @@ private struct Answer {
     /// body, so never a password or a token), answered with a 500 that tells nothing of it.
     func failed(_ request: Request, _ error: any Error) -> Response {
         logger.error("request failed", metadata: ["path": .string(request.uri.path), "error": .string(String(describing: error))])
-        return refused(
-            Problem(
-                kind: "internal", title: "Internal Server Error", status: .internalServerError,
-                detail: "The server failed unexpectedly; the cause is in its log.", exitStatus: .software))
+        return refused(Problem.internalError)
     }
 }
 
@@ -302,7 +149,7 @@ struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await group.next() ?? nil
         }
         guard let collected else { throw Problem.bodyTooSlow(deadline) }
-        if collected.readableBytes > 0, !Self.isJSON(request.headers[.contentType]) { throw ServerAPI.notJSON }
+        if collected.readableBytes > 0, !Self.isJSON(request.headers[.contentType]) { throw Problem.notJSON }
         var request = request
         request.body = RequestBody(buffer: collected)
         return try await next(request, context)

@@ -1,39 +1,14 @@
+import APIServing
 import AuthDomain
 import AuthInterface
+import AuthServer
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Logging
 import OpenAPIRuntime
 
-/// Who the request being served acts for: the user of its bearer token, if it carried a live one.
-///
-/// A task-local value, set by ``BearerMiddleware`` around the rest of the request, so that the
-/// Domain's use cases — composed once, each asking its `SessionProvider` who is acting — act for
-/// this request's user and no other, however many requests run at once.
-struct RequestUser: Sendable {
-    /// The token's user and session, when the token is live.
-    let authenticated: (user: AuthenticatedUser, session: SessionRecord)?
-    /// Whether the request carried an `Authorization` header at all (a 401 says which it was).
-    let tokenGiven: Bool
-    /// The client address (``ClientAddressResolver``): guessing is throttled per client.
-    let client: String
-    /// The request's logger (its `request_id` on every line).
-    let logger: Logger
-
-    @TaskLocal static var current: RequestUser?
-}
-
-/// `SessionProviderKey` in `moa-server`: the user of the request being served (``RequestUser``).
-/// Outside a request, and for a request without a live token, nobody.
-struct RequestSession: SessionProvider {
-    func currentUser() async throws -> AuthenticatedUser? {
-        RequestUser.current?.authenticated?.user
-    }
-}
-
 /// Reads `Authorization: Bearer <access token>` and runs the rest of the request as its user
-/// (``RequestUser``). It refuses nothing itself: a route that needs a user finds none and answers
+/// (Auth's `RequestUser`), and as a `ServedRequest` (its client and logger). It refuses nothing itself: a route that needs a user finds none and answers
 /// 401 (`NotLoggedInError`, which this middleware turns into the `unauthenticated` problem with
 /// its `WWW-Authenticate` challenge); sign-up, login, refresh and the others that need none do not care.
 struct BearerMiddleware: RouterMiddleware {
@@ -43,25 +18,21 @@ struct BearerMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = request.headers[.authorization]
-        var authenticated: (user: AuthenticatedUser, session: SessionRecord)?
-        if let header, let token = BearerToken.parse(header), let session = try await tokens.liveSession(accessToken: token),
-            let user = try await tokens.user(of: session)
-        {
-            authenticated = (user, session)
-            context.trace.user = user.id.rawValue
-        }
+        let user = try await RequestUser.of(authorization: header, tokens: tokens)
+        if let user { context.trace.user = user.user.id.rawValue }
         let client = clients.client(peer: context.remoteAddress, forwardedFor: ClientAddressResolver.forwardedFor(request.headers))
-        let requestUser = RequestUser(authenticated: authenticated, tokenGiven: header != nil, client: client, logger: context.logger)
+        let served = ServedRequest(tokenGiven: header != nil, client: client, logger: context.logger)
+        let unauthenticated = Problem.unauthenticated(NotLoggedInError().message, tokenGiven: served.tokenGiven)
         // A route that acts for a user answers 401 before it reads anything else of the request.
-        if authenticated == nil, Self.actsForAUser(request.uri.path) {
-            throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)
-        }
+        if user == nil, Self.actsForAUser(request.uri.path) { throw unauthenticated }
         do {
-            return try await RequestUser.$current.withValue(requestUser) { try await next(request, context) }
+            return try await ServedRequest.$current.withValue(served) {
+                try await RequestUser.run(as: user) { try await next(request, context) }
+            }
         } catch let error as OpenAPIRuntime.ServerError where error.underlyingError is NotLoggedInError {
-            throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)
+            throw unauthenticated
         } catch is NotLoggedInError {
-            throw Problem.unauthenticated(tokenGiven: requestUser.tokenGiven)
+            throw unauthenticated
         }
     }
 }
@@ -78,30 +49,6 @@ extension BearerMiddleware {
             return segments.count >= 3 && ["logout", "session", "delete"].contains(segments[2])
                 || segments.dropFirst(2).first == "password" && segments.dropFirst(3).first == "change"
         default: return false
-        }
-    }
-}
-
-/// The bearer token of an `Authorization` header (RFC 6750).
-enum BearerToken {
-    /// Tokens are URL-safe base64 of 32 random bytes; anything much longer, or of other characters,
-    /// is refused without a lookup.
-    static let maximumLength = 512
-
-    /// The token of `Bearer <token>` (the scheme's case ignored), if it is plausible.
-    static func parse(_ header: String) -> String? {
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard !token.isEmpty, token.utf8.count <= maximumLength, token.unicodeScalars.allSatisfy(isTokenCharacter) else { return nil }
-        return token
-    }
-
-    /// RFC 6750's b64token characters.
-    private static func isTokenCharacter(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar {
-        case "A"..."Z", "a"..."z", "0"..."9", "-", ".", "_", "~", "+", "/", "=": true
-        default: false
         }
     }
 }

@@ -1,3 +1,4 @@
+import APIServing
 import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime

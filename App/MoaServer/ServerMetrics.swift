@@ -1,6 +1,7 @@
 import Foundation
 import Prometheus
 import Synchronization
+import TransferServer
 
 /// `moa-server`'s metrics, in Prometheus's text format at `/metrics` (swift-prometheus's registry;
 /// ``factory`` hands the same registry to swift-metrics, so whatever the process records through
@@ -103,13 +104,8 @@ public final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
-    /// What became of a transfer request.
-    enum TransferOutcome: Sendable {
-        case committed, replayed
-        case refused(kind: String)
-    }
-
-    func transfer(_ outcome: TransferOutcome) {
+    /// What became of a transfer request (Transfer's handlers tell).
+    func transfer(_ outcome: TransferHandlers.Outcome) {
         switch outcome {
         case .committed: registry.makeCounter(descriptor: Self.transfersCommitted).increment()
         case .replayed: registry.makeCounter(descriptor: Self.transfersReplayed).increment()

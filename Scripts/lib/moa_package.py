@@ -33,7 +33,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DESCRIBE_SCRATCH = ".build-describe"
 
 # The feature layers, innermost first: Features/<Name>/<Layer>, target `<Name><Layer>`.
-LAYERS = ("Interface", "Domain", "Data", "Feature", "Testing", "Example", "Postgres")
+LAYERS = ("Interface", "Domain", "Data", "Feature", "Testing", "Example", "Postgres", "API", "Server", "Remote")
 
 
 class DescribeError(RuntimeError):

@@ -94,6 +94,65 @@ struct CheckArchitectureTests {
             ], "\(result)")
     }
 
+    @Test("a store or handler planted under App/ is refused; the same type in its feature's Postgres and Server targets is not")
+    func implementationsLiveInTheirFeature() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Account/Domain/AccountStore.swift"] = "public protocol AccountStore: Sendable {}\n"
+        fixture.add("AccountAPI", "Features/Account/API", source: "public protocol APIProtocol: Sendable {}\n")
+        fixture.add("AccountPostgres", "Features/Account/Postgres", ["AccountDomain", "AccountInterface"])
+        fixture.files["Features/Account/Postgres/PostgresAccountStore.swift"] =
+            "import AccountDomain\nstruct PostgresAccountStore: AccountStore {}\n"
+        fixture.add("AccountServer", "Features/Account/Server", ["AccountAPI", "AccountDomain"])
+        fixture.files["Features/Account/Server/AccountHandlers.swift"] = "import AccountAPI\nstruct AccountHandlers: APIProtocol {}\n"
+        fixture.declare("AccountAPI", in: "MoaApp")
+        fixture.files["App/MoaApp/Planted.swift"] = """
+            import AccountDomain
+            import AccountAPI
+
+            /// A PostgreSQL store where the App should only compose.
+            final class PostgresAccountStore: @unchecked Sendable, AccountStore {
+            }
+            struct ServerAPI: Sendable,
+                APIProtocol {}
+            extension AccountStore where Self: Equatable {}
+            struct Unrelated: Equatable {}
+            """
+        fixture.importStatements += 2 + 1 + 1
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        let rule = "a feature's stores, use cases and handlers live in its own folder (Features/Account/…), and the App only composes them"
+        let app = fixture.declarationLine(of: "MoaApp")
+        #expect(
+            result.lines == [
+                "Package.swift:\(app) MoaApp → AccountAPI: the App may only use features' Feature, Data, Postgres, Server, Remote, Domain and Interface",
+                "App/MoaApp/Planted.swift:2 MoaApp → AccountAPI: the App may only use features' Feature, Data, Postgres, Server, Remote, Domain and Interface",
+                "App/MoaApp/Planted.swift:5 MoaApp: PostgresAccountStore implements AccountStore of AccountDomain: \(rule)",
+                "App/MoaApp/Planted.swift:7 MoaApp: ServerAPI implements APIProtocol of AccountAPI: \(rule)",
+            ], "\(result)")
+    }
+
+    @Test("NIO in an Example's or a feature test's closure, and a server package in moa's, are refused with the path that brings it")
+    func heavyPackagesStayOutOfLightClosures() throws {
+        var fixture = Fixture.clean()
+        fixture.declare(product: "NIOCore", in: "Networking")
+        fixture.files["Core/Networking/Loop.swift"] = "import NIOCore\n"
+        fixture.declare("Networking", in: "AccountData")
+        fixture.files["Features/Account/Data/Remote.swift"] = "import Networking\n"
+        fixture.add("MoaStores", "App/MoaStores", products: ["PostgresNIO"])
+        fixture.declare("MoaStores", in: "MoaApp")
+        fixture.files["App/MoaApp/Serve.swift"] = "import MoaStores\n"
+        fixture.importStatements += 3
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        let rule = "an Example or a feature's tests must build without it"
+        #expect(
+            result.lines == [
+                "Package.swift:\(fixture.declarationLine(of: "AccountExample")) AccountExample: its closure builds NIOCore (AccountExample → AccountData → Networking → NIOCore): \(rule)",
+                "Package.swift:\(fixture.declarationLine(of: "AccountTests")) AccountTests: its closure builds NIOCore (AccountTests → AccountData → Networking → NIOCore): \(rule)",
+                "Package.swift:\(fixture.declarationLine(of: "moa")) moa: its closure builds PostgresNIO (moa → MoaApp → MoaStores → PostgresNIO): moa must build without it",
+            ], "\(result)")
+    }
+
     @Test("a dependency declared but imported by no file of the target is reported as redundant")
     func redundantDeclaredDependency() throws {
         var fixture = Fixture.clean()
@@ -233,7 +292,7 @@ struct CheckArchitectureTests {
         #expect(result.status == 1, "\(result)")
         #expect(
             result.lines == [
-                "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Postgres, Domain and Interface"
+                "Package.swift:\(line) MoaApp → AccountTesting: the App may only use features' Feature, Data, Postgres, Server, Remote, Domain and Interface"
             ], "\(result)")
     }
 

@@ -6,7 +6,8 @@ import NIOSSL
 import SharedKit
 import Testing
 
-@testable import MoaRemote
+@testable import APIClient
+@testable import TransferRemote
 
 #if canImport(Glibc)
     import Glibc

@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import MoaServer
+@testable import AuthServer
 
 /// The requests that hash a password run at most one per core at a time, off the cooperative pool.
 @Suite("moa-server · password work")
