@@ -2,7 +2,7 @@ import GRDB
 import Storage
 
 /// Account's schema: accounts (with hidden cash accounts, one or more per currency, the other side of
-/// every deposit and withdrawal: see `Ledger.cashBound`) and the ledger of signed entries; v2 makes
+/// every deposit and withdrawal: see `PostingRules.cashBound`) and the ledger of signed entries; v2 makes
 /// names and memos stored before they were checked safe to print.
 public enum AccountMigrations {
     public static let all = MigrationSet(

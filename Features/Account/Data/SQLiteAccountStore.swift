@@ -10,8 +10,8 @@ import Storage
 /// Accounts and their ledger in SQLite.
 struct SQLiteAccountStore: AccountStore {
     let database: AppDatabase
-    /// How far each hidden cash account may go from zero (``Ledger/cashBound``; smaller in tests).
-    var cashBound = Ledger.cashBound
+    /// How far each hidden cash account may go from zero (``PostingRules/cashBound``; smaller in tests).
+    var cashBound = PostingRules.cashBound
 
     func open(_ account: AccountSummary, quota: AccountQuota) async throws {
         do {
@@ -39,11 +39,11 @@ struct SQLiteAccountStore: AccountStore {
     }
 
     func account(number: AccountNumber) async throws -> AccountSummary? {
-        try database.read { db in try Ledger.account(number: number, db)?.summary }
+        try database.read { db in try SQLiteLedgerRows.account(number: number, db)?.summary }
     }
 
     func account(id: AccountID) async throws -> AccountSummary? {
-        try database.read { db in try Ledger.account(id: id.rawValue, db)?.summary }
+        try database.read { db in try SQLiteLedgerRows(db: db).account(id: id.rawValue)?.summary }
     }
 
     func accounts(of owner: UserID) async throws -> [AccountSummary] {
@@ -51,49 +51,47 @@ struct SQLiteAccountStore: AccountStore {
             try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT \(Ledger.columns) FROM account_accounts WHERE owner_id = ?
+                    SELECT \(SQLiteLedgerRows.columns) FROM account_accounts WHERE owner_id = ?
                     ORDER BY closed_at IS NOT NULL, opened_at, number
                     """, arguments: [owner.rawValue]
-            ).compactMap { try Ledger.row($0).summary }
+            ).compactMap { try SQLiteLedgerRows.account($0).summary }
         }
     }
 
     func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary {
         try database.write { db in
             try db.execute(sql: "UPDATE account_accounts SET name = ? WHERE number = ?", arguments: [name, number.digits])
-            guard let account = try Ledger.account(number: number, db)?.summary else { throw AccountError.notFound(number.description) }
+            guard let account = try SQLiteLedgerRows.account(number: number, db)?.summary else {
+                throw AccountError.notFound(number.description)
+            }
             return account
         }
     }
 
     func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary {
         try database.write { db in
-            guard let row = try Ledger.account(number: number, db), let account = row.summary else {
+            guard let row = try SQLiteLedgerRows.account(number: number, db), let account = row.summary else {
                 throw AccountError.notFound(number.description)
             }
-            guard row.closedAt == nil else { throw AccountError.alreadyClosed(number) }
+            guard !row.isClosed else { throw AccountError.alreadyClosed(number) }
             guard row.balance == 0 else { throw AccountError.closeWithBalance(number, balance: account.balance) }
             try db.execute(sql: "UPDATE account_accounts SET closed_at = ? WHERE id = ?", arguments: [at, row.id])
-            guard let closed = try Ledger.account(number: number, db)?.summary else { throw AccountError.notFound(number.description) }
+            guard let closed = try SQLiteLedgerRows.account(number: number, db)?.summary else {
+                throw AccountError.notFound(number.description)
+            }
             return closed
         }
     }
 
     func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
         try database.write { db in
-            let account = try Self.openAccount(number, currency: amount.currency, db)
-            let cash = try Ledger.cashAccount(amount.currency, taking: 0 - amount.minorUnits, bound: cashBound, db, at: at)
-            return try Ledger.move(amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db)
-                .credit
+            try Ledger.deposit(amount, to: number, memo: memo, at: at, cashBound: cashBound, SQLiteLedgerRows(db: db))
         }
     }
 
     func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
         try database.write { db in
-            let account = try Self.openAccount(number, currency: amount.currency, db)
-            let cash = try Ledger.cashAccount(amount.currency, taking: amount.minorUnits, bound: cashBound, db, at: at)
-            return try Ledger.move(amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, db)
-                .debit
+            try Ledger.withdraw(amount, from: number, memo: memo, at: at, cashBound: cashBound, SQLiteLedgerRows(db: db))
         }
     }
 
@@ -186,35 +184,11 @@ struct SQLiteAccountStore: AccountStore {
             return LedgerAudit(accounts: accounts, entries: entries, problems: problems)
         }
     }
-
-    /// An open account of the right currency, for a cash movement.
-    static func openAccount(_ number: AccountNumber, currency: Currency, _ db: Database) throws -> Ledger.Row {
-        let account = try Ledger.account(number: number, db)
-        _ = try PostingRules.checkCashMovement(number, currency: currency, account: account?.rules)
-        guard let account else { throw PostingError.unknownAccount(number) }
-        return account
-    }
 }
 
 /// Transfers between customer accounts, inside the caller's transaction.
 struct SQLiteAccountPosting: AccountPosting {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
-        let db = try SQLiteTransaction.open(transaction)
-        // The same account and a non-positive amount are refused before anything is read.
-        if request.from == request.to || !request.amount.isPositive {
-            _ = try PostingRules.checkTransfer(request, from: nil, to: nil)
-        }
-        let from = try Ledger.account(number: request.from, db)
-        let to = try Ledger.account(number: request.to, db)
-        let memo = try PostingRules.checkTransfer(request, from: from?.rules, to: to?.rules)
-        guard let from, let to else { throw PostingError.unknownAccount(request.to) }
-        let (debit, credit) = try Ledger.move(
-            request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
-            memo: memo, reference: request.reference, at: request.at, db)
-        // The balances after are those the entries recorded: no need to read the accounts again.
-        guard let fromAfter = from.with(balance: debit.balanceAfter.minorUnits).summary,
-            let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary
-        else { throw PostingError.unknownAccount(request.to) }
-        return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: debit.id, creditEntryID: credit.id)
+        try Ledger.transfer(request, SQLiteLedgerRows(db: try SQLiteTransaction.open(transaction)))
     }
 }

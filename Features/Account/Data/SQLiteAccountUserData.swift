@@ -13,11 +13,11 @@ struct SQLiteAccountUserData: AccountUserDataStore {
         return try Row.fetchAll(
             db,
             sql: """
-                SELECT \(Ledger.columns) FROM account_accounts
+                SELECT \(SQLiteLedgerRows.columns) FROM account_accounts
                 WHERE owner_id = ? AND closed_at IS NULL AND balance != 0
                 ORDER BY opened_at, number
                 """, arguments: [owner.rawValue]
-        ).compactMap { try Ledger.row($0).summary }
+        ).compactMap { try SQLiteLedgerRows.account($0).summary }
     }
 
     func eraseAccounts(of owner: UserID, at: Date, in transaction: any Transaction) throws {

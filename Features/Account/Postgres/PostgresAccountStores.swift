@@ -89,28 +89,28 @@ struct PostgresAccountStore: AccountStore {
     }
 
     func account(number: AccountNumber) async throws -> AccountSummary? {
-        try await database.read { try PostgresLedger.account(number: number, $0)?.summary }
+        try await database.read { try PostgresLedgerRows(transaction: $0).accounts(numbered: [number]).first?.summary }
     }
 
     func account(id: AccountID) async throws -> AccountSummary? {
-        try await database.read { try PostgresLedger.account(id: id.rawValue, $0)?.summary }
+        try await database.read { try PostgresLedgerRows(transaction: $0).account(id: id.rawValue)?.summary }
     }
 
     func accounts(of owner: UserID) async throws -> [AccountSummary] {
         try await database.read { transaction in
             try transaction.rows(
                 """
-                SELECT \(unescaped: PostgresLedger.columns) FROM account_accounts WHERE owner_id = \(owner.rawValue)
+                SELECT \(unescaped: PostgresLedgerRows.columns) FROM account_accounts WHERE owner_id = \(owner.rawValue)
                 ORDER BY closed_at IS NOT NULL, opened_at, number
                 """
-            ).compactMap { try PostgresLedger.row($0).summary }
+            ).compactMap { try PostgresLedgerRows.account($0).summary }
         }
     }
 
     func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary {
         try await database.write { transaction in
             try transaction.execute("UPDATE account_accounts SET name = \(name) WHERE number = \(number.digits)")
-            guard let account = try PostgresLedger.account(number: number, transaction)?.summary else {
+            guard let account = try PostgresLedgerRows(transaction: transaction).accounts(numbered: [number]).first?.summary else {
                 throw AccountError.notFound(number.description)
             }
             return account
@@ -119,13 +119,14 @@ struct PostgresAccountStore: AccountStore {
 
     func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary {
         try await database.write { transaction in
-            guard let row = try PostgresLedger.account(number: number, transaction), let account = row.summary else {
+            guard let row = try PostgresLedgerRows(transaction: transaction).accounts(numbered: [number]).first, let account = row.summary
+            else {
                 throw AccountError.notFound(number.description)
             }
-            guard !row.rules.isClosed else { throw AccountError.alreadyClosed(number) }
-            guard row.rules.balance == 0 else { throw AccountError.closeWithBalance(number, balance: account.balance) }
-            try transaction.execute("UPDATE account_accounts SET closed_at = \(at) WHERE id = \(row.rules.id)")
-            guard let closed = try PostgresLedger.account(number: number, transaction)?.summary else {
+            guard !row.isClosed else { throw AccountError.alreadyClosed(number) }
+            guard row.balance == 0 else { throw AccountError.closeWithBalance(number, balance: account.balance) }
+            try transaction.execute("UPDATE account_accounts SET closed_at = \(at) WHERE id = \(row.id)")
+            guard let closed = try PostgresLedgerRows(transaction: transaction).accounts(numbered: [number]).first?.summary else {
                 throw AccountError.notFound(number.description)
             }
             return closed
@@ -134,21 +135,13 @@ struct PostgresAccountStore: AccountStore {
 
     func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
         try await database.write { transaction in
-            let account = try PostgresLedger.customerAccount(number, currency: amount.currency, transaction)
-            let cash = try PostgresLedger.cashAccount(amount.currency, taking: 0 - amount.minorUnits, transaction, at: at)
-            return try PostgresLedger.move(
-                amount, from: cash, to: account, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, transaction
-            ).credit
+            try Ledger.deposit(amount, to: number, memo: memo, at: at, PostgresLedgerRows(transaction: transaction))
         }
     }
 
     func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
         try await database.write { transaction in
-            let account = try PostgresLedger.customerAccount(number, currency: amount.currency, transaction)
-            let cash = try PostgresLedger.cashAccount(amount.currency, taking: amount.minorUnits, transaction, at: at)
-            return try PostgresLedger.move(
-                amount, from: account, to: cash, kinds: (.withdrawal, .deposit), memo: memo, reference: nil, at: at, transaction
-            ).debit
+            try Ledger.withdraw(amount, from: number, memo: memo, at: at, PostgresLedgerRows(transaction: transaction))
         }
     }
 
@@ -230,22 +223,7 @@ struct PostgresAccountStore: AccountStore {
 /// Transfers between customer accounts, inside the caller's transaction.
 struct PostgresAccountPosting: AccountPosting {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
-        let transaction = try PostgresTransaction.open(transaction)
-        // The same account and a non-positive amount are refused before anything is read.
-        if request.from == request.to || !request.amount.isPositive {
-            _ = try PostingRules.checkTransfer(request, from: nil, to: nil)
-        }
-        let from = try PostgresLedger.account(number: request.from, transaction)
-        let to = try PostgresLedger.account(number: request.to, transaction)
-        let memo = try PostingRules.checkTransfer(request, from: from?.rules, to: to?.rules)
-        guard let from, let to else { throw PostingError.unknownAccount(request.to) }
-        let (debit, credit) = try PostgresLedger.move(
-            request.amount, from: from, to: to, kinds: (.transferOut, .transferIn),
-            memo: memo, reference: request.reference, at: request.at, transaction)
-        guard let fromAfter = from.with(balance: debit.balanceAfter.minorUnits).summary,
-            let toAfter = to.with(balance: credit.balanceAfter.minorUnits).summary
-        else { throw PostingError.unknownAccount(request.to) }
-        return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: debit.id, creditEntryID: credit.id)
+        try Ledger.transfer(request, PostgresLedgerRows(transaction: try PostgresTransaction.open(transaction)))
     }
 }
 
@@ -255,11 +233,11 @@ struct PostgresAccountUserData: AccountUserDataStore {
         let transaction = try PostgresTransaction.open(transaction)
         return try transaction.rows(
             """
-            SELECT \(unescaped: PostgresLedger.columns) FROM account_accounts
+            SELECT \(unescaped: PostgresLedgerRows.columns) FROM account_accounts
             WHERE owner_id = \(owner.rawValue) AND closed_at IS NULL AND balance != 0
             ORDER BY opened_at, number
             """
-        ).compactMap { try PostgresLedger.row($0).summary }
+        ).compactMap { try PostgresLedgerRows.account($0).summary }
     }
 
     func eraseAccounts(of owner: UserID, at: Date, in transaction: any Transaction) throws {
@@ -279,151 +257,5 @@ struct PostgresAccountUserData: AccountUserDataStore {
                 closed_at = COALESCE(closed_at, \(at))
             WHERE owner_id = \(owner.rawValue)
             """)
-    }
-}
-
-/// The double-entry core on PostgreSQL, inside a `SERIALIZABLE` transaction: a balance read here is
-/// still true when it commits, or the transaction is aborted and run again.
-enum PostgresLedger {
-    struct Row {
-        let rules: PostingRules.Account
-        let name: String
-        let kind: String
-        let openedAt: Date
-
-        var summary: AccountSummary? {
-            guard let kind = AccountKind(rawValue: kind), let ownerID = rules.ownerID else { return nil }
-            return AccountSummary(
-                id: AccountID(rules.id), number: rules.number, name: name, kind: kind, ownerID: UserID(ownerID),
-                balance: Money(minorUnits: rules.balance, currency: rules.currency), isClosed: rules.isClosed, openedAt: openedAt)
-        }
-
-        func with(balance: Int64) -> Row {
-            let r = rules
-            return Row(
-                rules: PostingRules.Account(
-                    id: r.id, number: r.number, ownerID: r.ownerID, currency: r.currency, balance: balance, isClosed: r.isClosed),
-                name: name, kind: kind, openedAt: openedAt)
-        }
-    }
-
-    static let columns = "id, number, name, kind, owner_id, currency, balance, opened_at, closed_at"
-
-    static func row(_ row: PostgresRow) throws -> Row {
-        let (id, number, name, kind, ownerID, currency, balance, openedAt, closedAt) =
-            try row.decode((String, String, String, String, String?, String, Int64, Date, Date?).self)
-        return Row(
-            rules: PostingRules.Account(
-                id: id, number: try AccountNumber(number), ownerID: ownerID, currency: try Currency(code: currency), balance: balance,
-                isClosed: closedAt != nil),
-            name: name, kind: kind, openedAt: openedAt)
-    }
-
-    static func account(number: AccountNumber, _ transaction: PostgresTransaction) throws -> Row? {
-        try transaction.rows("SELECT \(unescaped: columns) FROM account_accounts WHERE number = \(number.digits)").first.map(row)
-    }
-
-    static func account(id: String, _ transaction: PostgresTransaction) throws -> Row? {
-        try transaction.rows("SELECT \(unescaped: columns) FROM account_accounts WHERE id = \(id)").first.map(row)
-    }
-
-    /// The open customer account of a deposit or withdrawal (``PostingRules/checkCashMovement(_:currency:account:)``).
-    static func customerAccount(_ number: AccountNumber, currency: Currency, _ transaction: PostgresTransaction) throws -> Row {
-        let account = try account(number: number, transaction)
-        _ = try PostingRules.checkCashMovement(number, currency: currency, account: account?.rules)
-        guard let account else { throw PostingError.unknownAccount(number) }
-        return account
-    }
-
-    /// The oldest cash account of `currency` that stays within ±``PostingRules/cashBound`` after
-    /// `change`, or a new one.
-    static func cashAccount(
-        _ currency: Currency, taking change: Int64, bound: Int64 = PostingRules.cashBound, _ transaction: PostgresTransaction, at: Date
-    ) throws -> Row {
-        if let fitting = try transaction.rows(
-            """
-            SELECT \(unescaped: columns) FROM account_accounts
-            WHERE owner_id IS NULL AND kind = 'cash' AND currency = \(currency.code)
-              AND balance::numeric + \(change) BETWEEN \(-bound) AND \(bound)
-            ORDER BY opened_at, id LIMIT 1
-            """
-        ).first {
-            return try row(fitting)
-        }
-        var rank = Int(
-            try transaction.value(
-                "SELECT COUNT(*) FROM account_accounts WHERE owner_id IS NULL AND kind = 'cash' AND currency = \(currency.code)",
-                as: Int64.self) ?? 0)
-        var id: String
-        repeat {
-            rank += 1
-            id = PostingRules.cashAccountID(currency, rank: rank)
-        } while try account(id: id, transaction) != nil
-        var number = try PostingRules.cashAccountNumber(currency, rank: rank)
-        if try number.map({ try account(number: $0, transaction) != nil }) ?? true {
-            let highest =
-                try transaction.value(
-                    "SELECT MAX(CAST(substr(number, 4, 8) AS bigint)) FROM account_accounts WHERE number LIKE '000%'", as: Int64?.self)
-                ?? nil
-            number = try PostingRules.cashNumber(Int(highest ?? 0) + 1)
-        }
-        guard let number else { throw PostingError.unknownAccount(try PostingRules.cashNumber(0)) }
-        let name = PostingRules.cashAccountName(currency)
-        let inserted = try transaction.rows(
-            """
-            INSERT INTO account_accounts (id, number, name, kind, owner_id, currency, balance, opened_at)
-            VALUES (\(id), \(number.digits), \(name), 'cash', NULL, \(currency.code), 0, \(at))
-            ON CONFLICT DO NOTHING RETURNING id
-            """)
-        // Another server opened it at the same moment: run the transaction again, which then finds it.
-        guard inserted.count == 1 else { throw PostgresFailure.conflict(state: "23505") }
-        return Row(
-            rules: PostingRules.Account(id: id, number: number, ownerID: nil, currency: currency, balance: 0, isClosed: false),
-            name: name, kind: "cash", openedAt: at)
-    }
-
-    /// Moves `amount` from `from` to `to` (``PostingRules/balancesAfter(moving:from:to:)``): both
-    /// balances and two entries.
-    static func move(
-        _ amount: Money, from: Row, to: Row, kinds: (out: LedgerEntry.Kind, in: LedgerEntry.Kind),
-        memo: String?, reference: String?, at: Date, _ transaction: PostgresTransaction
-    ) throws -> (debit: LedgerEntry, credit: LedgerEntry) {
-        let (fromBalance, toBalance) = try PostingRules.balancesAfter(moving: amount, from: from.rules, to: to.rules)
-        // The two rows are written in the order of their ids, whichever way the money goes: two
-        // transfers in opposite directions then queue on the first row instead of deadlocking.
-        let updates = [(from, fromBalance.minorUnits), (to, toBalance.minorUnits)].sorted { $0.0.rules.id < $1.0.rules.id }
-        for (account, balance) in updates { try setBalance(of: account, to: balance, transaction) }
-        let debit = try insertEntry(
-            account: from, amount: try amount.negated(), balanceAfter: fromBalance, kind: kinds.out,
-            counterparty: to, memo: memo, reference: reference, at: at, transaction)
-        let credit = try insertEntry(
-            account: to, amount: amount, balanceAfter: toBalance, kind: kinds.in,
-            counterparty: from, memo: memo, reference: reference, at: at, transaction)
-        return (debit, credit)
-    }
-
-    private static func setBalance(of account: Row, to balance: Int64, _ transaction: PostgresTransaction) throws {
-        let changed = try transaction.rows(
-            "UPDATE account_accounts SET balance = \(balance) WHERE id = \(account.rules.id) AND balance = \(account.rules.balance) RETURNING id"
-        )
-        // Impossible in a serializable transaction (a concurrent change aborts it first): a bug.
-        guard changed.count == 1 else { throw PostgresFailure.other(state: nil, message: "the balance of \(account.rules.number) changed") }
-    }
-
-    private static func insertEntry(
-        account: Row, amount: Money, balanceAfter: Money, kind: LedgerEntry.Kind, counterparty: Row,
-        memo: String?, reference: String?, at: Date, _ transaction: PostgresTransaction
-    ) throws -> LedgerEntry {
-        let id = try transaction.value(
-            """
-            INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-            VALUES (\(account.rules.id), \(amount.minorUnits), \(amount.currency.code), \(balanceAfter.minorUnits), \(kind.rawValue),
-                    \(counterparty.rules.id), \(reference), \(memo), \(at))
-            RETURNING id
-            """, as: Int64.self)
-        guard let id else { throw PostgresFailure.other(state: nil, message: "no id for a new ledger entry") }
-        return LedgerEntry(
-            id: id, account: account.rules.number, amount: amount, balanceAfter: balanceAfter, kind: kind,
-            counterparty: counterparty.rules.isCash ? nil : counterparty.rules.number, memo: memo, reference: reference, at: at)
     }
 }

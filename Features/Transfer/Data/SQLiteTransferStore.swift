@@ -31,35 +31,28 @@ struct SQLiteTransferStore: TransferStore {
         in transaction: any Transaction
     ) throws -> Money {
         let db = try SQLiteTransaction.open(transaction)
-        let first = TransferTotals.quarter(containing: start, roundingUp: true)
-        let last = TransferTotals.quarter(containing: end, roundingUp: false)
-        var total: Int64 = 0
-        if first < last {
-            total += try sum(
-                db,
-                sql: """
-                    SELECT COALESCE(SUM(total), 0) FROM transfer_totals
-                    WHERE initiated_by = ? AND currency = ? AND quarter >= ? AND quarter < ?
-                    """, [user.rawValue, currency.code, first, last])
-            total += try exactSum(db, user, currency, from: start, until: TransferTotals.date(ofQuarter: first))
-            total += try exactSum(db, user, currency, from: TransferTotals.date(ofQuarter: last), until: end)
-        } else {
-            total += try exactSum(db, user, currency, from: start, until: end)
-        }
+        let total = try TransferTotals.sent(
+            from: start, until: end,
+            quarters: { first, last in
+                try Self.sum(
+                    db,
+                    sql: """
+                        SELECT COALESCE(SUM(total), 0) FROM transfer_totals
+                        WHERE initiated_by = ? AND currency = ? AND quarter >= ? AND quarter < ?
+                        """, [user.rawValue, currency.code, first, last])
+            },
+            exact: { from, until in
+                try Self.sum(
+                    db,
+                    sql: """
+                        SELECT COALESCE(SUM(amount), 0) FROM transfer_transfers
+                        WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
+                        """, [user.rawValue, currency.code, from, until])
+            })
         return Money(minorUnits: total, currency: currency)
     }
 
-    private func exactSum(_ db: Database, _ user: UserID, _ currency: Currency, from start: Date, until end: Date) throws -> Int64 {
-        guard start < end else { return 0 }
-        return try sum(
-            db,
-            sql: """
-                SELECT COALESCE(SUM(amount), 0) FROM transfer_transfers
-                WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
-                """, [user.rawValue, currency.code, start, end])
-    }
-
-    private func sum(_ db: Database, sql: String, _ arguments: StatementArguments) throws -> Int64 {
+    private static func sum(_ db: Database, sql: String, _ arguments: StatementArguments) throws -> Int64 {
         try Int64.fetchOne(db.cachedStatement(sql: sql), arguments: arguments) ?? 0
     }
 

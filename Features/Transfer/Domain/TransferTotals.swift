@@ -19,4 +19,19 @@ public enum TransferTotals {
     public static func date(ofQuarter quarter: Int64) -> Date {
         Date(timeIntervalSince1970: Double(quarter) * quarterSeconds)
     }
+
+    /// The sum sent in `[start, end)`, written once for every engine: the whole quarters inside the
+    /// window from the per-quarter totals (`quarters(first, last)`: quarters `first ..< last`), the
+    /// uneven edges, if any (a window not starting or ending on a quarter), from the transfers
+    /// themselves (`exact(from, until)`, never called with an empty range).
+    public static func sent(
+        from start: Date, until end: Date, quarters: (_ first: Int64, _ last: Int64) throws -> Int64,
+        exact: (_ from: Date, _ until: Date) throws -> Int64
+    ) throws -> Int64 {
+        func edge(_ from: Date, _ until: Date) throws -> Int64 { from < until ? try exact(from, until) : 0 }
+        let first = quarter(containing: start, roundingUp: true)
+        let last = quarter(containing: end, roundingUp: false)
+        guard first < last else { return try edge(start, end) }
+        return try quarters(first, last) + edge(start, date(ofQuarter: first)) + edge(date(ofQuarter: last), end)
+    }
 }

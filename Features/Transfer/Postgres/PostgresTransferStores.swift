@@ -104,33 +104,23 @@ struct PostgresTransferStore: TransferStore {
         initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction
     ) throws -> Money {
         let transaction = try PostgresTransaction.open(transaction)
-        let first = TransferTotals.quarter(containing: start, roundingUp: true)
-        let last = TransferTotals.quarter(containing: end, roundingUp: false)
-        var total: Int64 = 0
-        if first < last {
-            total +=
+        let total = try TransferTotals.sent(
+            from: start, until: end,
+            quarters: { first, last in
                 try transaction.value(
                     """
                     SELECT COALESCE(SUM(total), 0)::bigint FROM transfer_totals
                     WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND quarter >= \(first) AND quarter < \(last)
                     """, as: Int64.self) ?? 0
-            total += try exactSum(transaction, user, currency, from: start, until: TransferTotals.date(ofQuarter: first))
-            total += try exactSum(transaction, user, currency, from: TransferTotals.date(ofQuarter: last), until: end)
-        } else {
-            total += try exactSum(transaction, user, currency, from: start, until: end)
-        }
+            },
+            exact: { from, until in
+                try transaction.value(
+                    """
+                    SELECT COALESCE(SUM(amount), 0)::bigint FROM transfer_transfers
+                    WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND created_at >= \(from) AND created_at < \(until)
+                    """, as: Int64.self) ?? 0
+            })
         return Money(minorUnits: total, currency: currency)
-    }
-
-    private func exactSum(
-        _ transaction: PostgresTransaction, _ user: UserID, _ currency: Currency, from start: Date, until end: Date
-    ) throws -> Int64 {
-        guard start < end else { return 0 }
-        return try transaction.value(
-            """
-            SELECT COALESCE(SUM(amount), 0)::bigint FROM transfer_transfers
-            WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND created_at >= \(start) AND created_at < \(end)
-            """, as: Int64.self) ?? 0
     }
 
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {

@@ -1,0 +1,28 @@
+import AccountInterface
+import Foundation
+import Money
+
+/// What one ledger engine does inside the caller's write transaction: its SQL, and nothing else.
+///
+/// Every decision — which accounts a posting reads, the rules it checks, the balances after, which
+/// cash account takes a deposit, the entries written — is ``Ledger``'s, written once for every
+/// engine (AccountData's on SQLite, AccountPostgres' on PostgreSQL). An engine reads the rows it is
+/// asked for and writes the ``LedgerPlan`` it is given.
+public protocol LedgerRows {
+    /// The accounts numbered `numbers` (those that exist), as they stand in this transaction.
+    func accounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount]
+    func account(id: String) throws -> LedgerAccount?
+    /// The oldest cash account of `currency` (by opening, then id) whose balance plus `change` stays
+    /// within ±`bound`, if any.
+    func fittingCashAccount(_ currency: Currency, change: Int64, bound: Int64) throws -> LedgerAccount?
+    /// How many cash accounts `currency` has.
+    func cashAccountCount(_ currency: Currency) throws -> Int
+    /// The largest 8-digit body of a `000…` account number, 0 when there is none.
+    func highestCashNumberBody() throws -> Int
+    /// Inserts a new cash account (balance 0). An engine with more than one writer throws its retry
+    /// error when another transaction took the id or number meanwhile.
+    func insertCashAccount(_ account: LedgerAccount) throws
+    /// Writes `plan`: every balance it changes — only where the balance is still the one read, else
+    /// it throws — then every entry, in order; returns the entries' ids in that order.
+    func write(_ plan: LedgerPlan) throws -> [Int64]
+}
