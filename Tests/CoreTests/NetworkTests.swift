@@ -3,6 +3,7 @@ import Logging
 import Networking
 import SharedKit
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -310,49 +311,24 @@ struct NetworkRedactionTests {
     }
 }
 
-/// Keeps every log line written through ``NetworkCapturingLogHandler``.
-private final class NetworkLogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-}
-
-/// A swift-log handler that renders each event (level, message, metadata) into text.
-private struct NetworkCapturingLogHandler: LogHandler {
-    let sink: NetworkLogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        sink.append("\(event.level) \(event.message) \(rendered)")
-    }
-}
-
 // MARK: - URLSessionHTTPClient
 
 @Suite("Network: URLSession client")
 struct NetworkURLSessionClientTests {
     private static let secret = "ghp_TOPSECRET123"
 
-    private func client(_ baseURL: URL, sink: NetworkLogLines) -> URLSessionHTTPClient {
+    private func client(_ baseURL: URL, sink: LogLines) -> URLSessionHTTPClient {
         URLSessionHTTPClient(
             baseURL: baseURL,
             session: URLSessionHTTPClient.makeSession(timeout: 20),
             defaultHeaders: ["Authorization": "Bearer \(Self.secret)", "User-Agent": "moa-tests"],
-            logger: Logger(label: "test.network") { _ in NetworkCapturingLogHandler(sink: sink) })
+            logger: sink.logger(label: "test.network"))
     }
 
     @Test(.timeLimit(.minutes(1)))
     func refusedConnectionIsOfflineAndLogsNoSecret() async throws {
         let closed = try NetworkLoopbackServer(listening: false) // bound, not listening: connect is refused
-        let sink = NetworkLogLines()
+        let sink = LogLines()
         let endpoint = Endpoint(
             path: "/search/users",
             query: [URLQueryItem(name: "q", value: "moa"), URLQueryItem(name: "access_token", value: Self.secret)],
@@ -373,11 +349,11 @@ struct NetworkURLSessionClientTests {
     @Test(.timeLimit(.minutes(1)))
     func aSecretInThePathIsMaskedInLogsAndErrors() async throws {
         let closed = try NetworkLoopbackServer(listening: false)
-        let sink = NetworkLogLines()
+        let sink = LogLines()
         let key = "SEOUL-KEY-4f2a"
         let client = URLSessionHTTPClient(
             baseURL: try closed.baseURL, session: URLSessionHTTPClient.makeSession(timeout: 5),
-            logger: Logger(label: "test.network") { _ in NetworkCapturingLogHandler(sink: sink) }, secrets: [key])
+            logger: sink.logger(label: "test.network"), secrets: [key])
         await #expect {
             try await client.send(Endpoint(pathSegments: [key, "json", "culturalEventInfo", "1", "5"], timeout: 2))
         } throws: { error in
@@ -394,7 +370,7 @@ struct NetworkURLSessionClientTests {
     func realExchangeWithALoopbackServer() async throws {
         let server = try NetworkLoopbackServer()
         let base = try #require(URL(string: "http://127.0.0.1:\(server.port)/api/v3/"))
-        let sink = NetworkLogLines()
+        let sink = LogLines()
         let body = #"{"login":"octocat","id":1}"#
         let reply =
             "HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\netag: \"v7\"\r\n"
@@ -422,7 +398,7 @@ struct NetworkURLSessionClientTests {
     }
 
     @Test func invalidBaseURLFailsBeforeAnyRequest() async throws {
-        let sink = NetworkLogLines()
+        let sink = LogLines()
         let base = try #require(URL(string: "ftp://files.example"))
         await #expect(throws: NetworkError.invalidURL("ftp://files.example")) {
             try await client(base, sink: sink).send(Endpoint(path: "/x"))

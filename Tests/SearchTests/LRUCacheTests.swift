@@ -1,4 +1,5 @@
 import SearchData
+import TestSupport
 import Testing
 
 @Suite("Search: LRU cache")
@@ -83,7 +84,7 @@ struct LRUCacheTests {
     func agreesWithAReferenceModel(capacity: Int) {
         var list = LRUList<Int, Int>(capacity: capacity)
         var model: [(key: Int, value: Int)] = [] // most recent first
-        var random = SplitMix64(seed: UInt64(capacity))
+        var random = SeededGenerator(seed: UInt64(capacity))
         for step in 0..<5_000 {
             let key = Int(random.next() % UInt64(capacity * 2 + 1))
             switch random.next() % 4 {
@@ -140,18 +141,5 @@ struct LRUCacheTests {
         #expect(Set(keys).count == capacity)
         #expect(await cache.count == capacity)
         for key in keys { #expect(await cache.peek(key).map { $0 % 1_000 } == key) }
-    }
-}
-
-/// A small deterministic random generator (SplitMix64), so a failing sequence can be replayed.
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

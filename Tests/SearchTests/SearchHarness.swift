@@ -15,6 +15,7 @@ import SettingsTesting
 import SharedKit
 import Storage
 import Synchronization
+import TestSupport
 import Testing
 
 /// Search's real Domain, Data and Feature modules, composed like the App does, on fakes: Settings'
@@ -137,32 +138,6 @@ enum GitHubJSON {
     }
 }
 
-/// Keeps every log line written through ``CapturingLogHandler``.
-final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
-    func append(_ line: String) { lines.withLock { $0.append(line) } }
-    var all: [String] { lines.withLock { $0 } }
-    var text: String { all.joined(separator: "\n") }
-}
-
-/// A swift-log handler that renders each event (level, message, metadata) into text.
-struct CapturingLogHandler: LogHandler {
-    let sink: LogLines
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        let rendered = merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        sink.append("\(event.level) \(event.message) \(rendered)")
-    }
-}
-
 extension SearchHTTPClients {
     /// URLSession clients whose every log line (trace level) goes to `sink`.
     /// `timeout`: generous by default, because the whole suite runs in parallel on 2 cores; the tests
@@ -171,7 +146,7 @@ extension SearchHTTPClients {
         SearchHTTPClients { baseURL in
             URLSessionHTTPClient(
                 baseURL: baseURL, session: URLSessionHTTPClient.makeSession(timeout: timeout),
-                logger: Logger(label: "test.search") { _ in CapturingLogHandler(sink: sink) })
+                logger: sink.logger(label: "test.search"))
         }
     }
 }

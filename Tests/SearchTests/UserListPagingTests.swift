@@ -8,6 +8,7 @@ import SearchDomain
 import SearchInterface
 import SharedKit
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import SearchFeature

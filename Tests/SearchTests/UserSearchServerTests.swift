@@ -6,6 +6,7 @@ import SearchInterface
 import SharedKit
 import Storage
 import Synchronization
+import TestSupport
 import Testing
 
 /// The HTTP layer and the repository against a real server on 127.0.0.1 (``FakeGitHubServer``),

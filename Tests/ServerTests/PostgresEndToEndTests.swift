@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -404,20 +405,5 @@ struct TestPostgres: Sendable {
             guard errno == EINTR else { throw E2EError("waiting for postgres-cluster \(verb): \(String(cString: strerror(errno)))") }
         }
         guard status == 0 else { throw E2EError("postgres-cluster \(verb) failed (wait status \(status))") }
-    }
-}
-
-/// A small deterministic generator (SplitMix64), so that a failing load can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

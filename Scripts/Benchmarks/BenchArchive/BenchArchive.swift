@@ -17,6 +17,7 @@ import ArchiveInterface
 import Foundation
 import SharedKit
 import Storage
+import TestSupport
 
 struct Options {
     var events = 100_000
@@ -53,20 +54,6 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// SplitMix64: a small deterministic generator, so every run imports the same catalogue.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
-
 enum Catalogue {
     static let categories = [
         "교육/체험", "국악", "기타", "독주/독창회", "무용", "뮤지컬/오페라", "연극", "영화", "전시/미술", "축제-기타",
@@ -78,7 +65,7 @@ enum Catalogue {
 
     /// `count` rows of culturalEventInfo JSON (about 450 bytes a row).
     static func json(count: Int, seed: UInt64) -> Data {
-        var random = SplitMix64(state: seed)
+        var random = SeededGenerator(seed: seed)
         let origin = Day(year: 2024, month: 1, day: 1) ?? Day(Date(timeIntervalSince1970: 1_704_067_200), in: .gmt)
         var text =
             "{\"culturalEventInfo\": {\"list_total_count\": \(count), \"RESULT\": {\"CODE\": \"INFO-000\", \"MESSAGE\": \"정상 처리되었습니다\"}, \"row\": [\n"

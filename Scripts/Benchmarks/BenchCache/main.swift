@@ -12,18 +12,7 @@
 // the 10^6 / 10^3 ratios). Nothing is asserted.
 import Foundation
 import SearchData
-
-struct SplitMix64 {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("BenchCache: \(message)\n".utf8))
@@ -40,7 +29,7 @@ func nanoseconds(_ duration: Duration) -> Double {
 
 /// Random keys: `gets` all present (0..<size), `puts` half present, half new.
 func keys(size: Int, seed: UInt64) -> (gets: [Int], puts: [Int]) {
-    var random = SplitMix64(seed: seed)
+    var random = SeededGenerator(seed: seed)
     let gets = (0..<operations).map { _ in Int(random.next() % UInt64(size)) }
     var fresh = size
     let puts = (0..<operations).map { index -> Int in

@@ -1,6 +1,7 @@
 import AccountInterface
 import Money
 import SettingsInterface
+import TestSupport
 
 /// The deterministic ledger simulation: a seeded random workload of real use cases with injected
 /// faults, every invariant checked after every step, and — for a failing seed — the shortest trace

@@ -1,5 +1,6 @@
 /// SplitMix64: a small, fast generator whose whole sequence follows from its seed, so a seed's
-/// workload is the same on every run and every machine.
+/// workload — a simulation, a load, a benchmark's data, a property test — is the same on every run
+/// and every machine, and a failure replays exactly.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -16,7 +17,17 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// True with probability `percent` / 100.
-    mutating func chance(_ percent: Int) -> Bool {
+    public mutating func chance(_ percent: Int) -> Bool {
         Int.random(in: 0..<100, using: &self) < percent
+    }
+
+    /// A number in `0 ..< bound` (`bound` above 0).
+    public mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+
+    /// One of `items` (not empty).
+    public mutating func pick<T>(_ items: [T]) -> T {
+        items[below(items.count)]
     }
 }
