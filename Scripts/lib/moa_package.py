@@ -140,7 +140,8 @@ def targets_of(describe: dict) -> list[Target]:
 class Role:
     """Where a target sits in the layout.
 
-    kind: "Shared", "Core", one of LAYERS, "App", "FeatureTests", "CrossCuttingTests", "Tool"
+    kind: "Shared", "Core", one of LAYERS, "App", "FeatureTests", "ServedTests" (Tests/<F>ServedTests: a served
+    feature's handlers, remote use cases and stores together), "CrossCuttingTests", "Tool"
     (a benchmark under Scripts/Benchmarks, the simulation under Scripts/Simulation) or "Outside".
     feature: the feature name for feature layers and feature tests.
     problem: for "Outside", what is wrong.
@@ -154,6 +155,8 @@ class Role:
             return f"{self.feature} · {self.kind}"
         if self.kind == "FeatureTests":
             return f"{self.feature} · tests"
+        if self.kind == "ServedTests":
+            return f"{self.feature} · served tests"
         if self.kind == "CrossCuttingTests":
             return "cross-cutting tests"
         if self.kind == "Core" and core_layer:
@@ -197,6 +200,8 @@ def role_of(target: Target, features: list[str]) -> Role:
         return Role("Tool")
     if top == "Tests" and len(parts) == 2:
         folder = parts[1]
+        if folder.endswith("ServedTests") and folder[: -len("ServedTests")] in features:
+            return Role("ServedTests", folder[: -len("ServedTests")])
         if folder.endswith("Tests") and folder[: -len("Tests")] in features:
             return Role("FeatureTests", folder[: -len("Tests")])
         return Role("CrossCuttingTests")
@@ -361,7 +366,7 @@ def declaration_line(package_swift: str | None, target: Target, role: Role) -> i
         return None
     code = blank_comments_and_strings(package_swift, blank_strings=False)
     patterns = []
-    if role.feature and role.kind in LAYERS + ("FeatureTests",):
+    if role.feature and role.kind in LAYERS + ("FeatureTests", "ServedTests"):
         patterns.append(r"\bfeature\(\s*\"%s\"" % re.escape(role.feature))
     patterns.append(r"(?:\(\s*|\bname:\s*)\"%s\"" % re.escape(target.name))
     for pattern in patterns:

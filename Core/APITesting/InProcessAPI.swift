@@ -1,0 +1,68 @@
+import APIServing
+import Foundation
+import HTTPTypes
+import OpenAPIRuntime
+import SharedKit
+import Synchronization
+
+/// A feature's generated server and its generated client in one process, without a socket: the
+/// handlers register their routes here (a `ServerTransport`), and the client sends each request here
+/// (a `ClientTransport`), to the route whose method and path template match, with the path's
+/// parameters — through the same generated decoding and encoding as over the network. What a handler
+/// throws becomes the problem document the server would send (``Problem``, by `problems`).
+///
+/// So a feature's `Server` and `Remote` targets are tested together in the feature's own closure,
+/// without Hummingbird or a port: every field of a record crosses the wire's JSON both ways.
+public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
+    public typealias Handler =
+        @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
+
+    private struct Route: Sendable {
+        let method: HTTPRequest.Method
+        let segments: [Substring]
+        let handler: Handler
+    }
+
+    private let routes = Mutex<[Route]>([])
+    private let problems: ProblemCatalog
+    public init(problems: ProblemCatalog = ProblemCatalog([])) {
+        self.problems = problems
+    }
+
+    public func register(_ handler: @escaping Handler, method: HTTPRequest.Method, path: String) throws {
+        routes.withLock { $0.append(Route(method: method, segments: path.split(separator: "/"), handler: handler)) }
+    }
+
+    public func send(
+        _ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String
+    ) async throws -> (HTTPResponse, HTTPBody?) {
+        let path = (request.path ?? "/").split(separator: "?", maxSplits: 1).first ?? "/"
+        let segments = path.split(separator: "/")
+        let match = routes.withLock { routes in
+            routes.first { route in
+                route.method == request.method && route.segments.count == segments.count
+                    && zip(route.segments, segments).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
+            }
+        }
+        guard let match else { return answer(Problem.invalidParameter("There is nothing at \(path).")) }
+        var parameters: [String: Substring] = [:]
+        for (template, actual) in zip(match.segments, segments) where template.hasPrefix("{") {
+            parameters[String(template.dropFirst().dropLast())] = actual
+        }
+        do {
+            return try await match.handler(request, body, ServerRequestMetadata(pathParameters: parameters))
+        } catch let error as ServerError {
+            return answer(Problem.from(error, catalog: problems) ?? Problem.internalError)
+        } catch let error as any UserFacingError {
+            return answer(problems.problem(for: error))
+        }
+    }
+
+    /// `problem` as the server answers it: its status, its headers, its document.
+    private func answer(_ problem: Problem) -> (HTTPResponse, HTTPBody?) {
+        var fields: HTTPFields = [.contentType: "application/problem+json"]
+        if let retryAfter = problem.retryAfter { fields[.retryAfter] = String(retryAfter) }
+        if let challenge = problem.challenge { fields[.wwwAuthenticate] = challenge }
+        return (HTTPResponse(status: problem.status, headerFields: fields), HTTPBody(problem.documentBytes))
+    }
+}

@@ -1,0 +1,120 @@
+import APIClient
+import APIServing
+import APITesting
+import Foundation
+import Money
+import SharedKit
+import Synchronization
+import Testing
+import TransferDomain
+import TransferInterface
+import TransferRemote
+import TransferServer
+import TransferTesting
+
+/// Transfer's served half in its own closure: its handlers (TransferServer) on the generated server,
+/// and its remote use cases (TransferRemote) on the generated client, joined in one process
+/// (``InProcessAPI``) — every field of a transfer, and every refusal, crosses the API's JSON both ways.
+@Suite("Transfer · over the wire")
+struct TransferOverTheWireTests {
+    let starter = FakeTransferStarter(balanceAfter: Money(minorUnits: 9_500, currency: .krw))
+    let reading = FakeTransferReading()
+    let book = FakeRecipientBook()
+    let remote: RemoteTransfers
+
+    init() throws {
+        let api = InProcessAPI(problems: ProblemCatalogs.transfer)
+        try TransferHandlers(
+            sendMoney: FakeSending(starter: starter), transfers: reading, recipients: book, problems: ProblemCatalogs.transfer
+        ).registerHandlers(on: api)
+        remote = RemoteTransfers(
+            api: RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: api, timeout: 5))
+    }
+
+    @Test func aSentTransferComesBackWithEveryField() async throws {
+        let draft = TransferDraft(from: "1", to: "110-0000-0000-2", amount: "5,000", memo: "rent · 3월", idempotencyKey: "k-1")
+        let receipt = try await remote.send(draft)
+        let sent = try #require(starter.drafts.last)
+        #expect(sent == draft)
+        let expected = try await FakeTransferStarter(balanceAfter: Money(minorUnits: 9_500, currency: .krw)).send(draft)
+        #expect(receipt == expected)
+        #expect(receipt.transfer.fromBalanceAfter == Money(minorUnits: 9_500, currency: .krw))
+        // The same key again is a replay, and says so.
+        #expect(try await remote.send(draft).replayed)
+    }
+
+    @Test func aSendWithoutAKeyCarriesANewOne() async throws {
+        _ = try await remote.send(TransferDraft(from: "1", to: "2", amount: "1", memo: nil, idempotencyKey: nil))
+        let key = try #require(starter.drafts.last?.idempotencyKey)
+        #expect(UUID(uuidString: key) != nil)
+    }
+
+    @Test func aRefusalArrivesWithTheDomainsSentenceKindAndExitStatus() async throws {
+        let limit = TransferError.dailyLimitExceeded(
+            amount: Money(minorUnits: 5_000, currency: .krw), limit: Money(minorUnits: 1_000, currency: .krw),
+            remaining: Money(minorUnits: 0, currency: .krw))
+        starter.fail(with: limit)
+        let refused = await #expect(throws: RemoteProblem.self) {
+            try await remote.send(TransferDraft(from: "1", to: "2", amount: "5,000", memo: nil, idempotencyKey: "k-2"))
+        }
+        #expect(refused?.type == "limit-exceeded")
+        #expect(refused?.message == limit.message)
+        #expect(refused?.hint == limit.hint)
+        #expect(refused?.exitStatus == limit.exitStatus)
+        #expect(refused?.status == 409)
+    }
+
+    @Test func aTransferIsListedPagedAndShownAsItIs() async throws {
+        let transfer = try await FakeTransferStarter().send(
+            TransferDraft(from: "1", to: "2", amount: "70", memo: nil, idempotencyKey: "k-3")
+        ).transfer
+        reading.add(transfer)
+        let page = try await remote.transfers(limit: 20, after: nil)
+        #expect(page.transfers == [transfer])
+        #expect(try await remote.transfer(id: transfer.id) == transfer)
+        await #expect(throws: RemoteProblem.self) { try await remote.transfer(id: TransferID("no-such-transfer")) }
+    }
+
+    @Test func favouritesRoundTripAndARefusalNamesTheAlias() async throws {
+        let added = try await remote.add(number: "110-0000-0000-2", alias: "mum")
+        #expect(added.alias == "mum" && added.accountNumber == "110-0000-0000-2")
+        #expect(try await remote.recipients().favourites == [added])
+        let missing = await #expect(throws: RemoteProblem.self) { try await remote.remove(alias: "dad") }
+        #expect(missing?.message == TransferError.favouriteNotFound("dad").message)
+    }
+}
+
+/// The catalogs a server composes, for the refusals these tests see.
+enum ProblemCatalogs {
+    static let transfer = ProblemCatalog([TransferProblems.classifier])
+}
+
+/// `TransferSending` on the fake starter (a batch sends row by row through it).
+struct FakeSending: TransferSending, BatchSending {
+    let starter: FakeTransferStarter
+    func send(_ draft: TransferDraft) async throws -> TransferReceipt { try await starter.send(draft) }
+    func startBatch() async throws -> any BatchSending { self }
+}
+
+/// Favourites in memory, refusing an unknown alias as the embedded book does.
+final class FakeRecipientBook: RecipientUseCases {
+    private let favourites = Mutex<[FavouriteRecipient]>([])
+    static let at = Date(timeIntervalSince1970: 1_795_687_200)
+
+    func recipients() async throws -> Recipients {
+        Recipients(favourites: favourites.withLock { $0 }, recents: [])
+    }
+
+    func add(number: String, alias: String) async throws -> FavouriteRecipient {
+        let favourite = FavouriteRecipient(alias: alias, accountNumber: number, addedAt: Self.at)
+        favourites.withLock { $0.append(favourite) }
+        return favourite
+    }
+
+    func remove(alias: String) async throws -> FavouriteRecipient {
+        try favourites.withLock { favourites in
+            guard let index = favourites.firstIndex(where: { $0.alias == alias }) else { throw TransferError.favouriteNotFound(alias) }
+            return favourites.remove(at: index)
+        }
+    }
+}
