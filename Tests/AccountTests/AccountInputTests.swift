@@ -403,12 +403,12 @@ struct AccountMigrationTests {
     }
 
     @Test func theMappingIsTheDesignSystems() {
-        #expect(StoredText.neutralized("\u{0}\u{1F}") == "\u{2400}\u{241F}")
-        #expect(StoredText.neutralized("a\nb\tc") == "a\nb\tc")
+        #expect(AccountStoredText.neutralized("\u{0}\u{1F}") == "\u{2400}\u{241F}")
+        #expect(AccountStoredText.neutralized("a\nb\tc") == "a\nb\tc")
         #expect(
-            StoredText.neutralized("\u{80}\u{9F}\u{061C}\u{200E}\u{200F}\u{202A}\u{202E}\u{2066}\u{2069}")
+            AccountStoredText.neutralized("\u{80}\u{9F}\u{061C}\u{200E}\u{200F}\u{202A}\u{202E}\u{2066}\u{2069}")
                 == String(repeating: "\u{FFFD}", count: 9))
-        #expect(StoredText.neutralized("안녕 👋🏽") == "안녕 👋🏽")
+        #expect(AccountStoredText.neutralized("안녕 👋🏽") == "안녕 👋🏽")
     }
 }
 

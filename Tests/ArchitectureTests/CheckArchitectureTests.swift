@@ -110,7 +110,7 @@ struct CheckArchitectureTests {
             import AccountAPI
 
             /// A PostgreSQL store where the App should only compose.
-            final class PostgresAccountStore: @unchecked Sendable, AccountStore {
+            final class PlantedAccountStore: @unchecked Sendable, AccountStore {
             }
             struct ServerAPI: Sendable,
                 APIProtocol {}
@@ -126,7 +126,7 @@ struct CheckArchitectureTests {
             result.lines == [
                 "Package.swift:\(app) MoaApp → AccountAPI: the App may only use features' Feature, Data, Postgres, Server, Remote, Domain and Interface",
                 "App/MoaApp/Planted.swift:2 MoaApp → AccountAPI: the App may only use features' Feature, Data, Postgres, Server, Remote, Domain and Interface",
-                "App/MoaApp/Planted.swift:5 MoaApp: PostgresAccountStore implements AccountStore of AccountDomain: \(rule)",
+                "App/MoaApp/Planted.swift:5 MoaApp: PlantedAccountStore implements AccountStore of AccountDomain: \(rule)",
                 "App/MoaApp/Planted.swift:7 MoaApp: ServerAPI implements APIProtocol of AccountAPI: \(rule)",
             ], "\(result)")
     }
@@ -150,6 +150,23 @@ struct CheckArchitectureTests {
                 "Package.swift:\(fixture.declarationLine(of: "AccountExample")) AccountExample: its closure builds NIOCore (AccountExample → AccountData → Networking → NIOCore): \(rule)",
                 "Package.swift:\(fixture.declarationLine(of: "AccountTests")) AccountTests: its closure builds NIOCore (AccountTests → AccountData → Networking → NIOCore): \(rule)",
                 "Package.swift:\(fixture.declarationLine(of: "moa")) moa: its closure builds PostgresNIO (moa → MoaApp → MoaStores → PostgresNIO): moa must build without it",
+            ], "\(result)")
+    }
+
+    @Test("two types of ours with one name are refused, wherever they are; nested and generated ones are not")
+    func oneNameForOneThing() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Account/Data/AccountRows.swift"] = "struct StoredText {}\nenum Outer { struct Row {} }\n"
+        fixture.files["Features/Transfer/Data/TransferRows.swift"] = "@usableFromInline final class StoredText {}\nstruct Row {}\n"
+        fixture.files["Features/Transfer/API/Generated/Types.swift"] = "public struct Client {}\n"
+        fixture.files["Features/Account/API/Generated/Types.swift"] = "public struct Client {}\n"
+        fixture.add("AccountAPI", "Features/Account/API", source: "public enum Operations {}\n")
+        fixture.add("TransferAPI", "Features/Transfer/API", source: "public enum Operations {}\n")
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        #expect(
+            result.lines == [
+                "Features/Transfer/Data/TransferRows.swift:1 TransferData: the type StoredText is also declared in Features/Account/Data/AccountRows.swift (AccountData): one name for one thing — name each after what it is"
             ], "\(result)")
     }
 

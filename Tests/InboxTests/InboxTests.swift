@@ -16,7 +16,7 @@ import Testing
 @testable import InboxFeature
 
 /// Everything a test needs from the composed Inbox.
-private enum HarnessRoot: ServiceKey {
+private enum InboxHarnessRoot: ServiceKey {
     struct Service: Sendable {
         let service: any InboxUseCases
         let publisher: any InboxPublisher
@@ -30,7 +30,7 @@ private struct InboxHarness {
     let database: AppDatabase
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let clock = ManualWallClock() // 2026-01-01T00:00:00Z
-    let root: HarnessRoot.Service
+    let root: InboxHarnessRoot.Service
     var service: any InboxUseCases { root.service }
 
     static let ada = FakeSessionProvider.ada
@@ -47,13 +47,13 @@ private struct InboxHarness {
                 "Test",
                 [
                     .singleton(
-                        HarnessRoot.self, requires: InboxServiceKey.self, InboxPublisherKey.self, InboxCommandsKey.self,
+                        InboxHarnessRoot.self, requires: InboxServiceKey.self, InboxPublisherKey.self, InboxCommandsKey.self,
                         InboxUserDataKey.self
                     ) {
-                        HarnessRoot.Service(service: $0, publisher: $1, commands: $2, userData: $3)
+                        InboxHarnessRoot.Service(service: $0, publisher: $1, commands: $2, userData: $3)
                     }
                 ]),
-        ]).validate(root: HarnessRoot.self).resolve()
+        ]).validate(root: InboxHarnessRoot.self).resolve()
     }
 
     func notice(

@@ -26,7 +26,7 @@ struct SearchHarness {
     let catalogue: FakeEventCatalogue
     let clock: ManualWallClock
     let database: AppDatabase
-    let registry: ValidatedRegistry<HarnessRoot>
+    let registry: ValidatedRegistry<SearchHarnessRoot>
 
     init(
         clients: SearchHTTPClients = .fixed(StubHTTPClient()), baseURL: URL? = nil, token: String? = nil, database: AppDatabase? = nil,
@@ -54,13 +54,13 @@ struct SearchHarness {
                 "Tests",
                 [
                     .singleton(
-                        HarnessRoot.self, requires: SearchCommandsKey.self, UserSearchServiceKey.self, UserProfileLookupKey.self,
+                        SearchHarnessRoot.self, requires: SearchCommandsKey.self, UserSearchServiceKey.self, UserProfileLookupKey.self,
                         EventSearchServiceKey.self
                     ) {
-                        HarnessRoot.Service(commands: $0, service: $1, lookup: $2, events: $3)
+                        SearchHarnessRoot.Service(commands: $0, service: $1, lookup: $2, events: $3)
                     }
                 ]),
-        ]).validate(root: HarnessRoot.self)
+        ]).validate(root: SearchHarnessRoot.self)
     }
 
     /// A harness on a stub client.
@@ -97,7 +97,7 @@ struct SearchHarness {
 }
 
 /// What the harness resolves.
-enum HarnessRoot: ServiceKey {
+enum SearchHarnessRoot: ServiceKey {
     struct Service: Sendable {
         let commands: FeatureCommands
         let service: UserSearchService

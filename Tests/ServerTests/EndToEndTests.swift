@@ -6,7 +6,7 @@ import Testing
 /// for people on other machines: every `moa` command below is a new process, talking to the server
 /// over 127.0.0.1 only.
 @Suite("moa-server · end to end", .serialized)
-struct EndToEndTests {
+struct ServerEndToEndTests {
     /// A scratch folder with the server's data and the homes.
     final class World: @unchecked Sendable {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-e2e-\(UUID().uuidString)")

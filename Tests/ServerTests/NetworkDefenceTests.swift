@@ -198,7 +198,7 @@ struct NetworkDefenceTests {
         // This process holds 1,200 connections too: the server's own way of raising the limit.
         let files = ConnectionLimits.raiseOpenFileLimit() ?? 0
         try #require(files >= 1_600, "this test needs 1,600 open files; the system allows \(files)")
-        let world = try EndToEndTests.World(serverFlags: ["--idle-timeout", "4"])
+        let world = try ServerEndToEndTests.World(serverFlags: ["--idle-timeout", "4"])
         let (adas, bos) = try await world.adaAndBo()
         try await world.moa("ada", ["account", "deposit", adas, "100,000"]).expectSuccess()
 

@@ -174,3 +174,6 @@ struct PostgresConfigurationTests {
         }
     }
 }
+
+/// A transaction of no engine: a store handed one refuses it (`ForeignTransactionError`).
+final class ForeignTransaction: Transaction {}

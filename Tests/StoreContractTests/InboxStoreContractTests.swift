@@ -52,8 +52,6 @@ private struct PagingNeverEnds: Error {}
 private struct ProducerFailed: Error {}
 
 /// A token no engine can open.
-private final class ForeignTransaction: Transaction {}
-
 @Suite("Inbox store contract")
 struct InboxStoreContractTests {
     // MARK: Publishing

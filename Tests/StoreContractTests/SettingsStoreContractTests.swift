@@ -23,8 +23,6 @@ private struct ChangeRefused: Error, Equatable {}
 private struct LaterFailure: Error {}
 
 /// A token no engine can open.
-private final class ForeignTransaction: Transaction {}
-
 @Suite("Settings store contract")
 struct SettingsStoreContractTests {
     // MARK: Reading and changing

@@ -38,8 +38,8 @@ public enum AccountMigrations {
             // Names and memos stored before they were checked may hold control characters: each one is
             // replaced by its visible stand-in, so that an old row prints safely on any terminal.
             .init("v2-neutralize-control-characters") { db in
-                try StoredText.neutralize(table: "account_accounts", key: "id", column: "name", db)
-                try StoredText.neutralize(table: "account_entries", key: "id", column: "memo", db)
+                try AccountStoredText.neutralize(table: "account_accounts", key: "id", column: "name", db)
+                try AccountStoredText.neutralize(table: "account_entries", key: "id", column: "memo", db)
             },
         ])
 }
@@ -52,7 +52,7 @@ public enum AccountMigrations {
 /// - DEL U+007F becomes ␡ (U+2421);
 /// - C1 controls U+0080–U+009F and the bidirectional marks, embeddings, overrides and isolates
 ///   (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) become � (U+FFFD).
-enum StoredText {
+enum AccountStoredText {
     /// `text` with every such character replaced (itself when there is none).
     static func neutralized(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: needsStandIn) else { return text }

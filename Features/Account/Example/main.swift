@@ -33,11 +33,11 @@ exit(
             ModuleOf(
                 "Example",
                 [
-                    .singleton(ExampleRoot.self, requires: AccountCommandsKey.self, AccountServiceKey.self) {
-                        ExampleRoot.Service(commands: $0, service: $1)
+                    .singleton(AccountExampleRoot.self, requires: AccountCommandsKey.self, AccountServiceKey.self) {
+                        AccountExampleRoot.Service(commands: $0, service: $1)
                     }
                 ]),
-        ]).validate(root: ExampleRoot.self)
+        ]).validate(root: AccountExampleRoot.self)
         let root = registry.resolve()
         let checking = try await root.service.open(kind: .checking, name: "Everyday")
         _ = try await root.service.open(kind: .savings, name: "Rainy day")
@@ -47,7 +47,7 @@ exit(
         return [root.commands]
     })
 
-enum ExampleRoot: ServiceKey {
+enum AccountExampleRoot: ServiceKey {
     struct Service: Sendable {
         let commands: FeatureCommands
         let service: any AccountUseCases

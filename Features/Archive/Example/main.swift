@@ -41,13 +41,13 @@ exit(
                 "Example",
                 [
                     .singleton(
-                        ExampleRoot.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self,
+                        ArchiveExampleRoot.self, requires: ArchiveCommandsKey.self, ArchiveServiceKey.self, CatalogueImporterKey.self,
                         EventCatalogueKey.self
                     ) {
-                        ExampleRoot.Service(commands: $0, service: $1, importer: $2, catalogue: $3)
+                        ArchiveExampleRoot.Service(commands: $0, service: $1, importer: $2, catalogue: $3)
                     }
                 ]),
-        ]).validate(root: ExampleRoot.self)
+        ]).validate(root: ArchiveExampleRoot.self)
         let root = registry.resolve()
         _ = try await root.importer.run(InMemoryCatalogueSource.sample)
         // Ada's tickets: sample events that have started by today (the sample's dates are fixed), else one by hand.
@@ -76,7 +76,7 @@ func exampleSettings() -> SettingsSnapshot {
     return settings
 }
 
-enum ExampleRoot: ServiceKey {
+enum ArchiveExampleRoot: ServiceKey {
     struct Service: Sendable {
         let commands: FeatureCommands
         let service: ArchiveService

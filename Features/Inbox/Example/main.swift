@@ -30,11 +30,11 @@ exit(
             ModuleOf(
                 "Example",
                 [
-                    .singleton(ExampleRoot.self, requires: InboxCommandsKey.self, InboxPublisherKey.self) {
-                        ExampleRoot.Service(commands: $0, publisher: $1)
+                    .singleton(InboxExampleRoot.self, requires: InboxCommandsKey.self, InboxPublisherKey.self) {
+                        InboxExampleRoot.Service(commands: $0, publisher: $1)
                     }
                 ]),
-        ]).validate(root: ExampleRoot.self)
+        ]).validate(root: InboxExampleRoot.self)
         let root = registry.resolve()
         let ada = FakeSessionProvider.ada.id
         let now = Date()
@@ -61,7 +61,7 @@ exit(
         return [root.commands]
     })
 
-enum ExampleRoot: ServiceKey {
+enum InboxExampleRoot: ServiceKey {
     struct Service: Sendable {
         let commands: FeatureCommands
         let publisher: any InboxPublisher

@@ -88,7 +88,7 @@ public enum TransferMigrations {
                 let rows = try Row.fetchCursor(db, sql: "SELECT position, memo FROM transfer_transfers WHERE memo IS NOT NULL")
                 while let row = try rows.next() {
                     let memo: String = row["memo"]
-                    let safe = StoredText.neutralized(memo)
+                    let safe = TransferStoredText.neutralized(memo)
                     if safe != memo { changes.append((row["position"], safe)) }
                 }
                 for change in changes {
@@ -107,7 +107,7 @@ public enum TransferMigrations {
 /// - DEL U+007F becomes ␡ (U+2421);
 /// - C1 controls U+0080–U+009F and the bidirectional marks, embeddings, overrides and isolates
 ///   (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069) become � (U+FFFD).
-enum StoredText {
+enum TransferStoredText {
     /// `text` with every such character replaced (itself when there is none).
     static func neutralized(_ text: String) -> String {
         var result = String.UnicodeScalarView()

@@ -4,6 +4,8 @@ import Persistence
 import Registry
 import SharedKit
 
+// Archive's persistence ports: ArchiveData implements each on SQLite.
+
 /// The catalogue in storage (ArchiveData implements it on SQLite).
 public protocol CatalogueStore: Sendable {
     /// Writes every entry in ONE transaction — new ones inserted, changed ones updated — and says
@@ -53,50 +55,7 @@ public struct DuplicateTicket: Error, Equatable {
     public init() {}
 }
 
-/// Where an import reads its rows from (a file, the live API).
-public protocol CatalogueSource: Sendable {
-    /// Names the source in reports: "events.json", "Seoul Open Data API, rows 1–3000".
-    var name: String { get }
-    /// Every row, in order; `nil` for an element of the row list that is not an object.
-    /// Throws ``ArchiveImportError`` when the source cannot be read at all (nothing is imported then).
-    func rows(progress: @escaping @Sendable (ImportProgress) -> Void) async throws -> [RawEvent?]
-}
-
-/// Makes sources (ArchiveData knows files and HTTP).
-public protocol CatalogueSources: Sendable {
-    func file(path: String) -> any CatalogueSource
-    /// The live `culturalEventInfo` API, rows `from`…`to` (1-based, inclusive; `to` nil: to the last).
-    func seoulOpenAPI(key: String, from: Int, to: Int?) -> any CatalogueSource
-    /// A small catalogue shipped with moa (real Seoul places, Hangul, a duplicate, a row without a
-    /// title): to try the archive — and the app tour — without a download or an API key.
-    func sample() -> any CatalogueSource
-}
-
-/// Writes exports to disk.
-public protocol ExportWriting: Sendable {
-    /// Writes `data` to `path` atomically (readers never see half a file), readable by its owner only.
-    func write(_ data: Data, to path: String) async throws
-}
-
 public enum CatalogueStoreKey: ServiceKey { public typealias Service = any CatalogueStore }
 public enum TicketStoreKey: ServiceKey { public typealias Service = any TicketStore }
 public enum PreferenceStoreKey: ServiceKey { public typealias Service = any PreferenceStore }
 public enum ArchiveUserDataStoreKey: ServiceKey { public typealias Service = any ArchiveUserDataStore }
-public enum CatalogueSourcesKey: ServiceKey { public typealias Service = any CatalogueSources }
-public enum ExportWriterKey: ServiceKey { public typealias Service = any ExportWriting }
-/// The ticket use cases, for Archive's commands (and, as `EventArchivingKey`, for other features).
-public enum ArchiveServiceKey: ServiceKey { public typealias Service = ArchiveService }
-public enum CatalogueImporterKey: ServiceKey { public typealias Service = CatalogueImporter }
-
-/// `EventCatalogue` (what Search sees) over the store.
-public struct StoreEventCatalogue: EventCatalogue {
-    private let store: any CatalogueStore
-
-    public init(store: any CatalogueStore) {
-        self.store = store
-    }
-
-    public func search(_ query: EventQuery) async throws -> EventPage { try await store.search(query) }
-    public func event(id: EventID) async throws -> CulturalEvent? { try await store.event(id: id) }
-    public func count() async throws -> Int { try await store.count() }
-}
