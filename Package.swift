@@ -201,7 +201,11 @@ let features: [FeatureSpec] = [
         ],
         postgres: ["AccountDomain", "AccountInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO],
         server: ["AccountAPI", "AccountDomain", "AccountInterface", "APIServing", "Money", "SharedKit", openAPIRuntime],
-        remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "Money", "SharedKit"]),
+        remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "Money", "SharedKit"],
+        servedTests: [
+            "AccountServer", "AccountRemote", "AccountData", "AccountDomain", "AccountInterface", "AuthInterface", "AuthTesting",
+            "APIClient", "APIServing", "APITesting", "Money", "Registry", "SharedKit", "Storage",
+        ]),
     .feature(
         "Transfer",
         interface: ["Money", "SharedKit", "Registry"],

@@ -1,0 +1,80 @@
+import APIClient
+import APIServing
+import APITesting
+import AccountData
+import AccountDomain
+import AccountInterface
+import AccountRemote
+import AccountServer
+import AuthInterface
+import AuthTesting
+import Foundation
+import Money
+import Registry
+import SharedKit
+import Storage
+import Testing
+
+/// Account's served half in its own closure: the embedded use cases (on SQLite) behind its handlers
+/// (AccountServer), called through its remote use cases (AccountRemote), joined in one process
+/// (``InProcessAPI``). What `moa` shows of an account, an entry or a refusal on a server is what it
+/// shows on this machine.
+@Suite("Account · over the wire")
+struct AccountOverTheWireTests {
+    let session = FakeSessionProvider(user: FakeSessionProvider.ada)
+    let embedded: any AccountUseCases
+    let remote: RemoteAccounts
+
+    init() throws {
+        let database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
+        embedded = try RegistryBuilder(modules: [
+            ModuleOf.core(database: database, clock: ManualWallClock(), extra: [.instance(SessionProviderKey.self, session)]),
+            AccountDataModule(), ModuleOf("Account", AccountService.providers),
+        ]).validate(root: AccountServiceKey.self).resolve()
+        let api = InProcessAPI(problems: ProblemCatalog([AccountProblems.classifier]))
+        try AccountHandlers(accounts: embedded).registerHandlers(on: api)
+        remote = RemoteAccounts(
+            api: RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: api, timeout: 5),
+            sessions: session)
+    }
+
+    @Test func anAccountAndItsEntriesReadTheSameRemotelyAsHere() async throws {
+        let opened = try await remote.open(kind: .savings, name: "Rainy day 🌧", currency: "KRW")
+        #expect(try await embedded.show(opened.number.description) == opened)
+        let deposit = try await remote.deposit("12,500", to: opened.number.description, memo: "salary")
+        let withdrawal = try await remote.withdraw("2,500", from: opened.number.description, memo: nil)
+        #expect(deposit.balanceAfter == Money(minorUnits: 12_500, currency: .krw) && deposit.kind == .deposit)
+        #expect(withdrawal.amount == Money(minorUnits: -2_500, currency: .krw) && withdrawal.kind == .withdrawal)
+        let remotely = try await remote.historyPage(of: opened.number.description, limit: 20, after: nil)
+        let here = try await embedded.historyPage(of: opened.number.description, limit: 20, after: nil)
+        #expect(remotely == here)
+        #expect(remotely.entries.map(\.memo) == [nil, "salary"])
+        #expect(try await remote.list() == (try await embedded.list()))
+        #expect(try await remote.rename(opened.number.description, to: "Sunny").name == "Sunny")
+    }
+
+    @Test func aRefusalArrivesWithTheLedgersSentenceKindAndExitStatus() async throws {
+        let account = try await remote.open(kind: .checking, name: "Daily", currency: "KRW")
+        _ = try await remote.deposit("1,000", to: account.number.description, memo: nil)
+        var local: (any Error)?
+        do { _ = try await embedded.withdraw("5,000", from: account.number.description, memo: nil) } catch { local = error }
+        let expected = try #require(local as? any UserFacingError)
+        let refused = await #expect(throws: RemoteProblem.self) {
+            try await remote.withdraw("5,000", from: account.number.description, memo: nil)
+        }
+        #expect(refused?.type == "insufficient-funds" && refused?.status == 409)
+        #expect(refused?.message == expected.message && refused?.exitStatus == expected.exitStatus)
+        // A closing refused for its balance is a conflict, by its exit status.
+        let closing = await #expect(throws: RemoteProblem.self) { try await remote.close(account.number.description) }
+        #expect(closing?.type == "conflict")
+    }
+
+    @Test func aLongListIsPagedAndFollowedToTheEnd() async throws {
+        for index in 1...3 { _ = try await remote.open(kind: .checking, name: "A\(index)", currency: "KRW") }
+        let first = try await remote.listPage(limit: 2, after: nil)
+        #expect(first.accounts.count == 2 && first.nextCursor != nil)
+        let rest = try await remote.listPage(limit: 2, after: first.nextCursor)
+        #expect(rest.accounts.count == 1 && rest.nextCursor == nil)
+        #expect(try await remote.list().map(\.name) == ["A1", "A2", "A3"])
+    }
+}
