@@ -293,7 +293,11 @@ let features: [FeatureSpec] = [
         ],
         postgres: ["InboxDomain", "InboxInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
         server: ["InboxAPI", "InboxDomain", "APIServing", openAPIRuntime],
-        remote: ["InboxAPI", "InboxDomain", "InboxInterface", "APIClient", "SharedKit"]),
+        remote: ["InboxAPI", "InboxDomain", "InboxInterface", "APIClient", "SharedKit"],
+        servedTests: [
+            "InboxServer", "InboxRemote", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface", "AuthTesting", "APIClient",
+            "APITesting", "Registry", "SharedKit", "Storage",
+        ]),
     // Scripts/new-feature inserts new features above this line.
 ]
 
