@@ -179,7 +179,11 @@ let features: [FeatureSpec] = [
         ],
         postgres: ["SettingsDomain", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
         server: ["SettingsAPI", "SettingsDomain", "AuthInterface", "APIServing", "Money", openAPIRuntime],
-        remote: ["SettingsAPI", "SettingsDomain", "APIClient", "SharedKit", "Money"]),
+        remote: ["SettingsAPI", "SettingsDomain", "APIClient", "SharedKit", "Money"],
+        servedTests: [
+            "SettingsServer", "SettingsRemote", "SettingsData", "SettingsDomain", "AuthInterface", "AuthTesting", "APIClient",
+            "APITesting", "SharedKit", "Storage",
+        ]),
     .feature(
         "Account",
         interface: ["Money", "SharedKit", "Registry", "Persistence"],
