@@ -123,14 +123,15 @@ let core: [Module] = [
     // document, the timing of answers that must not tell, and the pool that hashes passwords.
     .library("APIServing", path: "Core/APIServing", deps: ["SharedKit", openAPIRuntime, httpTypes, logging]),
     // What every served feature's remote implementation shares: the server's address and how `moa`
-    // chooses it, the call with its deadline and its typed errors, the problem decoding, and the
-    // transport (AsyncHTTPClient: `moa`'s closure pays for NIO, see docs/architecture.md).
+    // chooses it, the call with its deadline and its typed errors, the problem decoding — on any
+    // transport, so a feature's remote use cases and their tests build no NIO.
+    .library("APIClient", path: "Core/APIClient", deps: ["SharedKit", "OperationsAPI", openAPIRuntime, httpTypes]),
+    // `moa`'s transport: AsyncHTTPClient on NIO, what its errors mean to a person, the CA file a
+    // server is trusted by, and which server a command uses (`moa`'s closure pays for NIO, see
+    // docs/architecture.md, "moa's HTTP client").
     .library(
-        "APIClient", path: "Core/APIClient",
-        deps: [
-            "SharedKit", "Storage", "OperationsAPI", openAPIRuntime, openAPIAsyncHTTPClient, asyncHTTPClient, nioCore, nioPosix, nioSSL,
-            httpTypes,
-        ]),
+        "APITransport", path: "Core/APITransport",
+        deps: ["APIClient", "SharedKit", "Storage", openAPIAsyncHTTPClient, asyncHTTPClient, nioCore, nioPosix, nioSSL]),
 ]
 
 // MARK: - 3. Features
@@ -314,7 +315,8 @@ let app: [Module] = [
     .library(
         "MoaApp", path: "App/MoaApp",
         deps: [
-            "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "APIClient", argumentParser,
+            "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "APIClient", "APITransport",
+            argumentParser,
             logging, "AuthInterface", "AuthDomain", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferInterface", "TransferDomain",
             "ArchiveDomain", "InboxDomain",
         ]
@@ -404,7 +406,7 @@ let crossCuttingTests: [Module] = [
     .test(
         "ServerTests", path: "Tests/ServerTests",
         deps: [
-            "MoaServer", "APIClient", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
+            "MoaServer", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
             nioCore, nioSSL,
         ],
         alsoBuilds: ["moa-server", "moa"]),

@@ -1,4 +1,5 @@
 import APIClient
+import APITransport
 import ArgumentParser
 import CommandKit
 import DesignSystem

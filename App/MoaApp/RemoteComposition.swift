@@ -1,4 +1,5 @@
 import APIClient
+import APITransport
 import AccountDomain
 import AccountRemote
 import AuthDomain

@@ -1,17 +1,13 @@
-import AsyncHTTPClient
 import Foundation
 import HTTPTypes
-import NIOCore
-import NIOPosix
-import NIOSSL
-import OpenAPIAsyncHTTPClient
 import OpenAPIRuntime
 import OperationsAPI
 import SharedKit
 import Synchronization
 
-/// `moa-server` as the client calls it: one server, its connections (AsyncHTTPClient,
-/// ``HTTPTransport``), and what every request carries (``middlewares``). Each served feature's
+/// `moa-server` as the client calls it: one server, its connections (any `ClientTransport`: `moa`'s
+/// is AsyncHTTPClient, in APITransport; a test's may join the server in one process), and what every
+/// request carries (``middlewares``). Each served feature's
 /// `<F>Remote` makes its generated `Client` (from its part of docs/api/openapi.yaml) on these, and
 /// runs each call through ``call(_:)``: every error answer becomes the typed error `moa` reports
 /// (``RemoteProblem``), every failure to reach the server ``ServerUnreachable``.
@@ -21,6 +17,8 @@ public struct RemoteAPI: Sendable {
     public let transport: any ClientTransport
     /// Problem decoding, then the credentials (``authorized(by:)``).
     public let middlewares: [any ClientMiddleware]
+    /// How the transport's own errors read to a person.
+    let interpret: Interpreter
     /// What this process learnt of the server's reachability (shared by every copy of this API).
     let reachability: Reachability
 
@@ -30,33 +28,43 @@ public struct RemoteAPI: Sendable {
     /// The longest `MOA_SERVER_TIMEOUT` may ask for.
     public static let maximumTimeout: TimeInterval = 300
 
-    /// A client of the server at `address` whose requests carry no token; each call ends within
-    /// `timeout` seconds (the address's own, ``ServerAddress/timeout``, unless a test says otherwise).
-    public init(address: ServerAddress, timeout: TimeInterval? = nil) {
-        let timeout = timeout ?? address.timeout
-        self.init(
-            address: address, transport: HTTPTransport.transport(for: address, timeout: timeout),
-            reachability: Reachability(deadline: timeout), middlewares: [ProblemDecodingMiddleware()])
-    }
-
-    /// A client of `address` on `transport` (a test's stub, say), whose calls end within `timeout` seconds.
-    public init(address: ServerAddress, transport: any ClientTransport, timeout: TimeInterval) {
+    /// A client of `address` on `transport`, whose calls end within `timeout` seconds, and whose
+    /// transport's own errors `interpret` says in a person's terms (``ServerUnreachable``,
+    /// ``ServerNotTrusted``, …; by default: unreachable, perhaps sent).
+    public init(
+        address: ServerAddress, transport: any ClientTransport, timeout: TimeInterval,
+        interpret: @escaping Interpreter = RemoteAPI.unreachable
+    ) {
         self.init(
             address: address, transport: transport, reachability: Reachability(deadline: timeout),
-            middlewares: [ProblemDecodingMiddleware()])
+            middlewares: [ProblemDecodingMiddleware()], interpret: interpret)
     }
 
-    init(address: ServerAddress, transport: any ClientTransport, reachability: Reachability, middlewares: [any ClientMiddleware]) {
+    init(
+        address: ServerAddress, transport: any ClientTransport, reachability: Reachability, middlewares: [any ClientMiddleware],
+        interpret: @escaping Interpreter
+    ) {
         self.address = address
         self.transport = transport
         self.reachability = reachability
         self.middlewares = middlewares
+        self.interpret = interpret
+    }
+
+    /// How a transport's own error reads to a person, for a call to `address`.
+    public typealias Interpreter = @Sendable (_ error: any Error, _ address: ServerAddress) -> any Error
+
+    /// A transport error as the server out of reach, the request perhaps sent.
+    public static let unreachable: Interpreter = { error, address in
+        ServerUnreachable(address: address.url.absoluteString, reason: String(describing: error), sent: .perhaps)
     }
 
     /// The same server and connections; every request also goes through `credentials` (Auth's
     /// session middleware, which carries the session's access token and refreshes it once on a 401).
     public func authorized(by credentials: any ClientMiddleware) -> RemoteAPI {
-        RemoteAPI(address: address, transport: transport, reachability: reachability, middlewares: middlewares + [credentials])
+        RemoteAPI(
+            address: address, transport: transport, reachability: reachability, middlewares: middlewares + [credentials],
+            interpret: interpret)
     }
 
     /// The same server and connections; every request carries `token`, as it is (a logout or a
@@ -89,9 +97,9 @@ public struct RemoteAPI: Sendable {
                 return value
             }
         } catch let error as ClientError {
-            throw remembered(Self.unwrapped(error.underlyingError, address: address), server: server)
+            throw remembered(unwrapped(error.underlyingError), server: server)
         } catch {
-            throw remembered(Self.unwrapped(error, address: address), server: server)
+            throw remembered(unwrapped(error), server: server)
         }
     }
 
@@ -105,7 +113,7 @@ public struct RemoteAPI: Sendable {
         return error
     }
 
-    static func noAnswer(within timeout: TimeInterval) -> String { "no answer came within \(seconds(timeout))" }
+    public static func noAnswer(within timeout: TimeInterval) -> String { "no answer came within \(seconds(timeout))" }
 
     private static func seconds(_ interval: TimeInterval) -> String {
         interval == interval.rounded() ? "\(Int(interval)) seconds" : String(format: "%.1f seconds", interval)
@@ -124,88 +132,13 @@ public struct RemoteAPI: Sendable {
         }
     }
 
-    static func unwrapped(_ error: any Error, address: ServerAddress) -> any Error {
+    /// What the server said (a typed error), a cancellation, or the transport's error interpreted.
+    func unwrapped(_ error: any Error) -> any Error {
         switch error {
         case let error as any UserFacingError: return error
         case is CancellationError: return error
-        case let error as HTTPClientError where error == .cancelled: return CancellationError()
-        default: return failure(error, server: address.url.absoluteString, timeout: address.timeout)
+        default: return interpret(error, address)
         }
-    }
-
-    /// What a transport error means to a person: a certificate this machine does not trust is a
-    /// configuration problem (78, ``ServerNotTrusted``); a connection refused, a host not found or a
-    /// handshake that failed sent nothing; a timeout or a dropped connection may have sent the request.
-    static func failure(_ error: any Error, server: String, timeout: TimeInterval = RemoteAPI.timeout) -> any UserFacingError {
-        func unreachable(_ reason: String, _ sent: ServerUnreachable.Sent) -> ServerUnreachable {
-            ServerUnreachable(address: server, reason: reason, sent: sent)
-        }
-        let lost = "the connection was lost before the answer came"
-        if let reason = certificateProblem(error) { return ServerNotTrusted(address: server, reason: reason) }
-        switch error {
-        case let error as NIOConnectionError: // a host name: its addresses, tried in turn
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                return unreachable("no such host", .nothing)
-            }
-            return unreachable(connectFailure(error.connectionErrors.map(\.error)), .nothing)
-        case let error as IOError where connectErrnos.contains(error.errnoCode) && atConnect(error): // an address written as such
-            return unreachable(connectFailure([error]), .nothing)
-        case let error as HTTPClientError:
-            switch error {
-            case .connectTimeout: return unreachable("no connection could be made in time", .nothing)
-            case .tlsHandshakeTimeout: return unreachable("the TLS handshake did not finish in time", .nothing)
-            case .readTimeout, .deadlineExceeded: return unreachable(noAnswer(within: timeout), .perhaps)
-            case .remoteConnectionClosed: return unreachable(lost, .perhaps)
-            case .invalidURL, .emptyHost, .emptyScheme:
-                return ServerAddressUnusable(address: server, reason: "its HTTP client cannot use it")
-            default: return unreachable(String(describing: error), .perhaps)
-            }
-        case let error as NIOSSLError:
-            // Not a certificate (that is above): a handshake refused before any request was written.
-            if case .handshakeFailed = error {
-                return unreachable("the TLS handshake failed (is it speaking TLS, and not too busy?)", .nothing)
-            }
-            return unreachable(lost, .perhaps)
-        case let error as IOError where [ECONNRESET, EPIPE].contains(error.errnoCode):
-            return unreachable(lost, .perhaps)
-        case is ChannelError:
-            return unreachable(lost, .perhaps)
-        default:
-            return unreachable(String(describing: error), .perhaps)
-        }
-    }
-
-    /// The `errno`s of a connection that could not be made: nothing was sent.
-    static let connectErrnos: Set<CInt> = [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL, ETIMEDOUT]
-
-    /// Whether NIO raised `error` while connecting (its reason names the call): the same `errno` on
-    /// an open connection (a route lost while the request was on its way) may have sent it.
-    static func atConnect(_ error: IOError) -> Bool {
-        let said = String(describing: error)
-        return error.errnoCode == ECONNREFUSED || said.hasPrefix("connect") || said.hasPrefix("finishing a non-blocking connect")
-    }
-
-    static func connectFailure(_ errors: [any Error]) -> String {
-        let codes = Set(errors.compactMap { ($0 as? IOError)?.errnoCode })
-        if codes.contains(ECONNREFUSED) { return "the connection was refused (is moa-server running there?)" }
-        if !codes.isEmpty, codes.isSubset(of: [ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL]) {
-            return "this machine has no route to that address"
-        }
-        if codes.contains(ETIMEDOUT) { return "no connection could be made in time" }
-        return "no connection could be made"
-    }
-
-    /// Why TLS refused the server's certificate, or `nil`: BoringSSL's verification failed (a
-    /// self-signed certificate, a CA this machine does not trust, an expired one), or the
-    /// certificate is for another name.
-    static func certificateProblem(_ error: any Error) -> String? {
-        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
-            return "it is not for this host name"
-        }
-        if case .handshakeFailed(let cause) = error as? NIOSSLError, String(describing: cause).contains("CERTIFICATE_VERIFY_FAILED") {
-            return "its chain does not lead to a CA this machine trusts, or it has expired"
-        }
-        return nil
     }
 
     /// An answer the document does not allow for (a success of another shape): the server and this
@@ -286,6 +219,11 @@ public struct ServerNotTrusted: UserFacingError, Equatable {
     public let address: String
     public let reason: String
 
+    public init(address: String, reason: String) {
+        self.address = address
+        self.reason = reason
+    }
+
     public var message: String {
         "moa-server at \(address) presented a certificate this machine does not trust (\(RemoteProblem.clean(reason).trimmingCharacters(in: ["."])))."
     }
@@ -300,6 +238,11 @@ public struct ServerNotTrusted: UserFacingError, Equatable {
 public struct ServerAddressUnusable: UserFacingError, Equatable {
     public let address: String
     public let reason: String
+
+    public init(address: String, reason: String) {
+        self.address = address
+        self.reason = reason
+    }
 
     public var message: String { "Cannot use the server address \(address): \(RemoteProblem.clean(reason).trimmingCharacters(in: ["."]))." }
     public var hint: String? { "For example https://bank.example, http://localhost:8080 or http://[::1]:8080." }

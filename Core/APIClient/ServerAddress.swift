@@ -14,9 +14,9 @@ public struct ServerAddress: Sendable, Equatable {
     public let allowsInsecureHTTP: Bool
     /// A PEM file of CA certificates trusted for this server besides the system's (an absolute
     /// path, checked by ``ServerTrust/checked(_:origin:)``).
-    public internal(set) var caFile: String?
+    public var caFile: String?
     /// How long each request waits for an answer (`MOA_SERVER_TIMEOUT`, 1 to 300 seconds).
-    public internal(set) var timeout: TimeInterval = RemoteAPI.timeout
+    public var timeout: TimeInterval = RemoteAPI.timeout
 
     /// Where the text came from, for the error's sentence.
     public enum Origin: String, Sendable {
@@ -56,7 +56,7 @@ public struct ServerAddress: Sendable, Equatable {
     }
 
     /// Text from the command line or the environment, as a message quotes it.
-    static func shown(_ text: String) -> String {
+    public static func shown(_ text: String) -> String {
         let clean = String(String.UnicodeScalarView(text.unicodeScalars.filter { !isUnsafe($0) }))
         return clean.count > 80 ? String(clean.prefix(80)) + "…" : clean
     }

@@ -75,6 +75,9 @@ struct AccountOverTheWireTests {
         #expect(first.accounts.count == 2 && first.nextCursor != nil)
         let rest = try await remote.listPage(limit: 2, after: first.nextCursor)
         #expect(rest.accounts.count == 1 && rest.nextCursor == nil)
-        #expect(try await remote.list().map(\.name) == ["A1", "A2", "A3"])
+        // Followed to its end, the list is the embedded one, in its order (opened at the same instant: by number).
+        let all = try await remote.list()
+        #expect(all == (try await embedded.list()))
+        #expect(all == first.accounts + rest.accounts && Set(all.map(\.name)) == ["A1", "A2", "A3"])
     }
 }

@@ -7,6 +7,7 @@ import SharedKit
 import Testing
 
 @testable import APIClient
+@testable import APITransport
 @testable import TransferRemote
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import APIClient
 import AsyncHTTPClient
 import Foundation
 import NIOCore

@@ -1,3 +1,4 @@
+import APIClient
 import Foundation
 import SharedKit
 import Storage
