@@ -1,3 +1,4 @@
+import APIClient
 import APIServing
 import Foundation
 import HTTPTypes
@@ -25,8 +26,22 @@ public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
 
     private let routes = Mutex<[Route]>([])
     private let problems: ProblemCatalog
-    public init(problems: ProblemCatalog = ProblemCatalog([])) {
+    private let requiresToken: Bool
+
+    /// - Parameters:
+    ///   - problems: how the feature's typed errors become problem documents (the server's catalog).
+    ///   - requiresToken: whether every request must carry `Authorization: Bearer <token>`, as
+    ///     moa-server's routes that act for a user do; one without is answered 401, as there.
+    public init(problems: ProblemCatalog = ProblemCatalog([]), requiresToken: Bool = false) {
         self.problems = problems
+        self.requiresToken = requiresToken
+    }
+
+    /// A client of these handlers, as `moa`'s remote use cases get one: every call ends within 5
+    /// seconds, and carries `token` as its bearer token (none when `nil`).
+    public func client(token: String? = "in-process-token") throws -> RemoteAPI {
+        let api = RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: self, timeout: 5)
+        return token.map { api.authorized(by: $0) } ?? api
     }
 
     public func register(_ handler: @escaping Handler, method: HTTPRequest.Method, path: String) throws {
@@ -44,7 +59,15 @@ public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
                     && zip(route.segments, segments).allSatisfy { template, actual in template.hasPrefix("{") || template == actual }
             }
         }
-        guard let match else { return answer(Problem.invalidParameter("There is nothing at \(path).")) }
+        guard let match else {
+            return answer(
+                Problem(
+                    kind: "not-found", title: "Not found", status: .notFound, detail: "There is nothing at \(path).",
+                    exitStatus: .unavailable))
+        }
+        if requiresToken, request.headerFields[.authorization].flatMap(BearerToken.parse) == nil {
+            return answer(Problem.unauthenticated("The request carries no bearer token.", tokenGiven: false))
+        }
         var parameters: [String: Substring] = [:]
         for (template, actual) in zip(match.segments, segments) where template.hasPrefix("{") {
             parameters[String(template.dropFirst().dropLast())] = actual

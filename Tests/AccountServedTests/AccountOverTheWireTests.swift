@@ -31,10 +31,10 @@ struct AccountOverTheWireTests {
             ModuleOf.core(database: database, clock: ManualWallClock(), extra: [.instance(SessionProviderKey.self, session)]),
             AccountDataModule(), ModuleOf("Account", AccountService.providers),
         ]).validate(root: AccountServiceKey.self).resolve()
-        let api = InProcessAPI(problems: ProblemCatalog([AccountProblems.classifier]))
+        let api = InProcessAPI(problems: ProblemCatalog([AccountProblems.classifier]), requiresToken: true)
         try AccountHandlers(accounts: embedded).registerHandlers(on: api)
         remote = RemoteAccounts(
-            api: RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: api, timeout: 5),
+            api: try api.client(),
             sessions: session)
     }
 

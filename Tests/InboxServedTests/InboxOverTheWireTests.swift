@@ -33,9 +33,9 @@ struct InboxOverTheWireTests {
         embedded = registry.resolve()
         publisher = try RegistryBuilder(modules: [ModuleOf.core(database: database, clock: clock), InboxDataModule()])
             .validate(root: InboxPublisherKey.self).resolve()
-        let api = InProcessAPI()
+        let api = InProcessAPI(requiresToken: true)
         try InboxHandlers(inbox: embedded).registerHandlers(on: api)
-        remote = RemoteInbox(api: RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: api, timeout: 5))
+        remote = RemoteInbox(api: try api.client())
     }
 
     func publish(_ title: String, kind: InboxNoticeKind = .moneyReceived) async throws {

@@ -27,9 +27,9 @@ struct SettingsOverTheWireTests {
         server = SettingsManager(
             store: SQLiteSettingsStore(database: try AppDatabase.inMemory(migrations: [SettingsMigrations.all]), clock: clock),
             scopes: SessionSettingsScope(session: serverSession))
-        let api = InProcessAPI()
+        let api = InProcessAPI(requiresToken: true)
         try SettingsHandlers(settings: server, session: serverSession).registerHandlers(on: api)
-        let remote = RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: api, timeout: 5)
+        let remote = try api.client()
         client = SettingsManager(
             store: RemoteSettingsStore(
                 local: SQLiteSettingsStore(database: try AppDatabase.inMemory(migrations: [SettingsMigrations.all]), clock: clock),

@@ -21,14 +21,16 @@ struct TransferOverTheWireTests {
     let reading = FakeTransferReading()
     let book = FakeRecipientBook()
     let remote: RemoteTransfers
+    /// The same handlers, called without a bearer token (a remote composed without the session).
+    let anonymous: RemoteTransfers
 
     init() throws {
-        let api = InProcessAPI(problems: ProblemCatalogs.transfer)
+        let api = InProcessAPI(problems: ProblemCatalogs.transfer, requiresToken: true)
         try TransferHandlers(
             sendMoney: FakeSending(starter: starter), transfers: reading, recipients: book, problems: ProblemCatalogs.transfer
         ).registerHandlers(on: api)
-        remote = RemoteTransfers(
-            api: RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: api, timeout: 5))
+        remote = RemoteTransfers(api: try api.client())
+        anonymous = RemoteTransfers(api: try api.client(token: nil))
     }
 
     @Test func aSentTransferComesBackWithEveryField() async throws {
@@ -41,6 +43,14 @@ struct TransferOverTheWireTests {
         #expect(receipt.transfer.fromBalanceAfter == Money(minorUnits: 9_500, currency: .krw))
         // The same key again is a replay, and says so.
         #expect(try await remote.send(draft).replayed)
+    }
+
+    @Test func aCallWithoutTheSessionsTokenIsRefusedAndSendsNothing() async throws {
+        let refused = await #expect(throws: RemoteProblem.self) {
+            try await anonymous.send(TransferDraft(from: "1", to: "2", amount: "1", memo: nil, idempotencyKey: "k-0"))
+        }
+        #expect(refused?.status == 401 && refused?.type == "unauthenticated")
+        #expect(starter.drafts.isEmpty)
     }
 
     @Test func aSendWithoutAKeyCarriesANewOne() async throws {
