@@ -101,19 +101,21 @@ func seoul(day: Int, _ hour: Int, _ minute: Int) -> Date {
 /// An `AccountDirectory` that counts lookups (to prove some refusals come before any).
 final class CountingDirectory: AccountDirectory {
     private let base: FakeAccounts
-    private let count = Mutex(0)
+    /// An atomic counter, not a `Mutex`: ThreadSanitizer does not see a `Mutex`'s futex on Linux as
+    /// ordering, and reported concurrent lookups' increments inside `withLock` as a Swift access race.
+    private let count = Atomic(0)
 
     init(_ base: FakeAccounts) { self.base = base }
 
-    var lookups: Int { count.withLock { $0 } }
+    var lookups: Int { count.load(ordering: .sequentiallyConsistent) }
 
     func account(number: AccountNumber) async throws -> AccountSummary? {
-        count.withLock { $0 += 1 }
+        count.add(1, ordering: .sequentiallyConsistent)
         return try await base.account(number: number)
     }
 
     func accounts(of owner: UserID) async throws -> [AccountSummary] {
-        count.withLock { $0 += 1 }
+        count.add(1, ordering: .sequentiallyConsistent)
         return try await base.accounts(of: owner)
     }
 }
