@@ -277,6 +277,13 @@ let features: [FeatureSpec] = [
             "ArchiveInterface", "ArchiveDomain", "ArchiveData", "ArchiveFeature", "ArchiveTesting", "AuthInterface", "SettingsInterface",
             "AuthTesting", "SettingsTesting", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", "Networking",
             argumentParser, grdb, swiftCSV,
+        ],
+        postgres: ["ArchiveDomain", "ArchiveInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
+        server: ["ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime],
+        remote: ["ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "APIClient", "SharedKit"],
+        servedTests: [
+            "ArchiveServer", "ArchiveRemote", "ArchiveAPI", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "AuthInterface",
+            "AuthTesting", "APIClient", "APITesting", "SharedKit", "Storage",
         ]),
     .feature(
         "Inbox",
@@ -308,9 +315,6 @@ let features: [FeatureSpec] = [
 
 // MARK: - 4. App, benchmarks and cross-cutting tests
 
-/// The features `moa-server` serves (Search and Archive stay on the client).
-let serverFeatures: Set<String> = ["Auth", "Account", "Transfer", "Inbox", "Settings"]
-
 let app: [Module] = [
     .library(
         "MoaApp", path: "App/MoaApp",
@@ -332,7 +336,7 @@ let app: [Module] = [
         "MoaPostgres", path: "App/MoaPostgres",
         deps: [
             "Registry", "Persistence", "PostgresStorage", "AuthPostgres", "SettingsPostgres", "AccountPostgres", "TransferPostgres",
-            "InboxPostgres",
+            "InboxPostgres", "ArchivePostgres",
         ]),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library(
@@ -346,6 +350,7 @@ let app: [Module] = [
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]
+            + ["ArchiveDomain", "ArchiveData"]
             // Each served feature's handlers of its part of docs/api/openapi.yaml.
             + features.filter(\.isServed).map { Dep.module($0.server) }),
     .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
@@ -415,7 +420,8 @@ let crossCuttingTests: [Module] = [
         "StoreContractTests", path: "Tests/StoreContractTests",
         deps: ["MoaPostgres", "PostgresStorage", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsDomain", "SettingsData", "AccountInterface", "AccountDomain"]
-            + ["AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxInterface", "InboxDomain", "InboxData"]),
+            + ["AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxInterface", "InboxDomain", "InboxData"]
+            + ["ArchiveInterface", "ArchiveDomain", "ArchiveData"]),
 ]
 
 // MARK: - Helpers (the only place that knows how a feature becomes targets)

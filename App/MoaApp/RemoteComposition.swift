@@ -2,6 +2,8 @@ import APIClient
 import APITransport
 import AccountDomain
 import AccountRemote
+import ArchiveDomain
+import ArchiveRemote
 import AuthDomain
 import AuthInterface
 import AuthRemote
@@ -22,9 +24,9 @@ import TransferRemote
 
 /// The providers that make `moa` a client of `moa-server`: the same keys the embedded app
 /// registers — Auth's session rules, sign-up, reset and deletion; Account's, Transfer's and Inbox's
-/// use cases; Settings' store — each replaced by its remote implementation, through the registry's
-/// validated overriding (a key that nothing registers cannot be replaced). Search, Archive, the PIN
-/// and the display settings stay on this machine.
+/// use cases; Settings' store; Archive's tickets and preferences — each replaced by its remote
+/// implementation, through the registry's validated overriding (a key that nothing registers cannot
+/// be replaced). Search, Archive's catalogue, the PIN and the display settings stay on this machine.
 public enum RemoteComposition {
     /// - Parameter onSignedUp: runs once a sign-up or a login on the server succeeded (`moa` then
     ///   remembers a server given with `--server`: a mistyped one is never remembered).
@@ -58,6 +60,9 @@ public enum RemoteComposition {
             .singleton(TransferReadingKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
             .singleton(RecipientBookKey.self, requires: SessionManagerKey.self) { RemoteTransfers(api: api.authorized(by: $0)) },
             .singleton(InboxServiceKey.self, requires: SessionManagerKey.self) { RemoteInbox(api: api.authorized(by: $0)) },
+            // A person's tickets and preferences follow them to every machine; the catalogue is each machine's own.
+            .singleton(TicketStoreKey.self, requires: SessionManagerKey.self) { RemoteTicketStore(api: api.authorized(by: $0)) },
+            .singleton(PreferenceStoreKey.self, requires: SessionManagerKey.self) { RemotePreferenceStore(api: api.authorized(by: $0)) },
             // The money settings are the server's: no MOA_… variable or flag of this machine changes them here either.
             .singleton(SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self) {
                 store, scopes, overrides in

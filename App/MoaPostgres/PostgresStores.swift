@@ -1,4 +1,5 @@
 import AccountPostgres
+import ArchivePostgres
 import AuthPostgres
 import InboxPostgres
 import Persistence
@@ -23,7 +24,7 @@ public struct PostgresStores: FeatureModule {
     public static var migrations: [PostgresMigrationSet] {
         [
             AuthPostgresStores.migrations, AccountPostgresStores.migrations, TransferPostgresStores.migrations,
-            InboxPostgresStores.migrations, SettingsPostgresStores.migrations,
+            InboxPostgresStores.migrations, SettingsPostgresStores.migrations, ArchivePostgresStores.migrations,
         ]
     }
 
@@ -31,6 +32,6 @@ public struct PostgresStores: FeatureModule {
         [.instance(UnitOfWorkKey.self, database)]
             + AuthPostgresStores.providers(database) + AccountPostgresStores.providers(database)
             + TransferPostgresStores.providers(database) + InboxPostgresStores.providers(database)
-            + SettingsPostgresStores.providers(database)
+            + SettingsPostgresStores.providers(database) + ArchivePostgresStores.providers(database)
     }
 }

@@ -2,6 +2,9 @@ import APIServing
 import AccountData
 import AccountDomain
 import AccountServer
+import ArchiveData
+import ArchiveDomain
+import ArchiveServer
 import AuthData
 import AuthDomain
 import AuthInterface
@@ -34,7 +37,7 @@ import TransferServer
 
 /// The second composition root: what `moa-server` serves, composed through the same typed registry
 /// as `moa` — Core's clock and unit of work, and the Data and Domain modules of the features it
-/// serves (Auth, Account, Transfer, Inbox, Settings), their stores on SQLite in the data folder (the
+/// serves (Auth, Account, Transfer, Inbox, Settings, and Archive's tickets and preferences), their stores on SQLite in the data folder (the
 /// default) or on PostgreSQL (`--database`, from MoaPostgres). Each request acts for the user of its
 /// bearer token (``RequestSession`` is `SessionProviderKey`).
 public struct MoaServer: Sendable {
@@ -137,6 +140,8 @@ public struct MoaServer: Sendable {
     /// The schema of every feature the server stores.
     static let migrations = [
         AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
+        // Archive's whole schema, so that the migration names match `moa`'s: the catalogue's table stays empty here.
+        ArchiveMigrations.all,
     ]
 
     /// Every module of the server: Core's (on SQLite) or the PostgreSQL stores, the features' Data
@@ -166,6 +171,8 @@ public struct MoaServer: Sendable {
             ModuleOf("Account", AccountService.providers),
             ModuleOf("Transfer", SendMoney.providers),
             ModuleOf("Inbox", InboxService.providers),
+            // What the server keeps of Archive: each user's tickets and preferences (no catalogue).
+            ModuleOf("Archive", (stores == .sqlite ? ArchiveDataModule.sqliteStores : []) + [ArchiveUserData.provider]),
             ModuleOf("Server", ServerServices.providers),
         ]
     }
@@ -201,6 +208,8 @@ public struct MoaServer: Sendable {
         ).registerHandlers(on: api, middlewares: middlewares)
         try InboxHandlers(inbox: services.inbox).registerHandlers(on: api, middlewares: middlewares)
         try SettingsHandlers(settings: services.settings, session: RequestSession()).registerHandlers(on: api, middlewares: middlewares)
+        try ArchiveHandlers(tickets: services.tickets, preferences: services.preferences, session: RequestSession(), clock: services.clock)
+            .registerHandlers(on: api, middlewares: middlewares)
         return router
     }
 
@@ -256,6 +265,9 @@ struct ServerServices: Sendable {
     let inbox: any InboxUseCases
     let settings: SettingsManager
     let ledger: any ConsistencyCheck
+    let tickets: any TicketStore
+    let preferences: any PreferenceStore
+    let clock: any WallClock
 
     /// The server's own providers: the request's user as `SessionProviderKey`, every feature's
     /// share in deleting a user (in the order `moa` erases them), and this root.
@@ -265,17 +277,23 @@ struct ServerServices: Sendable {
             .instance(ClientOriginKey.self, RequestClientOrigin()),
             .singleton(
                 UserDataOwnersKey.self,
-                requiresEach: [TransferUserDataKey.self, AccountUserDataKey.self, InboxUserDataKey.self, SettingsUserDataKey.self]
+                requiresEach: [
+                    TransferUserDataKey.self, AccountUserDataKey.self, InboxUserDataKey.self, SettingsUserDataKey.self,
+                    ArchiveUserDataKey.self,
+                ]
             ) { $0 },
             .singleton(
                 ServerServicesKey.self, requires: SessionTokensKey.self, RegistrationKey.self, PasswordResetKey.self,
                 AccountDeletionKey.self, AccountServiceKey.self, SendMoneyKey.self, TransferReadingKey.self, RecipientBookKey.self,
-                InboxServiceKey.self, SettingsManagerKey.self, LedgerCheckKey.self
-            ) { tokens, registration, reset, deletion, accounts, sendMoney, transfers, recipients, inbox, settings, ledger in
+                InboxServiceKey.self, SettingsManagerKey.self, LedgerCheckKey.self, TicketStoreKey.self, PreferenceStoreKey.self,
+                WallClockKey.self
+            ) {
+                tokens, registration, reset, deletion, accounts, sendMoney, transfers, recipients, inbox, settings, ledger, tickets,
+                preferences, clock in
                 ServerServices(
                     tokens: tokens, registration: registration, passwordReset: reset, deletion: deletion, accounts: accounts,
                     sendMoney: sendMoney, transfers: transfers, recipients: recipients, inbox: inbox, settings: settings,
-                    ledger: ledger)
+                    ledger: ledger, tickets: tickets, preferences: preferences, clock: clock)
             },
         ]
     }

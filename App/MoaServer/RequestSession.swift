@@ -44,7 +44,7 @@ extension BearerMiddleware {
         let segments = path.split(separator: "/", omittingEmptySubsequences: true)
         guard segments.first == "v1", segments.count >= 2 else { return false }
         switch segments[1] {
-        case "accounts", "transfers", "recipients", "inbox", "settings": return true
+        case "accounts", "transfers", "recipients", "inbox", "settings", "archive": return true
         case "auth":
             return segments.count >= 3 && ["logout", "session", "delete"].contains(segments[2])
                 || segments.dropFirst(2).first == "password" && segments.dropFirst(3).first == "change"

@@ -251,10 +251,54 @@ struct ServerEndToEndTests {
         #expect(daily.object["source"] as? String == "default")
         // Deleting the user deletes it on the server and here.
         let deleted = try await world.moa("ada", ["auth", "delete", "--confirm", "ada@moa.example", "--json"]).expectSuccess()
-        #expect("\(deleted.object["erased"] ?? "")".contains("Archive (this machine)"))
+        // Archive's tickets and preferences are the server's now: erased there, with the rest.
+        let erased = deleted.object["erased"] as? [String] ?? []
+        #expect(erased.contains("Archive"))
         let again = try await world.moa(
             "ada", ["auth", "login", "--email", "ada@moa.example", "--password-stdin"], stdin: "plum-orbit-lantern-42-quietly")
         #expect(again.status == 77)
+    }
+
+    /// Archive follows the person: a ticket and preferences set on one home are seen, with the same
+    /// taste card, on a second home logged in to the same server; each home recommends from its own
+    /// catalogue, never an event archived on either; removed on one, gone from both.
+    @Test func aPersonsTicketsFollowThemToAnotherHome() async throws {
+        let world = try World()
+        try await world.startServer()
+        try await world.person("desk", "ada@moa.example")
+        try await world.moa(
+            "laptop", ["auth", "login", "--server", world.url, "--email", "ada@moa.example", "--password-stdin"],
+            stdin: "plum-orbit-lantern-42-quietly"
+        ).expectSuccess()
+        for home in ["desk", "laptop"] { try await world.moa(home, ["archive", "import", "--sample"]).expectSuccess() }
+        let found = try await world.moa("desk", ["archive", "events", "--text", "불꽃", "--json"]).expectSuccess()
+        let events = found.object["events"] as? [[String: Any]] ?? []
+        let fireworks = try #require(events.first?["id"] as? String, "no fireworks in \(found.out)")
+
+        let added = try await world.moa("desk", ["archive", "add", fireworks, "--rating", "5", "--memo", "불꽃!", "--json"])
+            .expectSuccess()
+        let ticketID = try #require(added.object["id"] as? String, "no id in \(added.out)")
+        try await world.moa("desk", ["archive", "preferences", "set", "--districts", "Mapo-gu", "--categories", "연극"]).expectSuccess()
+
+        let listed = try await world.moa("laptop", ["archive", "list", "--json"]).expectSuccess().array as? [[String: Any]] ?? []
+        #expect(listed.map { $0["id"] as? String } == [ticketID])
+        #expect(listed.first?["memo"] as? String == "불꽃!" && listed.first?["rating"] as? Int == 5)
+        let tastes = try await (world.moa("desk", ["archive", "taste", "--json"]), world.moa("laptop", ["archive", "taste", "--json"]))
+        #expect(try tastes.0.expectSuccess().out == (try tastes.1.expectSuccess().out))
+        #expect(tastes.1.object["tickets"] as? Int == 1)
+        let recommended = try await world.moa("laptop", ["archive", "recommend", "--json"]).expectSuccess()
+        #expect(recommended.object["basis"] as? String == "preferences")
+        let picks = recommended.object["recommendations"] as? [[String: Any]] ?? []
+        #expect(!picks.contains { ($0["event"] as? [String: Any])?["id"] as? String == fireworks })
+        // The server logged the archive's routes, for the person's token only.
+        #expect(try String(contentsOf: world.log, encoding: .utf8).contains("path=/v1/archive/tickets"))
+
+        try await world.moa("laptop", ["archive", "remove", String(ticketID.prefix(8))]).expectSuccess()
+        let after = try await world.moa("desk", ["archive", "list", "--json"]).expectSuccess()
+        #expect(after.array.isEmpty)
+        // Logged out, the archive is not the server's to show.
+        try await world.moa("desk", ["auth", "logout"]).expectSuccess()
+        #expect(try await world.moa("desk", ["archive", "list"]).status == 77)
     }
 
     /// Four client processes send in both directions while the server is killed (SIGKILL) and

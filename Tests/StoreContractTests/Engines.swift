@@ -1,6 +1,8 @@
 import AccountData
 import AccountDomain
 import AccountInterface
+import ArchiveData
+import ArchiveDomain
 import AuthData
 import AuthDomain
 import Foundation
@@ -58,6 +60,9 @@ struct Stores: Sendable {
     let publisher: any InboxPublisher
     let settings: any SettingsStore
     let settingsEraser: any SettingsEraser
+    let tickets: any TicketStore
+    let preferences: any PreferenceStore
+    let archiveUserData: any ArchiveUserDataStore
 }
 
 enum StoresKey: ServiceKey { typealias Service = Stores }
@@ -66,11 +71,11 @@ private let storesProvider = Provider.singleton(
     StoresKey.self,
     requires: UnitOfWorkKey.self, AuthStoreKey.self, AccountStoreKey.self, AccountPostingKey.self, AccountUserDataStoreKey.self,
     TransferStoreKey.self, RecipientStoreKey.self, TransferUserDataStoreKey.self, InboxStoreKey.self, InboxPublisherKey.self,
-    SettingsStoreKey.self, SettingsEraserKey.self
+    SettingsStoreKey.self, SettingsEraserKey.self, TicketStoreKey.self, PreferenceStoreKey.self, ArchiveUserDataStoreKey.self
 ) {
     Stores(
         unitOfWork: $0, auth: $1, accounts: $2, posting: $3, accountUserData: $4, transfers: $5, recipients: $6, transferUserData: $7,
-        inbox: $8, publisher: $9, settings: $10, settingsEraser: $11)
+        inbox: $8, publisher: $9, settings: $10, settingsEraser: $11, tickets: $12, preferences: $13, archiveUserData: $14)
 }
 
 /// Runs `body` with fresh, empty stores on `engine`.
@@ -82,13 +87,15 @@ func withStores(
     case .sqlite:
         let database = try AppDatabase.temporary(migrations: [
             AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
+            ArchiveMigrations.all,
         ])
         let stores = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: clock),
             ModuleOf(
                 "SQLite",
                 AuthDataModule.sqliteStores + AccountDataModule.sqliteStores + TransferDataModule.sqliteStores
-                    + InboxDataModule.sqliteStores + SettingsDataModule.sqliteStores + [storesProvider]),
+                    + InboxDataModule.sqliteStores + SettingsDataModule.sqliteStores + ArchiveDataModule.sqliteStores
+                    + [storesProvider]),
         ]).validate(root: StoresKey.self).resolve()
         try await body(stores)
     case .postgres:

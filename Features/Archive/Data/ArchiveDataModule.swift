@@ -17,13 +17,21 @@ public struct ArchiveDataModule: FeatureModule {
         self.httpClient = httpClient
     }
 
-    public var providers: [Provider] {
-        let httpClient = httpClient
-        return [
-            .singleton(CatalogueStoreKey.self, requires: DatabaseKey.self) { SQLiteCatalogueStore(database: $0) },
+    /// The per-user stores on SQLite (requiring `DatabaseKey`): `TicketStoreKey`, `PreferenceStoreKey`
+    /// and `ArchiveUserDataStoreKey` — what `moa-server` keeps of Archive (the catalogue stays on
+    /// each machine).
+    public static var sqliteStores: [Provider] {
+        [
             .singleton(TicketStoreKey.self, requires: DatabaseKey.self) { SQLiteTicketStore(database: $0) },
             .singleton(PreferenceStoreKey.self, requires: DatabaseKey.self) { SQLitePreferenceStore(database: $0) },
             .singleton(ArchiveUserDataStoreKey.self) { SQLiteArchiveUserDataStore() },
+        ]
+    }
+
+    public var providers: [Provider] {
+        let httpClient = httpClient
+        return Self.sqliteStores + [
+            .singleton(CatalogueStoreKey.self, requires: DatabaseKey.self) { SQLiteCatalogueStore(database: $0) },
             .singleton(EventCatalogueKey.self, requires: CatalogueStoreKey.self) { StoreEventCatalogue(store: $0) },
             .singleton(CatalogueImporterKey.self, requires: CatalogueStoreKey.self, WallClockKey.self) {
                 CatalogueImporter(store: $0, clock: $1)

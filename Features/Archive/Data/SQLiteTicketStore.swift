@@ -16,7 +16,7 @@ public struct SQLiteTicketStore: TicketStore {
     static let columns =
         "id, owner_id, event_id, title, category, district, place, audience, is_free, attended_on, rating, memo, created_at"
 
-    public func insert(_ ticket: Ticket) async throws {
+    public func insert(_ ticket: Ticket) async throws -> Ticket {
         do {
             try database.write { db in
                 try db.execute(
@@ -30,6 +30,7 @@ public struct SQLiteTicketStore: TicketStore {
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             throw DuplicateTicket()
         }
+        return ticket
     }
 
     public func tickets(of owner: UserID) async throws -> [Ticket] {

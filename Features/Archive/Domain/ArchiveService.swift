@@ -41,8 +41,8 @@ public struct ArchiveService: EventArchiving {
         let id = EventID(reference.trimmingCharacters(in: .whitespacesAndNewlines).lowercased())
         guard !id.rawValue.isEmpty, let event = try await catalogue.event(id: id) else { throw ArchiveError.unknownEvent(reference) }
         let today = today()
-        let rating = try Self.validRating(rating)
-        let memo = try Self.validMemo(memo)
+        let rating = try TicketRules.rating(rating)
+        let memo = try TicketRules.memo(memo)
         let day: Day
         if let attendedOn {
             guard attendedOn <= today else { throw ArchiveError.attendedInFuture(attendedOn, today: today) }
@@ -65,14 +65,14 @@ public struct ArchiveService: EventArchiving {
     public func addManual(_ input: ManualTicket) async throws -> Ticket {
         let user = try await session.requireUser()
         let today = today()
-        let title = try Self.validText(input.title, field: "title", limit: 200)
-        let category = try Self.validText(input.category, field: "category", limit: 40)
-        let district = SeoulDistricts.normalized(try Self.validText(input.district, field: "region", limit: 40))
+        let title = try TicketRules.text(input.title, field: "title", limit: 200)
+        let category = try TicketRules.text(input.category, field: "category", limit: 40)
+        let district = SeoulDistricts.normalized(try TicketRules.text(input.district, field: "region", limit: 40))
         guard input.attendedOn <= today else { throw ArchiveError.attendedInFuture(input.attendedOn, today: today) }
         let ticket = Ticket(
             id: makeID(), owner: user.id, eventID: nil, title: title, category: category, district: district, place: "",
-            audience: "", isFree: input.isFree, attendedOn: input.attendedOn, rating: try Self.validRating(input.rating),
-            memo: try Self.validMemo(input.memo), createdAt: clock.now())
+            audience: "", isFree: input.isFree, attendedOn: input.attendedOn, rating: try TicketRules.rating(input.rating),
+            memo: try TicketRules.memo(input.memo), createdAt: clock.now())
         return try await insert(ticket)
     }
 
@@ -175,8 +175,7 @@ public struct ArchiveService: EventArchiving {
 
     private func insert(_ ticket: Ticket) async throws -> Ticket {
         do {
-            try await tickets.insert(ticket)
-            return ticket
+            return try await tickets.insert(ticket)
         } catch is DuplicateTicket {
             throw ArchiveError.alreadyArchived(title: ticket.title, on: ticket.attendedOn)
         }
@@ -190,30 +189,6 @@ public struct ArchiveService: EventArchiving {
         guard let first = matching.first else { throw .unknownTicket(reference) }
         guard matching.count == 1 else { throw .ambiguousTicket(reference, matches: matching.count) }
         return first
-    }
-
-    static func validRating(_ rating: Int?) throws(ArchiveError) -> Int? {
-        guard let rating else { return nil }
-        guard (1...5).contains(rating) else { throw .invalidRating(rating) }
-        return rating
-    }
-
-    static func validMemo(_ memo: String?) throws(ArchiveError) -> String? {
-        guard let memo else { return nil }
-        let trimmed = memo.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { return nil }
-        guard trimmed.count <= ArchiveError.memoLimit else { throw .memoTooLong(trimmed.count) }
-        // Refused, not stripped: what is kept is what the person typed.
-        if let hostile = trimmed.unicodeScalars.first(where: EventNormalizer.isHostile) { throw .memoCharacter(hostile) }
-        return trimmed
-    }
-
-    static func validText(_ text: String, field: String, limit: Int) throws(ArchiveError) -> String {
-        let cleaned = EventNormalizer.clean(text)
-        guard (1...limit).contains(cleaned.count), !text.contains(where: \.isNewline) else {
-            throw .invalidText(field: field, value: text.trimmingCharacters(in: .whitespaces), limit: limit)
-        }
-        return cleaned
     }
 
     /// A date typed by the user: exactly `YYYY-MM-DD`.

@@ -4,7 +4,8 @@ import Persistence
 import Registry
 import SharedKit
 
-// Archive's persistence ports: ArchiveData implements each on SQLite.
+// Archive's persistence ports: ArchiveData implements each on SQLite, ArchivePostgres the per-user
+// ones on PostgreSQL for `moa-server`, ArchiveRemote the per-user ones over HTTP for `moa --server`.
 
 /// The catalogue in storage (ArchiveData implements it on SQLite).
 public protocol CatalogueStore: Sendable {
@@ -42,8 +43,10 @@ public protocol ArchiveUserDataStore: Sendable {
 
 /// Tickets in storage.
 public protocol TicketStore: Sendable {
-    /// Inserts a ticket; throws ``DuplicateTicket`` when the owner already archived that event on that day.
-    func insert(_ ticket: Ticket) async throws
+    /// Inserts a ticket and returns it as stored; throws ``DuplicateTicket`` when the owner already
+    /// archived that event on that day. A local store keeps it as given; the server's (ArchiveRemote)
+    /// gives it the server's id and creation time.
+    func insert(_ ticket: Ticket) async throws -> Ticket
     /// The owner's tickets, most recently attended first (then most recently added).
     func tickets(of owner: UserID) async throws -> [Ticket]
     /// Deletes the owner's ticket; `false` when the owner has no such ticket.

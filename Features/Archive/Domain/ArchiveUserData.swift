@@ -12,6 +12,12 @@ public enum ArchiveUserData {
     public static func owner(store: any ArchiveUserDataStore) -> ErasingUserData {
         ErasingUserData("Archive") { user, transaction in try store.erase(user, in: transaction) }
     }
+
+    /// `ArchiveUserDataKey` from `ArchiveUserDataStoreKey`: for `moa` (ArchiveFeatureModule) and for
+    /// `moa-server`, which keeps each user's tickets and preferences too.
+    public static var provider: Provider {
+        .singleton(ArchiveUserDataKey.self, requires: ArchiveUserDataStoreKey.self) { owner(store: $0) }
+    }
 }
 
 /// Archive's `UserDataOwner`, for the App to list under `UserDataOwnersKey` (provided by ArchiveFeatureModule).

@@ -120,6 +120,27 @@ public enum PreferenceInput {
         return chosen
     }
 
+    /// Preferences a client sends to the server, already matched against its own catalogue: 1–3
+    /// districts, each exactly one of the 25 GUNAME values, and 1–3 categories, each one line of at
+    /// most 40 characters (the server keeps no catalogue to match them against); no value twice.
+    public static func received(districts: [String], categories: [String]) throws(ArchiveError) -> (
+        districts: [String], categories: [String]
+    ) {
+        var chosenDistricts: [String] = []
+        for name in try counted(districts, kind: .districts) {
+            guard SeoulDistricts.romanised.contains(where: { $0.name == name }) else { throw .unknownDistrict(name) }
+            guard !chosenDistricts.contains(name) else { throw .duplicatePreference(kind: .districts, value: SeoulDistricts.label(name)) }
+            chosenDistricts.append(name)
+        }
+        var chosenCategories: [String] = []
+        for item in try counted(categories, kind: .categories) {
+            let category = try TicketRules.text(item, field: "category", limit: TicketRules.labelLimit)
+            guard !chosenCategories.contains(category) else { throw .duplicatePreference(kind: .categories, value: category) }
+            chosenCategories.append(category)
+        }
+        return (chosenDistricts, chosenCategories)
+    }
+
     static func match(category item: String, in available: [String]) throws(ArchiveError) -> String {
         let key = fold(item)
         if let exact = available.first(where: { fold($0) == key }) { return exact }

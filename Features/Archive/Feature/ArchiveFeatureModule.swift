@@ -33,7 +33,7 @@ public struct ArchiveFeatureModule: FeatureModule {
                 ArchiveService(tickets: $0, catalogue: $1, preferences: $2, session: $3, clock: $4, timeZone: timeZone)
             },
             .singleton(EventArchivingKey.self, requires: ArchiveServiceKey.self) { $0 },
-            .singleton(ArchiveUserDataKey.self, requires: ArchiveUserDataStoreKey.self) { ArchiveUserData.owner(store: $0) },
+            ArchiveUserData.provider,
             .singleton(
                 ArchiveCommandsKey.self, requires: ArchiveServiceKey.self, CatalogueImporterKey.self, CatalogueSourcesKey.self,
                 EventCatalogueKey.self, SettingsReaderKey.self, ExportWriterKey.self

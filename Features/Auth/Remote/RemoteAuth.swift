@@ -159,7 +159,7 @@ public struct RemotePasswordReset: PasswordResetUseCases {
 }
 
 /// Deleting the user on the server — everything it keeps about them, in its one transaction — then
-/// what this machine keeps (Archive's tickets, the user's settings here; the embedded deletion on
+/// what this machine keeps (the user's settings here, and what it kept before it had a server; the embedded deletion on
 /// the local database, which also removes the session file).
 public struct RemoteAccountDeletion: AccountDeletionUseCases {
     /// Calls that carry the session.

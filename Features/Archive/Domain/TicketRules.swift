@@ -1,0 +1,113 @@
+import ArchiveInterface
+import Foundation
+import SharedKit
+
+/// A ticket as a client hands it to the store of another machine (`moa-server`): the event's details
+/// copied from the client's catalogue, without the id, owner and creation time the server gives it.
+public struct TicketDraft: Sendable, Hashable {
+    public let eventID: EventID?
+    public let title: String
+    public let category: String
+    public let district: String
+    public let place: String
+    public let audience: String
+    public let isFree: Bool
+    public let attendedOn: Day
+    public let rating: Int?
+    public let memo: String?
+
+    public init(
+        eventID: EventID?, title: String, category: String, district: String, place: String, audience: String, isFree: Bool,
+        attendedOn: Day, rating: Int?, memo: String?
+    ) {
+        self.eventID = eventID
+        self.title = title
+        self.category = category
+        self.district = district
+        self.place = place
+        self.audience = audience
+        self.isFree = isFree
+        self.attendedOn = attendedOn
+        self.rating = rating
+        self.memo = memo
+    }
+
+    /// What `ticket` hands over.
+    public init(_ ticket: Ticket) {
+        self.init(
+            eventID: ticket.eventID, title: ticket.title, category: ticket.category, district: ticket.district, place: ticket.place,
+            audience: ticket.audience, isFree: ticket.isFree, attendedOn: ticket.attendedOn, rating: ticket.rating, memo: ticket.memo)
+    }
+}
+
+/// The rules every stored ticket meets, written once: ``ArchiveService`` applies them to what a
+/// person types, and the server applies them again to what any client sends (``received(_:id:owner:createdAt:latestDay:)``).
+public enum TicketRules {
+    /// The longest title, and the longest place or audience text.
+    public static let titleLimit = 200
+    /// The longest category or district.
+    public static let labelLimit = 40
+    /// The longest catalogue event id.
+    public static let eventIDLimit = 64
+
+    /// The ticket a server stores for `owner` from a client's draft: every text field cleaned and
+    /// bounded as when a person typed it, no control or bidirectional characters in the memo, a
+    /// rating of 1–5, an event id of lowercase letters, digits and hyphens, and a day no later than
+    /// `latestDay` (the client's "today" may be ahead of the server's: the caller gives the latest
+    /// day anywhere). The same event on the same day twice is the store's to refuse.
+    public static func received(
+        _ draft: TicketDraft, id: TicketID, owner: UserID, createdAt: Date, latestDay: Day
+    ) throws(ArchiveError) -> Ticket {
+        if let eventID = draft.eventID {
+            let text = eventID.rawValue
+            guard (1...eventIDLimit).contains(text.count), text.unicodeScalars.allSatisfy(isEventIDScalar) else {
+                throw .invalidText(field: "event_id", value: String(text.prefix(eventIDLimit)), limit: eventIDLimit)
+            }
+        }
+        guard draft.attendedOn <= latestDay else { throw .attendedInFuture(draft.attendedOn, today: latestDay) }
+        return Ticket(
+            id: id, owner: owner, eventID: draft.eventID, title: try text(draft.title, field: "title", limit: titleLimit),
+            category: try text(draft.category, field: "category", limit: labelLimit),
+            district: try text(draft.district, field: "district", limit: labelLimit),
+            place: try optionalText(draft.place, field: "place", limit: titleLimit),
+            audience: try optionalText(draft.audience, field: "audience", limit: titleLimit), isFree: draft.isFree,
+            attendedOn: draft.attendedOn, rating: try rating(draft.rating), memo: try memo(draft.memo), createdAt: createdAt)
+    }
+
+    /// 1…5, or none.
+    public static func rating(_ rating: Int?) throws(ArchiveError) -> Int? {
+        guard let rating else { return nil }
+        guard (1...5).contains(rating) else { throw .invalidRating(rating) }
+        return rating
+    }
+
+    /// Trimmed; empty is none; at most ``ArchiveError/memoLimit`` characters; no control or
+    /// bidirectional character (refused, not stripped: what is kept is what the person typed).
+    public static func memo(_ memo: String?) throws(ArchiveError) -> String? {
+        guard let memo else { return nil }
+        let trimmed = memo.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        guard trimmed.count <= ArchiveError.memoLimit else { throw .memoTooLong(trimmed.count) }
+        if let hostile = trimmed.unicodeScalars.first(where: EventNormalizer.isHostile) { throw .memoCharacter(hostile) }
+        return trimmed
+    }
+
+    /// One line of 1…`limit` characters once cleaned (``EventNormalizer/clean(_:)``).
+    public static func text(_ text: String, field: String, limit: Int) throws(ArchiveError) -> String {
+        let cleaned = EventNormalizer.clean(text)
+        guard (1...limit).contains(cleaned.count), !text.contains(where: \.isNewline) else {
+            throw .invalidText(field: field, value: text.trimmingCharacters(in: .whitespaces), limit: limit)
+        }
+        return cleaned
+    }
+
+    /// As ``text(_:field:limit:)``, but empty is allowed (a ticket added by hand has no place).
+    static func optionalText(_ text: String, field: String, limit: Int) throws(ArchiveError) -> String {
+        text.isEmpty ? "" : try Self.text(text, field: field, limit: limit)
+    }
+
+    /// A lowercase ASCII letter, a digit or a hyphen: what catalogue event ids and ticket ids are made of.
+    public static func isEventIDScalar(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+    }
+}

@@ -1,0 +1,114 @@
+import APIServing
+import ArchiveAPI
+import ArchiveDomain
+import ArchiveInterface
+import AuthInterface
+import Foundation
+import OpenAPIRuntime
+import SharedKit
+
+/// The operations of docs/api/openapi.yaml tagged Archive (ArchiveAPI's `APIProtocol`): the request's
+/// user's tickets and preferences. What a client sends is checked again here by Archive's own rules
+/// (``TicketRules``, ``PreferenceInput``): the server trusts no client to have done it.
+public struct ArchiveHandlers: APIProtocol {
+    let tickets: any TicketStore
+    let preferences: any PreferenceStore
+    let session: any SessionProvider
+    let clock: any WallClock
+    let makeID: @Sendable () -> TicketID
+
+    public init(
+        tickets: any TicketStore, preferences: any PreferenceStore, session: any SessionProvider, clock: any WallClock,
+        makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }
+    ) {
+        self.tickets = tickets
+        self.preferences = preferences
+        self.session = session
+        self.clock = clock
+        self.makeID = makeID
+    }
+
+    /// The latest day a client anywhere may call today: the day in UTC+14, the first time zone to
+    /// reach it.
+    static let easternmost = TimeZone(secondsFromGMT: 14 * 3_600) ?? .gmt
+
+    public func listTickets(_ input: Operations.ListTickets.Input) async throws -> Operations.ListTickets.Output {
+        let user = try await session.requireUser()
+        return .ok(.init(body: .json(try await tickets.tickets(of: user.id).map(Components.Schemas.ArchiveTicket.init))))
+    }
+
+    public func addTicket(_ input: Operations.AddTicket.Input) async throws -> Operations.AddTicket.Output {
+        guard case .json(let body) = input.body else { throw Problem.notJSON }
+        let user = try await session.requireUser()
+        guard let attendedOn = Day(body.attendedOn), body.attendedOn.count == 10 else {
+            throw ArchiveError.invalidDate(field: "attended_on", value: String(body.attendedOn.prefix(32)))
+        }
+        let draft = TicketDraft(
+            eventID: body.eventId.map { EventID($0) }, title: body.title, category: body.category, district: body.district,
+            place: body.place, audience: body.audience, isFree: body.free, attendedOn: attendedOn, rating: body.rating,
+            memo: body.memo)
+        let now = clock.now()
+        let ticket = try TicketRules.received(
+            draft, id: makeID(), owner: user.id, createdAt: now, latestDay: Day(now, in: Self.easternmost))
+        do {
+            return .created(.init(body: .json(.init(try await tickets.insert(ticket)))))
+        } catch is DuplicateTicket {
+            throw ArchiveError.alreadyArchived(title: ticket.title, on: ticket.attendedOn)
+        }
+    }
+
+    public func deleteTicket(_ input: Operations.DeleteTicket.Input) async throws -> Operations.DeleteTicket.Output {
+        let user = try await session.requireUser()
+        let id = try Bound.text(input.path.ticketId, "ticket_id", 64)
+        guard try await tickets.delete(TicketID(id), of: user.id) else { throw ArchiveError.unknownTicket(id) }
+        return .noContent(.init())
+    }
+
+    public func getPreferences(_ input: Operations.GetPreferences.Input) async throws -> Operations.GetPreferences.Output {
+        let user = try await session.requireUser()
+        return .ok(.init(body: .json(.init(try await preferences.preferences(of: user.id)))))
+    }
+
+    public func putPreferences(_ input: Operations.PutPreferences.Input) async throws -> Operations.PutPreferences.Output {
+        guard case .json(let body) = input.body else { throw Problem.notJSON }
+        let user = try await session.requireUser()
+        let (districts, categories) = try PreferenceInput.received(districts: body.districts, categories: body.categories)
+        let now = clock.now()
+        let chosen = ArchivePreferences(districts: districts, categories: categories, updatedAt: now)
+        try await preferences.save(chosen, of: user.id, at: now)
+        return .ok(.init(body: .json(.init(chosen))))
+    }
+
+    public func clearPreferences(_ input: Operations.ClearPreferences.Input) async throws -> Operations.ClearPreferences.Output {
+        let user = try await session.requireUser()
+        guard try await preferences.clear(of: user.id) else { throw NoPreferences() }
+        return .noContent(.init())
+    }
+}
+
+/// `DELETE /v1/archive/preferences` when none are set (404 `not-found`).
+struct NoPreferences: Error, UserFacingError {
+    var message: String { "No preferences are set." }
+    var hint: String? { nil }
+    var exitStatus: ExitStatus { .unavailable }
+}
+
+extension Components.Schemas.ArchiveTicket {
+    /// The ticket in the shape of `moa archive export --format json` (``TicketExport/Record``).
+    init(_ ticket: Ticket) {
+        self.init(
+            id: ticket.id.rawValue, eventId: ticket.eventID?.rawValue, title: ticket.title, category: ticket.category,
+            district: ticket.district, place: ticket.place, audience: ticket.audience, free: ticket.isFree,
+            attendedOn: ticket.attendedOn.description, rating: ticket.rating, memo: ticket.memo, createdAt: ticket.createdAt)
+    }
+}
+
+extension Components.Schemas.ArchivePreferences {
+    /// `moa archive preferences --json`'s shape: `set` false and empty lists when none are set.
+    init(_ chosen: ArchivePreferences?) {
+        self.init(
+            set: chosen != nil,
+            districts: (chosen?.districts ?? []).map { .init(name: $0, romanized: SeoulDistricts.romanisedName($0)) },
+            categories: chosen?.categories ?? [], updatedAt: chosen?.updatedAt)
+    }
+}
