@@ -192,7 +192,7 @@ public struct MoaServer: Sendable {
         OperationsRoutes(engine: engine, metrics: servingMetrics ? metrics : nil).register(on: router)
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
-        router.add(middleware: BearerMiddleware(tokens: services.tokens, clients: clients))
+        router.add(middleware: BearerMiddleware(tokens: services.tokens, clients: clients, routes: routes))
         // The operations of docs/api/openapi.yaml: the server's own, then each served feature's.
         let (api, middlewares) = (routes.recording(on: router), [EmptyBodyMiddleware()])
         try HealthHandlers().registerHandlers(on: api, middlewares: middlewares)

@@ -15,6 +15,8 @@ struct BearerMiddleware: RouterMiddleware {
     typealias Context = MoaRequestContext
     let tokens: SessionTokens
     let clients: ClientAddressResolver
+    /// The routes the server serves (``actsForAUser(_:routes:)``).
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = request.headers[.authorization]
@@ -24,7 +26,7 @@ struct BearerMiddleware: RouterMiddleware {
         let served = ServedRequest(tokenGiven: header != nil, client: client, logger: context.logger)
         let unauthenticated = Problem.unauthenticated(NotLoggedInError().message, tokenGiven: served.tokenGiven)
         // A route that acts for a user answers 401 before it reads anything else of the request.
-        if user == nil, Self.actsForAUser(request.uri.path) { throw unauthenticated }
+        if user == nil, Self.actsForAUser(request.uri.path, routes: routes) { throw unauthenticated }
         do {
             return try await ServedRequest.$current.withValue(served) {
                 try await RequestUser.run(as: user) { try await next(request, context) }
@@ -38,18 +40,12 @@ struct BearerMiddleware: RouterMiddleware {
 }
 
 extension BearerMiddleware {
-    /// The routes that act for the token's user (docs/api/openapi.yaml: every one under `/v1/` but
-    /// sign-up, verification, login, refresh and password reset).
-    static func actsForAUser(_ path: String) -> Bool {
-        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-        guard segments.first == "v1", segments.count >= 2 else { return false }
-        switch segments[1] {
-        case "accounts", "transfers", "recipients", "inbox", "settings", "archive": return true
-        case "auth":
-            return segments.count >= 3 && ["logout", "session", "delete"].contains(segments[2])
-                || segments.dropFirst(2).first == "password" && segments.dropFirst(3).first == "change"
-        default: return false
-        }
+    /// Whether `path` is one of the server's routes that act for the token's user: every route
+    /// registered under `/v1/` but Auth's open ones (``AuthHandlers/openPaths``: sign-up,
+    /// verification, login, refresh, password reset). A feature served tomorrow is covered by
+    /// registering its handlers; a path nobody serves stays a 404 for anyone.
+    static func actsForAUser(_ path: String, routes: RouteTable) -> Bool {
+        path.hasPrefix("/v1/") && !AuthHandlers.openPaths.contains(path) && !routes.methods(at: path).isEmpty
     }
 }
 

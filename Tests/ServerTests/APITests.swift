@@ -1,3 +1,4 @@
+import AuthServer
 import Foundation
 import HTTPTypes
 import Testing
@@ -159,7 +160,8 @@ struct APITests {
             let ada = try await api.user("ada@moa.example")
             let routes: [(HTTPRequest.Method, String)] = [
                 (.get, "/v1/accounts"), (.get, "/v1/transfers"), (.get, "/v1/inbox"), (.get, "/v1/settings"),
-                (.get, "/v1/auth/session"), (.get, "/v1/recipients"),
+                (.get, "/v1/auth/session"), (.get, "/v1/recipients"), (.get, "/v1/archive/tickets"), (.put, "/v1/archive/preferences"),
+                (.delete, "/v1/archive/tickets/5653ca00"),
             ]
             for (method, path) in routes {
                 for token in [nil, "not-a-token", String(repeating: "A", count: 43), "\u{1B}[31m"] {
@@ -171,6 +173,12 @@ struct APITests {
                 }
             }
             #expect(try await api.send(.get, "/v1/auth/session", token: ada.access).object["email"] as? String == "ada@moa.example")
+            // Auth's open operations take no token; a path nobody serves is "not found" with or without one.
+            for path in AuthHandlers.openPaths {
+                let reply = try await api.send(.post, path, json: [:])
+                #expect(reply.status != .unauthorized, "\(path) → \(reply.status)")
+            }
+            #expect(try await api.send(.get, "/v1/archive/nothing").status == .notFound)
         }
     }
 

@@ -167,3 +167,12 @@ public enum AlikeTime {
         return try result.get()
     }
 }
+
+extension AuthHandlers {
+    /// The operations that act for nobody yet (`security: []` in docs/api/openapi.yaml): a request
+    /// without a token reaches them; every other route under `/v1/` answers 401 without one.
+    public static let openPaths: Set<String> = [
+        "/v1/auth/signup", "/v1/auth/verify", "/v1/auth/verify/resend", "/v1/auth/login", "/v1/auth/refresh",
+        "/v1/auth/password/reset", "/v1/auth/password/reset/complete",
+    ]
+}
