@@ -122,6 +122,15 @@ let core: [Module] = [
     // the mapping of typed errors to it, the request being served, the transport bounds of the
     // document, the timing of answers that must not tell, and the pool that hashes passwords.
     .library("APIServing", path: "Core/APIServing", deps: ["SharedKit", openAPIRuntime, httpTypes, logging]),
+    // moa-server's HTTP plumbing on Hummingbird, shared by every route: the request context and
+    // client address, the request log, problem documents for every error, the body limit and
+    // duplicate keys, 405 with Allow, the connection ceiling and header bounds, the log format.
+    .library(
+        "HTTPServing", path: "Core/HTTPServing",
+        deps: [
+            "APIServing", "SharedKit", hummingbird, hummingbirdCore, nioCore, nioHTTP1, nioHTTPTypes, openAPIRuntime, openAPIHummingbird,
+            httpTypes, logging,
+        ]),
     // What every served feature's remote implementation shares: the server's address and how `moa`
     // chooses it, the call with its deadline and its typed errors, the problem decoding — on any
     // transport, so a feature's remote use cases and their tests build no NIO.
@@ -342,11 +351,11 @@ let app: [Module] = [
     .library(
         "MoaServer", path: "App/MoaServer",
         deps: [
-            "Registry", "Persistence", "Storage", "PostgresStorage", "SharedKit", "OperationsAPI", "APIServing", "MoaPostgres",
+            "Registry", "Persistence", "Storage", "PostgresStorage", "SharedKit", "OperationsAPI", "APIServing", "HTTPServing", "MoaPostgres",
             argumentParser, logging,
             hummingbird,
-            hummingbirdCore, nioCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
-            hummingbirdTLS, nioSSL, nioHTTP1, nioHTTPTypes, configuration, systemPackage,
+            hummingbirdCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
+            hummingbirdTLS, nioSSL, configuration, systemPackage,
         ]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData"]
             + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]
@@ -411,7 +420,7 @@ let crossCuttingTests: [Module] = [
     .test(
         "ServerTests", path: "Tests/ServerTests",
         deps: [
-            "MoaServer", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
+            "MoaServer", "HTTPServing", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
             nioCore, nioSSL,
         ],
         alsoBuilds: ["moa-server", "moa"]),

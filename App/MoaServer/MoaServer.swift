@@ -10,6 +10,7 @@ import AuthDomain
 import AuthInterface
 import AuthServer
 import Foundation
+import HTTPServing
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -188,13 +189,13 @@ public struct MoaServer: Sendable {
         let router = Router(context: MoaRequestContext.self)
         let routes = RouteTable()
         router.add(middleware: RequestLogMiddleware(logger: logger, clients: clients, metrics: metrics))
-        router.add(middleware: ProblemMiddleware(catalog: Self.problems))
+        router.add(middleware: ProblemMiddleware(catalog: Self.problems, maximumBodyBytes: Self.maximumBodyBytes))
         OperationsRoutes(engine: engine, metrics: servingMetrics ? metrics : nil).register(on: router)
         router.add(middleware: MethodNotAllowedMiddleware(routes: routes))
         router.add(middleware: BodyLimitMiddleware(maximum: Self.maximumBodyBytes))
         router.add(middleware: BearerMiddleware(tokens: services.tokens, clients: clients, routes: routes))
         // The operations of docs/api/openapi.yaml: the server's own, then each served feature's.
-        let (api, middlewares) = (routes.recording(on: router), [EmptyBodyMiddleware()])
+        let (api, middlewares) = (routes.recording(on: router), [EmptyBodyMiddleware(maximumBodyBytes: Self.maximumBodyBytes)])
         try HealthHandlers().registerHandlers(on: api, middlewares: middlewares)
         try AuthHandlers(
             tokens: services.tokens, registration: services.registration, passwordReset: services.passwordReset,

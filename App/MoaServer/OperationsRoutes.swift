@@ -1,5 +1,6 @@
 import APIServing
 import Foundation
+import HTTPServing
 import Hummingbird
 import SharedKit
 

@@ -3,6 +3,7 @@ import AuthDomain
 import AuthInterface
 import AuthServer
 import Foundation
+import HTTPServing
 import HTTPTypes
 import Hummingbird
 import OpenAPIRuntime
@@ -46,28 +47,5 @@ extension BearerMiddleware {
     /// registering its handlers; a path nobody serves stays a 404 for anyone.
     static func actsForAUser(_ path: String, routes: RouteTable) -> Bool {
         path.hasPrefix("/v1/") && !AuthHandlers.openPaths.contains(path) && !routes.methods(at: path).isEmpty
-    }
-}
-
-/// An empty request body is no body: `POST /v1/auth/logout` takes an optional one, and a client
-/// that sends none (or zero bytes) means "no options", not "malformed JSON". Bodies are already at
-/// most ``MoaServer/maximumBodyBytes`` (``BodyLimitMiddleware``), so collecting one costs little.
-struct EmptyBodyMiddleware: ServerMiddleware {
-    func intercept(
-        _ request: HTTPTypes.HTTPRequest, body: HTTPBody?, metadata: ServerRequestMetadata, operationID: String,
-        next: @Sendable (HTTPTypes.HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?)
-    ) async throws -> (HTTPTypes.HTTPResponse, HTTPBody?) {
-        guard let body else { return try await next(request, nil, metadata) }
-        if case .known(0) = body.length { return try await next(request, nil, metadata) }
-        let bytes = try await [UInt8](collecting: body, upTo: MoaServer.maximumBodyBytes)
-        switch DuplicateKeys.first(in: bytes) {
-        case .duplicate(let twice):
-            let field = Problem.quoted(twice)
-            throw Problem.malformed("The body gives \(field) twice; each field may be given once.", field: field)
-        case .tooDeep:
-            throw Problem.malformed("The body nests objects and arrays deeper than \(DuplicateKeys.maximumDepth) levels.")
-        case nil: break
-        }
-        return try await next(request, bytes.isEmpty ? nil : HTTPBody(bytes), metadata)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthData
 import Foundation
+import HTTPServing
 import Hummingbird
 import Logging
 import Metrics

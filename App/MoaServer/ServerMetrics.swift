@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServing
 import Prometheus
 import Synchronization
 import TransferServer
@@ -10,7 +11,7 @@ import TransferServer
 /// No label holds user data: a route is its template (`/v1/accounts/{account}`), never the path
 /// asked for, and a refusal is its problem kind. Every metric has its help text, so
 /// `promtool check metrics` finds nothing to say.
-public final class ServerMetrics: Sendable {
+public final class ServerMetrics: TrafficCounting {
     public let registry: PrometheusCollectorRegistry
     /// swift-metrics' factory on ``registry`` (`MetricsSystem.bootstrap` takes it in `moa-server`).
     public var factory: PrometheusMetricsFactory { PrometheusMetricsFactory(registry: registry) }
@@ -92,7 +93,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// One answered request.
-    func request(method: String, route: String, status: Int, duration: Duration) {
+    public func request(method: String, route: String, status: Int, duration: Duration) {
         registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))])
             .increment()
         registry.makeDurationHistogram(
@@ -113,7 +114,7 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    func connectionRefused() { connectionsRefused.increment() }
+    public func connectionRefused() { connectionsRefused.increment() }
 
     /// The Prometheus text exposition, the gauges read now.
     public func scrape() -> String {

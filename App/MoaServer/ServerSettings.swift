@@ -1,6 +1,7 @@
 import ArgumentParser
 import Configuration
 import Foundation
+import HTTPServing
 import MoaPostgres
 import PostgresStorage
 import SharedKit

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import HTTPServing
 @testable import MoaServer
 
 #if canImport(FoundationNetworking)

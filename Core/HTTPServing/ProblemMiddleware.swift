@@ -21,7 +21,7 @@ extension Problem {
         return response
     }
 
-    static func json(_ object: [String: Any], status: HTTPResponse.Status, contentType: String) -> Response {
+    public static func json(_ object: [String: Any], status: HTTPResponse.Status, contentType: String) -> Response {
         let data = serialized(object)
         return Response(
             status: status, headers: [.contentType: contentType],
@@ -29,7 +29,7 @@ extension Problem {
     }
 
     /// The problem an HTTP error of the router or of Hummingbird stands for, by its status.
-    static func from(_ error: any HTTPResponseError) -> Problem {
+    static func from(_ error: any HTTPResponseError, maximumBodyBytes: Int) -> Problem {
         switch error.status {
         case .notFound:
             Problem(
@@ -38,7 +38,7 @@ extension Problem {
         case .contentTooLarge:
             Problem(
                 kind: "payload-too-large", title: "Payload too large", status: .contentTooLarge,
-                detail: "The request body is larger than \(MoaServer.maximumBodyBytes / 1_024) KiB.", exitStatus: .dataError)
+                detail: "The request body is larger than \(maximumBodyBytes / 1_024) KiB.", exitStatus: .dataError)
         default:
             error.status.code < 500
                 ? malformed("The request cannot be read.")
@@ -65,12 +65,19 @@ extension Problem {
 /// Turns every error a route throws into a problem document: the router's own (no such route, wrong
 /// method, body too large) by their status, ours as they are, anything else as a 500 that says
 /// nothing of the cause (which is logged instead).
-struct ProblemMiddleware: RouterMiddleware {
-    typealias Context = MoaRequestContext
+public struct ProblemMiddleware: RouterMiddleware {
+    public typealias Context = MoaRequestContext
     /// How the served features' typed errors become problems.
     let catalog: ProblemCatalog
+    /// The body limit (``BodyLimitMiddleware``), named in its refusal.
+    let maximumBodyBytes: Int
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public init(catalog: ProblemCatalog, maximumBodyBytes: Int) {
+        self.catalog = catalog
+        self.maximumBodyBytes = maximumBodyBytes
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let answer = Answer(logger: context.logger, trace: context.trace)
         do {
             return try await next(request, context)
@@ -83,7 +90,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let error as any UserFacingError {
             return answer(catalog.problem(for: error), request, error)
         } catch let error as any HTTPResponseError {
-            return answer.refused(Problem.from(error))
+            return answer.refused(Problem.from(error, maximumBodyBytes: maximumBodyBytes))
         } catch let error as HTTPParserError {
             return answer.refused(Problem.from(error))
         } catch {
@@ -129,11 +136,16 @@ private struct Answer {
 /// is closed, so a client sending its body a byte at a time holds nothing for long (the idle timer
 /// is reset by every body part); and a body that is not `application/json` — no `Content-Type` at
 /// all included — is 415. A route then reads the collected body.
-struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
     let maximum: Int
-    var deadline: Duration = .seconds(10)
+    var deadline: Duration
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public init(maximum: Int, deadline: Duration = .seconds(10)) {
+        self.maximum = maximum
+        self.deadline = deadline
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > maximum {
             throw HTTPError(.contentTooLarge)
         }

@@ -7,7 +7,7 @@ import Synchronization
 /// What the middlewares learn of a request on its way in, for the request log on its way out: the
 /// user its bearer token named (``BearerMiddleware``) and the problem it was answered with
 /// (``ProblemMiddleware``). One per request (``MoaRequestContext``).
-final class RequestTrace: Sendable {
+public final class RequestTrace: Sendable {
     private struct State: Sendable {
         var user: String?
         var problem: String?
@@ -15,12 +15,16 @@ final class RequestTrace: Sendable {
 
     private let state = Mutex(State())
 
-    var user: String? {
+    public init() {}
+
+    /// The user the bearer token named.
+    public var user: String? {
         get { state.withLock { $0.user } }
         set { state.withLock { $0.user = newValue } }
     }
 
-    var problem: String? {
+    /// The kind of the problem the request was answered with.
+    public var problem: String? {
         get { state.withLock { $0.problem } }
         set { state.withLock { $0.problem = newValue } }
     }
@@ -29,10 +33,10 @@ final class RequestTrace: Sendable {
 /// The request's id: the client's `X-Request-Id` when it is a short token (letters, digits, `-`,
 /// `_`, `.`, at most 64), otherwise one made here; it is sent back in `X-Request-Id` and is on every
 /// log line of the request, so a person's report and the server's log meet.
-enum RequestIdentifier {
-    static let header = HTTPField.Name("X-Request-Id")!
+public enum RequestIdentifier {
+    public static let header = HTTPField.Name("X-Request-Id")!
 
-    static func of(_ headers: HTTPFields) -> String {
+    public static func of(_ headers: HTTPFields) -> String {
         if let given = headers[header], (1...64).contains(given.utf8.count),
             given.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
             )
@@ -48,13 +52,19 @@ enum RequestIdentifier {
 /// query or a body, so never a password, a token, a code or an amount; the path is cut
 /// (``ServerLogHandler/maximumValueLength``). (Account numbers in paths are not secrets: they are
 /// what a person gives to be paid.)
-struct RequestLogMiddleware: RouterMiddleware {
-    typealias Context = MoaRequestContext
+public struct RequestLogMiddleware: RouterMiddleware {
+    public typealias Context = MoaRequestContext
     let logger: Logger
     let clients: ClientAddressResolver
-    let metrics: ServerMetrics
+    let metrics: any TrafficCounting
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public init(logger: Logger, clients: ClientAddressResolver, metrics: any TrafficCounting) {
+        self.logger = logger
+        self.clients = clients
+        self.metrics = metrics
+    }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let id = RequestIdentifier.of(request.headers)
         var context = context

@@ -1,5 +1,4 @@
 import APIServing
-import AuthDomain
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,7 +10,8 @@ import NIOCore
 public struct MoaRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let remoteAddress: SocketAddress?
-    let trace = RequestTrace()
+    /// What the request log learns on the way in.
+    public let trace = RequestTrace()
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -35,7 +35,7 @@ public struct ClientAddressResolver: Sendable {
     }
 
     /// The `X-Forwarded-For` fields of a request, in order.
-    static func forwardedFor(_ headers: HTTPFields) -> [String] {
+    public static func forwardedFor(_ headers: HTTPFields) -> [String] {
         HTTPField.Name("X-Forwarded-For").map { headers[values: $0] } ?? []
     }
 
@@ -54,7 +54,7 @@ public struct ClientAddressResolver: Sendable {
     }
 
     /// An IPv4 or IPv6 address as written in `X-Forwarded-For` (brackets and a port allowed), or `nil`.
-    static func address(_ text: String) -> String? {
+    public static func address(_ text: String) -> String? {
         var candidate = Substring(text)
         if candidate.hasPrefix("["), let close = candidate.firstIndex(of: "]") {
             candidate = candidate[candidate.index(after: candidate.startIndex)..<close]

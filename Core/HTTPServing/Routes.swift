@@ -1,17 +1,20 @@
 import APIServing
 import HTTPTypes
 import Hummingbird
+import OpenAPIHummingbird
 import OpenAPIRuntime
 import Synchronization
 
 /// The routes the generated code registers — each operation's method and path template
 /// (`/v1/accounts/{account}`) — recorded on their way to the router, so that the server can tell a
 /// path it serves with another method (405, with `Allow`) from a path it does not serve (404).
-final class RouteTable: Sendable {
+public final class RouteTable: Sendable {
     private let routes = Mutex<[(method: HTTPRequest.Method, segments: [Substring])]>([])
 
+    public init() {}
+
     /// A transport that records each route in this table and registers it on `router`.
-    func recording(on router: Router<MoaRequestContext>) -> some ServerTransport {
+    public func recording(on router: Router<MoaRequestContext>) -> some ServerTransport {
         Recorder(router: router, table: self)
     }
 
@@ -29,7 +32,7 @@ final class RouteTable: Sendable {
     }
 
     /// The methods served at `path` (a template's `{name}` matches any one segment), in a stable order.
-    func methods(at path: String) -> [HTTPRequest.Method] {
+    public func methods(at path: String) -> [HTTPRequest.Method] {
         let segments = path.split(separator: "/")
         let methods = routes.withLock { routes in
             routes.filter { route in
@@ -43,10 +46,12 @@ final class RouteTable: Sendable {
 
 /// A 404 of the router for a path the server serves with other methods becomes 405
 /// `method-not-allowed`, with `Allow` naming them (RFC 9110).
-struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+public struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
     let routes: RouteTable
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    public init(routes: RouteTable) { self.routes = routes }
+
+    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {

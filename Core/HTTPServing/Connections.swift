@@ -65,17 +65,17 @@ public struct ConnectionLimits: Sendable, Equatable {
 }
 
 /// Counts the open connections of one server.
-final class ConnectionCount: Sendable {
+public final class ConnectionCount: Sendable {
     private let connections = Atomic<Int>(0)
-    let maximum: Int
+    public let maximum: Int
 
-    init(maximum: Int) { self.maximum = maximum }
+    public init(maximum: Int) { self.maximum = maximum }
 
     /// Counts one more; `false` when that is over the ceiling (the caller closes it, and it is
     /// still counted until it is closed).
     func open() -> Bool { connections.wrappingAdd(1, ordering: .relaxed).newValue <= maximum }
     func close() { connections.wrappingSubtract(1, ordering: .relaxed) }
-    var current: Int { connections.load(ordering: .relaxed) }
+    public var current: Int { connections.load(ordering: .relaxed) }
 }
 
 /// The first handler of every connection: counts it, and over the ceiling answers a bare `503`
@@ -86,11 +86,11 @@ final class ConnectionCeilingHandler: ChannelInboundHandler {
 
     private static let busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\nRetry-After: 1\r\n\r\n"
     private let count: ConnectionCount
-    private let metrics: ServerMetrics
+    private let metrics: any TrafficCounting
     private var counted = false
     private var refused = false
 
-    init(count: ConnectionCount, metrics: ServerMetrics) {
+    init(count: ConnectionCount, metrics: any TrafficCounting) {
         self.count = count
         self.metrics = metrics
     }
@@ -135,11 +135,11 @@ final class ParserRefusalHandler: ChannelDuplexHandler, RemovableChannelHandler 
     typealias OutboundOut = HTTPResponsePart
 
     private let logger: Logger
-    private let metrics: ServerMetrics
+    private let metrics: any TrafficCounting
     /// A response has begun and not ended: a problem cannot be written any more.
     private var responding = false
 
-    init(logger: Logger, metrics: ServerMetrics) {
+    init(logger: Logger, metrics: any TrafficCounting) {
         self.logger = logger
         self.metrics = metrics
     }
@@ -181,7 +181,7 @@ struct GuardedHTTP1Channel: ServerChildChannel {
     typealias Value = HTTP1Channel.Value
     let inner: HTTP1Channel
     let count: ConnectionCount
-    let metrics: ServerMetrics
+    let metrics: any TrafficCounting
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         do {
@@ -199,8 +199,8 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
 extension HTTPServerBuilder {
     /// HTTP/1 with `limits`: the ceiling, the idle (and header) timeout, the header bounds.
-    static func guarded(
-        _ limits: ConnectionLimits, connections count: ConnectionCount, metrics: ServerMetrics, logger: Logger
+    public static func guarded(
+        _ limits: ConnectionLimits, connections count: ConnectionCount, metrics: any TrafficCounting, logger: Logger
     ) -> HTTPServerBuilder {
         let configuration = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ParserRefusalHandler(logger: logger, metrics: metrics)],
