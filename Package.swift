@@ -157,9 +157,9 @@ let features: [FeatureSpec] = [
         domain: ["AuthInterface", "InboxInterface", "SharedKit", "Registry", "Persistence"],
         data: ["AuthDomain", "AuthInterface", "Storage", "SharedKit", "Registry", "Persistence", grdb, crypto, cryptoExtras],
         feature: ["AuthDomain", "AuthInterface", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser],
-        testing: ["AuthInterface"],
+        testing: ["AuthInterface", "Registry"],
         example: [
-            "AuthFeature", "AuthData", "AuthDomain", "AuthInterface", "InboxInterface", "InboxTesting", "SharedKit", "Registry", "Storage",
+            "AuthFeature", "AuthData", "AuthDomain", "AuthInterface", "InboxTesting", "SharedKit", "Registry", "Storage",
             "DesignSystem",
         ],
         tests: [
@@ -178,7 +178,7 @@ let features: [FeatureSpec] = [
             "SettingsDomain", "SettingsInterface", "Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit",
             argumentParser,
         ],
-        testing: ["SettingsInterface"],
+        testing: ["SettingsInterface", "Registry"],
         example: [
             "SettingsFeature", "SettingsData", "SettingsDomain", "SettingsInterface", "AuthTesting", "SharedKit", "Registry", "Storage",
             "CommandKit",
@@ -203,9 +203,9 @@ let features: [FeatureSpec] = [
             "AccountDomain", "AccountInterface", "AuthInterface", "TransferInterface", "Money", "SharedKit", "Registry", "ViewModelKit",
             "DesignSystem", "CommandKit", argumentParser,
         ],
-        testing: ["AccountInterface", "Money", "SharedKit", "Persistence"],
+        testing: ["AccountInterface", "Money", "SharedKit", "Persistence", "Registry"],
         example: [
-            "AccountFeature", "AccountData", "AccountDomain", "AuthInterface", "TransferInterface", "AuthTesting", "TransferTesting",
+            "AccountFeature", "AccountData", "AccountDomain", "AuthTesting", "TransferTesting",
             "SharedKit", "Registry", "Storage", "CommandKit",
         ],
         tests: [
@@ -232,9 +232,9 @@ let features: [FeatureSpec] = [
             "TransferDomain", "TransferInterface", "AccountInterface", "SettingsInterface", "Money", "SharedKit", "Registry",
             "ViewModelKit", "DesignSystem", "CommandKit", argumentParser, swiftCSV,
         ],
-        testing: ["TransferInterface", "Money", "SharedKit"],
+        testing: ["TransferInterface", "Money", "SharedKit", "Registry"],
         example: [
-            "TransferFeature", "TransferData", "AccountInterface", "SettingsInterface", "AuthInterface", "InboxInterface", "AccountTesting",
+            "TransferFeature", "TransferData", "AccountInterface", "AccountTesting",
             "SettingsTesting", "AuthTesting", "InboxTesting", "Money", "SharedKit", "Registry", "Storage", "CommandKit", "DesignSystem",
             "Persistence",
         ],
@@ -259,9 +259,9 @@ let features: [FeatureSpec] = [
             "SearchDomain", "SearchInterface", "SettingsInterface", "ArchiveInterface", "SharedKit", "Registry", "ViewModelKit",
             "DesignSystem", "CommandKit", argumentParser,
         ],
-        testing: ["SearchInterface"],
+        testing: ["SearchInterface", "Registry"],
         example: [
-            "SearchFeature", "SearchData", "SearchDomain", "SettingsInterface", "ArchiveInterface", "SettingsTesting", "ArchiveTesting",
+            "SearchFeature", "SearchData", "SearchDomain", "ArchiveInterface", "SettingsTesting", "ArchiveTesting",
             "SharedKit", "Registry", "Storage", "CommandKit", "Networking",
         ],
         tests: [
@@ -277,9 +277,9 @@ let features: [FeatureSpec] = [
             "ArchiveDomain", "ArchiveInterface", "AuthInterface", "SettingsInterface", "SharedKit", "Registry", "ViewModelKit",
             "DesignSystem", "CommandKit", argumentParser,
         ],
-        testing: ["ArchiveInterface", "SharedKit"],
+        testing: ["ArchiveInterface", "SharedKit", "Registry"],
         example: [
-            "ArchiveFeature", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "AuthInterface", "SettingsInterface", "AuthTesting",
+            "ArchiveFeature", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "SettingsInterface", "AuthTesting",
             "SettingsTesting", "SharedKit", "Registry", "Storage", "CommandKit",
         ],
         tests: [
@@ -303,9 +303,9 @@ let features: [FeatureSpec] = [
             "InboxDomain", "InboxInterface", "AuthInterface", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit",
             argumentParser,
         ],
-        testing: ["InboxInterface", "Persistence"],
+        testing: ["InboxInterface", "Persistence", "Registry"],
         example: [
-            "InboxFeature", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface", "AuthTesting", "SharedKit", "Registry",
+            "InboxFeature", "InboxData", "InboxDomain", "InboxInterface", "AuthTesting", "SharedKit", "Registry",
             "Storage", "CommandKit",
         ],
         tests: [

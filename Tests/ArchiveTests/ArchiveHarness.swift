@@ -49,7 +49,8 @@ struct ArchiveHarness {
         let ids = Mutex(ticketIDs)
         let modules: [any FeatureModule] = [
             ModuleOf.core(database: database, clock: clock),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session), .instance(SettingsReaderKey.self, settings)]),
+            AuthFakes(session: session),
+            SettingsFakes(reader: settings),
             ArchiveDataModule(httpClient: http),
             ArchiveFeatureModule(timeZone: .gmt),
             ModuleOf(

@@ -40,7 +40,7 @@ private struct InboxHarness {
         database = try AppDatabase.inMemory(migrations: [InboxMigrations.all])
         root = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: clock),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
+            AuthFakes(session: session),
             InboxDataModule(),
             InboxFeatureModule(),
             ModuleOf(
@@ -305,7 +305,7 @@ struct InboxHomeTests {
     private func open(_ harness: InboxHarness, answers: [String]) async throws -> String {
         let entry = try RegistryBuilder(modules: [
             ModuleOf.core(database: harness.database, clock: harness.clock),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, harness.session)]),
+            AuthFakes(session: harness.session),
             InboxDataModule(),
             InboxFeatureModule(),
         ]).validate(root: InboxHomeEntryKey.self).resolve()

@@ -6,14 +6,12 @@
 import AccountData
 import AccountDomain
 import AccountFeature
-import AuthInterface
 import AuthTesting
 import CommandKit
 import Foundation
 import Registry
 import SharedKit
 import Storage
-import TransferInterface
 import TransferTesting
 
 exit(
@@ -22,12 +20,8 @@ exit(
         let session = FakeSessionProvider(user: FakeSessionProvider.ada)
         let registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: SystemWallClock()),
-            ModuleOf(
-                "Fakes",
-                [
-                    .instance(SessionProviderKey.self, session), .instance(TransferStarterKey.self, FakeTransferStarter()),
-                    .instance(RecipientsReadingKey.self, FakeRecipientsReading()),
-                ]),
+            AuthFakes(session: session),
+            TransferFakes(),
             AccountDataModule(),
             AccountFeatureModule(),
             ModuleOf(

@@ -13,7 +13,6 @@ import ArchiveData
 import ArchiveDomain
 import ArchiveFeature
 import ArchiveInterface
-import AuthInterface
 import AuthTesting
 import CommandKit
 import Foundation
@@ -28,13 +27,9 @@ exit(
         let database = try AppDatabase.inMemory(migrations: [ArchiveMigrations.all])
         let registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: SystemWallClock()),
-            ModuleOf(
-                "Fakes",
-                [
-                    .instance(SessionProviderKey.self, FakeSessionProvider(user: FakeSessionProvider.ada)),
-                    // The archive.api-key setting, from MOA_ARCHIVE_API_KEY as in moa (unset: `import --api` says how to set it).
-                    .instance(SettingsReaderKey.self, FakeSettingsReader(exampleSettings())),
-                ]),
+            AuthFakes(),
+            // The archive.api-key setting, from MOA_ARCHIVE_API_KEY as in moa (unset: `import --api` says how to set it).
+            SettingsFakes(reader: FakeSettingsReader(exampleSettings())),
             ArchiveDataModule(),
             ArchiveFeatureModule(),
             ModuleOf(

@@ -11,7 +11,6 @@ import AuthFeature
 import AuthInterface
 import DesignSystem
 import Foundation
-import InboxInterface
 import InboxTesting
 import Registry
 import SharedKit
@@ -58,7 +57,8 @@ func walkThrough() async throws {
     let registry = try RegistryBuilder(modules: [
         ModuleOf.core(database: database, clock: clock, home: home),
         // Alone, Auth is the only feature keeping user data: no other owner takes part in a deletion.
-        ModuleOf("Other features", [.instance(InboxPublisherKey.self, inbox), .instance(UserDataOwnersKey.self, [])]),
+        InboxFakes(publisher: inbox),
+        ModuleOf("Other features", [.instance(UserDataOwnersKey.self, [])]),
         AuthDataModule(),
         AuthFeatureModule(),
         ModuleOf(

@@ -6,7 +6,6 @@
 //     Scripts/run-example Inbox --unread --json
 //     Scripts/run-example Inbox read 2
 //     Scripts/run-example Inbox read --all
-import AuthInterface
 import AuthTesting
 import CommandKit
 import Foundation
@@ -24,7 +23,7 @@ exit(
         let session = FakeSessionProvider(user: FakeSessionProvider.ada)
         let registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: SystemWallClock()),
-            ModuleOf("Fakes", [.instance(SessionProviderKey.self, session)]),
+            AuthFakes(session: session),
             InboxDataModule(),
             InboxFeatureModule(),
             ModuleOf(

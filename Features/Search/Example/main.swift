@@ -18,7 +18,6 @@ import Registry
 import SearchData
 import SearchDomain
 import SearchFeature
-import SettingsInterface
 import SettingsTesting
 import SharedKit
 import Storage
@@ -29,13 +28,8 @@ exit(
         let catalogue = FakeEventCatalogue(ProcessInfo.processInfo.environment["SEARCH_EXAMPLE_EMPTY"] == "1" ? [] : SampleCatalogue.events)
         let registry = try RegistryBuilder(modules: [
             ModuleOf.core(database: database, clock: SystemWallClock()),
-            ModuleOf(
-                "Fakes",
-                [
-                    .instance(SettingsReaderKey.self, FakeSettingsReader()),
-                    .instance(EventCatalogueKey.self, catalogue),
-                    .instance(EventArchivingKey.self, FakeEventArchiving(catalogue: catalogue, today: Day(Date(), in: .current))),
-                ]),
+            SettingsFakes(),
+            ArchiveFakes(catalogue: catalogue, today: Day(Date(), in: .current)),
             SearchDataModule(configuration: SearchAPIConfiguration(userAgent: "moa-example"), clients: .fixed(CannedGitHub.client())),
             SearchFeatureModule(),
         ]).validate(root: SearchCommandsKey.self)

@@ -8,17 +8,14 @@
 // Each run starts afresh: the database lives in memory.
 import AccountInterface
 import AccountTesting
-import AuthInterface
 import AuthTesting
 import CommandKit
 import DesignSystem
 import Foundation
-import InboxInterface
 import InboxTesting
 import Money
 import Persistence
 import Registry
-import SettingsInterface
 import SettingsTesting
 import SharedKit
 import Storage
@@ -47,15 +44,10 @@ func composeTransfer() throws -> FeatureCommands {
     let accounts = try seededAccounts()
     return try RegistryBuilder(modules: [
         ModuleOf.core(database: database), // FakeAccounts ignores the unit of work's token; the store writes in it
-        ModuleOf(
-            "Fakes",
-            [
-                .instance(SessionProviderKey.self, FakeSessionProvider()),
-                .instance(AccountDirectoryKey.self, accounts),
-                .instance(AccountPostingKey.self, accounts),
-                .instance(SettingsReaderKey.self, FakeSettingsReader()),
-                .instance(InboxPublisherKey.self, ExampleInbox.publisher),
-            ]),
+        AuthFakes(),
+        AccountFakes(accounts: accounts),
+        SettingsFakes(),
+        InboxFakes(publisher: ExampleInbox.publisher),
         TransferDataModule(),
         TransferFeatureModule(),
     ]).validate(root: TransferCommandsKey.self).resolve()
