@@ -266,7 +266,8 @@ let features: [FeatureSpec] = [
         ],
         tests: [
             "SearchInterface", "SearchDomain", "SearchData", "SearchFeature", "SettingsInterface", "ArchiveInterface", "SettingsTesting",
-            "ArchiveTesting", "SharedKit", "Registry", "Storage", "DesignSystem", "CommandKit", "Networking", flyingFox, logging, "TestSupport",
+            "ArchiveTesting", "SharedKit", "Registry", "Storage", "DesignSystem", "CommandKit", "Networking", flyingFox, logging,
+            "TestSupport",
         ]),
     .feature(
         "Archive",
@@ -292,6 +293,7 @@ let features: [FeatureSpec] = [
         remote: ["ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "APIClient", "SharedKit"],
         servedTests: [
             "ArchiveServer", "ArchiveRemote", "ArchiveAPI", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "AuthInterface",
+            "APIServing",
             "AuthTesting", "APIClient", "APITesting", "SharedKit", "Storage",
         ]),
     .feature(
@@ -330,7 +332,8 @@ let app: [Module] = [
         deps: [
             "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "APIClient", "APITransport",
             argumentParser,
-            logging, "AuthInterface", "AuthDomain", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferInterface", "TransferDomain",
+            logging, "AuthInterface", "AuthDomain", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferInterface",
+            "TransferDomain",
             "ArchiveDomain", "InboxDomain",
         ]
             + features.flatMap { f in [f.data, f.feature].map(Dep.module) }
@@ -351,7 +354,8 @@ let app: [Module] = [
     .library(
         "MoaServer", path: "App/MoaServer",
         deps: [
-            "Registry", "Persistence", "Storage", "PostgresStorage", "SharedKit", "OperationsAPI", "APIServing", "HTTPServing", "MoaPostgres",
+            "Registry", "Persistence", "Storage", "PostgresStorage", "SharedKit", "OperationsAPI", "APIServing", "HTTPServing",
+            "MoaPostgres",
             argumentParser, logging,
             hummingbird,
             hummingbirdCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
@@ -411,7 +415,8 @@ let crossCuttingTests: [Module] = [
     .test(
         "CoreTests", path: "Tests/CoreTests",
         deps: [
-            "Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Networking", "TestSupport",
+            "Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", "Persistence", "Storage", "Networking",
+            "TestSupport",
             grdb, logging,
         ]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
@@ -420,7 +425,8 @@ let crossCuttingTests: [Module] = [
     .test(
         "ServerTests", path: "Tests/ServerTests",
         deps: [
-            "MoaServer", "HTTPServing", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
+            "MoaServer", "HTTPServing", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit",
+            hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
             nioCore, nioSSL,
         ],
         alsoBuilds: ["moa-server", "moa"]),

@@ -216,7 +216,9 @@ public struct MoaServer: Sendable {
 
     /// How the served features' typed errors become problem documents: each feature's own kinds,
     /// then the exit status.
-    static let problems = ProblemCatalog([AuthProblems.classifier, AccountProblems.classifier, TransferProblems.classifier])
+    static let problems = ProblemCatalog([
+        AuthProblems.classifier, AccountProblems.classifier, TransferProblems.classifier, ArchiveProblems.classifier,
+    ])
 
     /// The ledger's invariants on the server's data (`moa doctor`'s audit): balances equal the sum
     /// of their entries, entries sum to zero per currency, two entries per transfer.

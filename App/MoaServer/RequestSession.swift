@@ -45,7 +45,11 @@ extension BearerMiddleware {
     /// registered under `/v1/` but Auth's open ones (``AuthHandlers/openPaths``: sign-up,
     /// verification, login, refresh, password reset). A feature served tomorrow is covered by
     /// registering its handlers; a path nobody serves stays a 404 for anyone.
+    /// The path is read as the router reads it: empty segments do not count (`//v1//archive` is
+    /// `/v1/archive`).
     static func actsForAUser(_ path: String, routes: RouteTable) -> Bool {
-        path.hasPrefix("/v1/") && !AuthHandlers.openPaths.contains(path) && !routes.methods(at: path).isEmpty
+        let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+        let normalized = "/" + segments.joined(separator: "/")
+        return segments.first == "v1" && !AuthHandlers.openPaths.contains(normalized) && !routes.methods(at: normalized).isEmpty
     }
 }

@@ -1,4 +1,5 @@
 import APIClient
+import APIServing
 import APITesting
 import ArchiveAPI
 import ArchiveData
@@ -51,7 +52,7 @@ struct ArchiveOverTheWireTests {
     init() throws {
         let database = try AppDatabase.inMemory(migrations: [ArchiveMigrations.all])
         serverTickets = SQLiteTicketStore(database: database)
-        api = InProcessAPI(requiresToken: true)
+        api = InProcessAPI(problems: ProblemCatalog([ArchiveProblems.classifier]), requiresToken: true)
         try ArchiveHandlers(
             tickets: serverTickets, preferences: SQLitePreferenceStore(database: database), session: serverSession, clock: clock
         ).registerHandlers(on: api)
@@ -103,12 +104,14 @@ struct ArchiveOverTheWireTests {
         #expect(try await serverTickets.tickets(of: FakeSessionProvider.ada.id).map(\.id) == [ticket.id])
     }
 
+    static let sent = Ticket(
+        id: "chosen-by-the-client", owner: bo.id, eventID: "abc-123", title: "  Jazz  night ", category: "콘서트", district: "마포구",
+        place: "", audience: "", isFree: true, attendedOn: Day(year: 2026, month: 11, day: 20) ?? Day(Date(), in: .gmt), rating: nil,
+        memo: nil, createdAt: Date(timeIntervalSince1970: 0))
+
     @Test func theServerGivesTheIdAndTimeAndChecksEveryFieldAgain() async throws {
         let store = RemoteTicketStore(api: try api.client())
-        let sent = Ticket(
-            id: "chosen-by-the-client", owner: bo.id, eventID: "abc-123", title: "  Jazz  night ", category: "콘서트",
-            district: "마포구", place: "", audience: "", isFree: true, attendedOn: Day("2026-11-20") ?? clock.today, rating: nil, memo: nil,
-            createdAt: Date(timeIntervalSince1970: 0))
+        let sent = Self.sent
         let stored = try await store.insert(sent)
         #expect(stored.id != sent.id && stored.createdAt == clock.now() && stored.title == "Jazz night")
         // Stored for the request's user, whoever the client named.
@@ -128,7 +131,8 @@ struct ArchiveOverTheWireTests {
         #expect(await refused { $0.memo = "hi \u{202E}evil" }?.status == 422)
         #expect(await refused { $0.memo = String(repeating: "m", count: 501) }?.status == 422)
         #expect(await refused { $0.eventID = "../../etc" }?.status == 422)
-        #expect(await refused { $0.category = "" }?.status == 422)
+        // A catalogue row may lack a category; a ticket added by hand may not.
+        #expect(await refused { ($0.category, $0.eventID) = ("", nil) }?.status == 422)
         // Today in UTC+14 is the latest day any client may call today: at 03:00 UTC that is still the 23rd,
         // at 10:00 UTC it is the 24th there.
         #expect(await refused { $0.attendedOn = Day("2026-11-24") ?? clock.today }?.status == 422)
@@ -136,6 +140,55 @@ struct ArchiveOverTheWireTests {
         _ = try await store.insert(Draft(sent).with { $0.attendedOn = Day("2026-11-24") ?? clock.today }.ticket)
         #expect(await refused { $0.attendedOn = Day("2026-11-25") ?? clock.today }?.status == 422)
         #expect(try await serverTickets.tickets(of: FakeSessionProvider.ada.id).count == 3)
+    }
+
+    @Test func anEventWhoseCatalogueRowHasNoDistrictIsArchivedAsAtHome() async throws {
+        let home = try await home()
+        let ddp = try await home.service.add(eventID: try await home.eventID("DDP 디자인 전시 〈서울의 색〉"))
+        #expect(ddp.district.isEmpty)
+        #expect(try await home.service.list().map(\.id) == [ddp.id])
+    }
+
+    /// Text the server tidies reads back unchanged: an entity is kept as written, never decoded again,
+    /// so no ticket can make the whole archive an answer the client refuses.
+    @Test func textIsTidiedOnceAndReadsBackAsStored() async throws {
+        let store = RemoteTicketStore(api: try api.client())
+        let nested = Draft(Self.sent).with { ($0.title, $0.eventID) = ("R&amp;amp;amp;B   night", nil) }.ticket
+        let stored = try await store.insert(nested)
+        #expect(stored.title == "R&amp;amp;amp;B night")
+        #expect(try await store.tickets(of: FakeSessionProvider.ada.id).map(\.title) == ["R&amp;amp;amp;B night"])
+    }
+
+    @Test func oversizedOddAndForeignInputIsRefusedAndNamesNoTicket() async throws {
+        let store = RemoteTicketStore(api: try api.client())
+        func refused(_ change: (inout Draft) -> Void) async -> RemoteProblem? {
+            var draft = Draft(Self.sent)
+            change(&draft)
+            return await #expect(throws: RemoteProblem.self) { try await store.insert(draft.ticket) }
+        }
+        // One character, 600 scalars: bounded in scalars, not characters.
+        #expect(await refused { $0.title = "a" + String(repeating: "\u{0301}", count: 600) }?.status == 422)
+        #expect(await refused { $0.title = String(repeating: " ", count: 60_000) + "x" }?.status == 422)
+        #expect(await refused { $0.memo = "m" + String(repeating: "\u{0301}", count: 2_500) }?.status == 422)
+        for id in ["../../etc/passwd", "\u{0}", "ABC", String(repeating: "a", count: 65)] {
+            #expect(try await store.delete(TicketID(id), of: FakeSessionProvider.ada.id) == false, "\(id)")
+        }
+        #expect(try await serverTickets.tickets(of: FakeSessionProvider.ada.id).isEmpty)
+    }
+
+    @Test func aPersonKeepsAtMostTheServersNumberOfTickets() async throws {
+        let database = try AppDatabase.inMemory(migrations: [ArchiveMigrations.all])
+        let small = InProcessAPI(problems: ProblemCatalog([ArchiveProblems.classifier]), requiresToken: true)
+        try ArchiveHandlers(
+            tickets: SQLiteTicketStore(database: database), preferences: SQLitePreferenceStore(database: database),
+            session: serverSession, clock: clock, maximumTickets: 2
+        ).registerHandlers(on: small)
+        let store = RemoteTicketStore(api: try small.client())
+        for title in ["One", "Two"] { _ = try await store.insert(Draft(Self.sent).with { ($0.title, $0.eventID) = (title, nil) }.ticket) }
+        let third = await #expect(throws: RemoteProblem.self) {
+            try await store.insert(Draft(Self.sent).with { ($0.title, $0.eventID) = ("Three", nil) }.ticket)
+        }
+        #expect(third?.type == "too-many-tickets" && third?.message == ArchiveError.tooManyTickets(limit: 2).message)
     }
 
     @Test func preferencesTheServerCannotPlaceAreRefused() async throws {

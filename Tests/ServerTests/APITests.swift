@@ -179,6 +179,9 @@ struct APITests {
                 #expect(reply.status != .unauthorized, "\(path) → \(reply.status)")
             }
             #expect(try await api.send(.get, "/v1/archive/nothing").status == .notFound)
+            // Empty segments change nothing: the router reads `//v1//archive/tickets` as the route.
+            #expect(try await api.send(.get, "//v1//archive/tickets").status == .unauthorized)
+            #expect(try await api.send(.post, "//v1/archive//tickets", json: ["title": 1]).status == .unauthorized)
         }
     }
 

@@ -9,6 +9,8 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
     case attendedInFuture(Day, today: Day)
     case attendedOutsideRun(Day, title: String, startsOn: Day, endsOn: Day)
     case alreadyArchived(title: String, on: Day)
+    /// The most tickets one person may keep on a server.
+    case tooManyTickets(limit: Int)
     case invalidRating(Int)
     case memoTooLong(Int)
     /// A control or bidirectional formatting character in the memo (the first one).
@@ -50,6 +52,7 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
         case .invalidDateRange(let from, let to): "--from \(from) is after --to \(to)."
         case .unknownTicket(let reference): "You have no ticket “\(reference)”."
         case .ambiguousTicket(let reference, let matches): "“\(reference)” matches \(matches) of your tickets: give more of its id."
+        case .tooManyTickets(let limit): "You have \(limit) tickets, the most one person may keep."
         case .invalidLimit(let limit, let range): "The limit must be from \(range.lowerBound) to \(range.upperBound), not \(limit)."
         case .invalidRowRange(let from, let to):
             if let to {
@@ -78,6 +81,7 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
             "Find event ids with `moa archive events`, or add a ticket by hand with --title, --category, --region and --date."
         case .unknownTicket, .ambiguousTicket: "See your tickets and their ids with `moa archive list`."
         case .alreadyArchived: "Give another --attended date if you went again."
+        case .tooManyTickets: "Remove some with `moa archive remove`, or export them first with `moa archive export`."
         case .preferenceCount(.districts, _, _), .duplicatePreference(.districts, _), .unknownDistrict:
             "Seoul's districts: \(SeoulDistricts.choices)."
         case .preferenceCount(.categories, _, let available), .unknownCategory(_, let available):
@@ -92,7 +96,7 @@ public enum ArchiveError: Error, UserFacingError, Equatable {
     public var exitStatus: ExitStatus {
         switch self {
         case .unknownEvent, .unknownTicket: .unavailable
-        case .eventNotStarted, .alreadyArchived: .refused
+        case .eventNotStarted, .alreadyArchived, .tooManyTickets: .refused
         case .invalidLimit, .invalidRating, .invalidRowRange, .invalidDateRange, .invalidPage, .invalidPerPage, .preferenceCount: .usage
         case .duplicatePreference, .unknownDistrict, .unknownCategory, .ambiguousCategory: .dataError
         case .cannotWrite: .ioError

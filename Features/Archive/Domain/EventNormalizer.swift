@@ -129,6 +129,16 @@ public enum EventNormalizer {
     public static func clean(_ text: String?) -> String {
         guard var text, !text.isEmpty else { return "" }
         if text.utf8.contains(UInt8(ascii: "&")) { text = decodeEntities(text) }
+        return tidy(text)
+    }
+
+    /// ``clean(_:)`` without decoding HTML entities: NFC, control and bidirectional-formatting
+    /// characters dropped, whitespace runs collapsed, trimmed. Tidying tidy text changes nothing, so a
+    /// client and a server may both tidy a ticket's text and agree on it (decoding belongs to import:
+    /// `&amp;amp;` decoded twice is not what was decoded once).
+    public static func tidy(_ text: String) -> String {
+        var text = text
+        guard !text.isEmpty else { return "" }
         if !isCertainlyNFC(text) { text = text.precomposedStringWithCanonicalMapping }
         var scalars = String.UnicodeScalarView()
         var pendingSpace = false

@@ -122,7 +122,7 @@ public enum PreferenceInput {
 
     /// Preferences a client sends to the server, already matched against its own catalogue: 1–3
     /// districts, each exactly one of the 25 GUNAME values, and 1–3 categories, each one line of at
-    /// most 40 characters (the server keeps no catalogue to match them against); no value twice.
+    /// most 100 scalars, tidied (the server keeps no catalogue to match them against); no value twice.
     public static func received(districts: [String], categories: [String]) throws(ArchiveError) -> (
         districts: [String], categories: [String]
     ) {
@@ -134,7 +134,8 @@ public enum PreferenceInput {
         }
         var chosenCategories: [String] = []
         for item in try counted(categories, kind: .categories) {
-            let category = try TicketRules.text(item, field: "category", limit: TicketRules.labelLimit)
+            let category = try TicketRules.tidied(
+                item, field: "category", limit: TicketRules.receivedLabelLimit, emptyAllowed: false)
             guard !chosenCategories.contains(category) else { throw .duplicatePreference(kind: .categories, value: category) }
             chosenCategories.append(category)
         }

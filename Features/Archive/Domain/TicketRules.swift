@@ -43,35 +43,51 @@ public struct TicketDraft: Sendable, Hashable {
 /// The rules every stored ticket meets, written once: ``ArchiveService`` applies them to what a
 /// person types, and the server applies them again to what any client sends (``received(_:id:owner:createdAt:latestDay:)``).
 public enum TicketRules {
-    /// The longest title, and the longest place or audience text.
+    /// The longest title of a ticket a person adds by hand.
     public static let titleLimit = 200
-    /// The longest category or district.
+    /// The longest category or district a person types.
     public static let labelLimit = 40
     /// The longest catalogue event id.
     public static let eventIDLimit = 64
+    /// What a server accepts of a ticket's copied text, in Unicode scalars (not characters: one letter
+    /// with 30,000 combining marks is one character): the title, place and audience of any catalogue
+    /// event, and its category and district.
+    public static let receivedTextLimit = 500
+    public static let receivedLabelLimit = 100
+    /// The most scalars a memo may have before it is trimmed and counted in characters.
+    public static let memoScalarLimit = 2_000
+    /// The most tickets a server keeps for one person (a lifetime of outings, not a disk's worth).
+    public static let maximumPerUser = 10_000
 
-    /// The ticket a server stores for `owner` from a client's draft: every text field cleaned and
-    /// bounded as when a person typed it, no control or bidirectional characters in the memo, a
-    /// rating of 1–5, an event id of lowercase letters, digits and hyphens, and a day no later than
+    /// The ticket a server stores for `owner` from a client's draft: every text field tidied
+    /// (``EventNormalizer/tidy(_:)``: control and bidirectional characters dropped, whitespace
+    /// collapsed) and bounded in scalars; a title always, and a category and district unless the
+    /// ticket copies a catalogue event (whose fields may be empty); a memo as ``memo(_:)``; a rating
+    /// of 1–5; an event id of lowercase letters, digits and hyphens; and a day no later than
     /// `latestDay` (the client's "today" may be ahead of the server's: the caller gives the latest
-    /// day anywhere). The same event on the same day twice is the store's to refuse.
+    /// day anywhere). Receiving what it returned changes nothing. The same event on the same day
+    /// twice is the store's to refuse.
     public static func received(
         _ draft: TicketDraft, id: TicketID, owner: UserID, createdAt: Date, latestDay: Day
     ) throws(ArchiveError) -> Ticket {
         if let eventID = draft.eventID {
             let text = eventID.rawValue
-            guard (1...eventIDLimit).contains(text.count), text.unicodeScalars.allSatisfy(isEventIDScalar) else {
+            guard (1...eventIDLimit).contains(text.unicodeScalars.count), text.unicodeScalars.allSatisfy(isEventIDScalar) else {
                 throw .invalidText(field: "event_id", value: String(text.prefix(eventIDLimit)), limit: eventIDLimit)
             }
         }
         guard draft.attendedOn <= latestDay else { throw .attendedInFuture(draft.attendedOn, today: latestDay) }
+        guard (draft.memo?.unicodeScalars.count ?? 0) <= memoScalarLimit else { throw .memoTooLong(draft.memo?.count ?? 0) }
+        let copied = draft.eventID != nil
         return Ticket(
-            id: id, owner: owner, eventID: draft.eventID, title: try text(draft.title, field: "title", limit: titleLimit),
-            category: try text(draft.category, field: "category", limit: labelLimit),
-            district: try text(draft.district, field: "district", limit: labelLimit),
-            place: try optionalText(draft.place, field: "place", limit: titleLimit),
-            audience: try optionalText(draft.audience, field: "audience", limit: titleLimit), isFree: draft.isFree,
-            attendedOn: draft.attendedOn, rating: try rating(draft.rating), memo: try memo(draft.memo), createdAt: createdAt)
+            id: id, owner: owner, eventID: draft.eventID,
+            title: try tidied(draft.title, field: "title", limit: receivedTextLimit, emptyAllowed: false),
+            category: try tidied(draft.category, field: "category", limit: receivedLabelLimit, emptyAllowed: copied),
+            district: try tidied(draft.district, field: "district", limit: receivedLabelLimit, emptyAllowed: copied),
+            place: try tidied(draft.place, field: "place", limit: receivedTextLimit, emptyAllowed: true),
+            audience: try tidied(draft.audience, field: "audience", limit: receivedTextLimit, emptyAllowed: true),
+            isFree: draft.isFree, attendedOn: draft.attendedOn, rating: try rating(draft.rating), memo: try memo(draft.memo),
+            createdAt: createdAt)
     }
 
     /// 1…5, or none.
@@ -101,9 +117,13 @@ public enum TicketRules {
         return cleaned
     }
 
-    /// As ``text(_:field:limit:)``, but empty is allowed (a ticket added by hand has no place).
-    static func optionalText(_ text: String, field: String, limit: Int) throws(ArchiveError) -> String {
-        text.isEmpty ? "" : try Self.text(text, field: field, limit: limit)
+    /// One line, tidied, of at most `limit` scalars (and not empty unless `emptyAllowed`).
+    public static func tidied(_ text: String, field: String, limit: Int, emptyAllowed: Bool) throws(ArchiveError) -> String {
+        let tidy = EventNormalizer.tidy(text)
+        guard !text.contains(where: \.isNewline), tidy.unicodeScalars.count <= limit, emptyAllowed || !tidy.isEmpty else {
+            throw .invalidText(field: field, value: String(text.trimmingCharacters(in: .whitespaces).prefix(limit)), limit: limit)
+        }
+        return tidy
     }
 
     /// A lowercase ASCII letter, a digit or a hyphen: what catalogue event ids and ticket ids are made of.

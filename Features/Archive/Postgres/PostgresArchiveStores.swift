@@ -80,7 +80,7 @@ struct PostgresTicketStore: TicketStore {
                 VALUES (\(ticket.id.rawValue), \(ticket.owner.rawValue), \(ticket.eventID?.rawValue), \(ticket.title), \(ticket.category),
                         \(ticket.district), \(ticket.place), \(ticket.audience), \(ticket.isFree), \(ticket.attendedOn.description)::date,
                         \(ticket.rating), \(ticket.memo), \(ticket.createdAt))
-                ON CONFLICT DO NOTHING RETURNING id
+                ON CONFLICT (owner_id, event_id, attended_on) WHERE event_id IS NOT NULL DO NOTHING RETURNING id
                 """
             ).count
         }

@@ -32,7 +32,7 @@ public struct RemoteTicketStore: TicketStore {
                 }
                 return try Self.ticket(try created.body.json, owner: ticket.owner)
             }
-        } catch let problem as RemoteProblem where problem.status == 409 {
+        } catch let problem as RemoteProblem where problem.status == 409 && problem.type == "conflict" {
             throw DuplicateTicket()
         }
     }

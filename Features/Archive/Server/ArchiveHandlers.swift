@@ -16,11 +16,14 @@ public struct ArchiveHandlers: APIProtocol {
     let session: any SessionProvider
     let clock: any WallClock
     let makeID: @Sendable () -> TicketID
+    /// The most tickets one person may keep here.
+    let maximumTickets: Int
 
     public init(
         tickets: any TicketStore, preferences: any PreferenceStore, session: any SessionProvider, clock: any WallClock,
-        makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }
+        maximumTickets: Int = TicketRules.maximumPerUser, makeID: @escaping @Sendable () -> TicketID = { TicketID.random() }
     ) {
+        self.maximumTickets = maximumTickets
         self.tickets = tickets
         self.preferences = preferences
         self.session = session
@@ -40,16 +43,19 @@ public struct ArchiveHandlers: APIProtocol {
     public func addTicket(_ input: Operations.AddTicket.Input) async throws -> Operations.AddTicket.Output {
         guard case .json(let body) = input.body else { throw Problem.notJSON }
         let user = try await session.requireUser()
-        guard let attendedOn = Day(body.attendedOn), body.attendedOn.count == 10 else {
-            throw ArchiveError.invalidDate(field: "attended_on", value: String(body.attendedOn.prefix(32)))
-        }
+        let (text, label) = (TicketRules.receivedTextLimit, TicketRules.receivedLabelLimit)
         let draft = TicketDraft(
-            eventID: body.eventId.map { EventID($0) }, title: body.title, category: body.category, district: body.district,
-            place: body.place, audience: body.audience, isFree: body.free, attendedOn: attendedOn, rating: body.rating,
-            memo: body.memo)
+            eventID: try body.eventId.map { EventID(try Bound.text($0, "/event_id", TicketRules.eventIDLimit)) },
+            title: try Bound.text(body.title, "/title", text), category: try Bound.text(body.category, "/category", label),
+            district: try Bound.text(body.district, "/district", label), place: try Bound.text(body.place, "/place", text),
+            audience: try Bound.text(body.audience, "/audience", text), isFree: body.free, attendedOn: try Self.day(body.attendedOn),
+            rating: body.rating, memo: try body.memo.map { try Bound.text($0, "/memo", TicketRules.memoScalarLimit) })
         let now = clock.now()
         let ticket = try TicketRules.received(
             draft, id: makeID(), owner: user.id, createdAt: now, latestDay: Day(now, in: Self.easternmost))
+        guard try await tickets.tickets(of: user.id).count < maximumTickets else {
+            throw ArchiveError.tooManyTickets(limit: maximumTickets)
+        }
         do {
             return .created(.init(body: .json(.init(try await tickets.insert(ticket)))))
         } catch is DuplicateTicket {
@@ -57,10 +63,24 @@ public struct ArchiveHandlers: APIProtocol {
         }
     }
 
+    /// `YYYY-MM-DD`, digits where digits go (``Day`` alone also reads `+202-05-01`).
+    static func day(_ text: String) throws(ArchiveError) -> Day {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == 10,
+            scalars.enumerated().allSatisfy({ index, scalar in
+                index == 4 || index == 7 ? scalar == "-" : ("0"..."9").contains(scalar)
+            }), let day = Day(text)
+        else { throw .invalidDate(field: "attended_on", value: String(text.prefix(32))) }
+        return day
+    }
+
     public func deleteTicket(_ input: Operations.DeleteTicket.Input) async throws -> Operations.DeleteTicket.Output {
         let user = try await session.requireUser()
-        let id = try Bound.text(input.path.ticketId, "ticket_id", 64)
-        guard try await tickets.delete(TicketID(id), of: user.id) else { throw ArchiveError.unknownTicket(id) }
+        let id = input.path.ticketId
+        // Ticket ids are the server's own (lowercase letters, digits, hyphens): anything else names no ticket.
+        guard (1...64).contains(id.unicodeScalars.count), id.unicodeScalars.allSatisfy(TicketRules.isEventIDScalar),
+            try await tickets.delete(TicketID(id), of: user.id)
+        else { throw ArchiveError.unknownTicket(String(id.prefix(64))) }
         return .noContent(.init())
     }
 

@@ -427,7 +427,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/post(openAccount)/responses/409`.
             ///
@@ -1264,7 +1264,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/{account}/close/post(closeAccount)/responses/409`.
             ///
@@ -1556,7 +1556,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/{account}/deposits/post(deposit)/responses/409`.
             ///
@@ -1891,7 +1891,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/accounts/{account}/withdrawals/post(withdraw)/responses/409`.
             ///

@@ -198,11 +198,12 @@ fileprivate extension UniversalServer where APIHandler: APIProtocol {
     ///
     /// The client checks the event against its own catalogue and sends a copy of its details; the
     /// server checks every field again by the same rules (`TicketRules`: one line of text each,
-    /// control characters dropped, a rating of 1–5 (400 otherwise), a memo of at most 500
-    /// characters with no control or bidirectional character, an event id of lowercase letters,
-    /// digits and hyphens, a day no later than today in UTC+14, the first time zone to reach it)
-    /// and gives the ticket its id and creation time, for the user of the bearer token. The same
-    /// event on the same day twice is refused (409 `conflict`).
+    /// control and bidirectional characters dropped, a rating of 1–5 (400 otherwise, as `moa`'s
+    /// `--rating`), a memo of at most 500 characters with no control or bidirectional character,
+    /// an event id of lowercase letters, digits and hyphens, a day no later than today in UTC+14,
+    /// the first time zone to reach it) and gives the ticket its id and creation time, for the user
+    /// of the bearer token. The same event on the same day twice is refused (409 `conflict`), and
+    /// so is a ticket beyond the 10,000th of one person.
     ///
     ///
     /// - Remark: HTTP `POST /v1/archive/tickets`.

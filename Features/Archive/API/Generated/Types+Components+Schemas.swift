@@ -189,6 +189,11 @@ extension Components {
                 case createdAt = "created_at"
             }
         }
+        /// Lengths count Unicode scalars. A ticket copying a catalogue event (with `event_id`) may have
+        /// an empty category, district, place or audience, as the catalogue may; one added by hand
+        /// needs a category and a district.
+        ///
+        ///
         /// - Remark: Generated from `#/components/schemas/NewTicket`.
         public struct NewTicket: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/NewTicket/event_id`.

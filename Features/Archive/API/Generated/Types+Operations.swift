@@ -181,11 +181,12 @@ public enum Operations {
     ///
     /// The client checks the event against its own catalogue and sends a copy of its details; the
     /// server checks every field again by the same rules (`TicketRules`: one line of text each,
-    /// control characters dropped, a rating of 1–5 (400 otherwise), a memo of at most 500
-    /// characters with no control or bidirectional character, an event id of lowercase letters,
-    /// digits and hyphens, a day no later than today in UTC+14, the first time zone to reach it)
-    /// and gives the ticket its id and creation time, for the user of the bearer token. The same
-    /// event on the same day twice is refused (409 `conflict`).
+    /// control and bidirectional characters dropped, a rating of 1–5 (400 otherwise, as `moa`'s
+    /// `--rating`), a memo of at most 500 characters with no control or bidirectional character,
+    /// an event id of lowercase letters, digits and hyphens, a day no later than today in UTC+14,
+    /// the first time zone to reach it) and gives the ticket its id and creation time, for the user
+    /// of the bearer token. The same event on the same day twice is refused (409 `conflict`), and
+    /// so is a ticket beyond the 10,000th of one person.
     ///
     ///
     /// - Remark: HTTP `POST /v1/archive/tickets`.
@@ -325,7 +326,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/archive/tickets/post(addTicket)/responses/409`.
             ///

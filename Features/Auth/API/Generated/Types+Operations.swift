@@ -2787,7 +2787,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/auth/delete/post(deleteUser)/responses/409`.
             ///

@@ -99,11 +99,12 @@ import HTTPTypes
 /// | `invalid-parameter` | 400 | 64 | a query parameter out of its range (`limit` outside 1…200), a setting key not served |
 /// | `unauthenticated` | 401 | 77 | no bearer token, or one that is malformed, expired or revoked; a refresh token that is unknown, expired, revoked or reused |
 /// | `invalid-credentials` | 403 | 77 | wrong e-mail or password (or an address not verified yet), a wrong, expired or used-up code (or an address without one), wrong current password |
-/// | `not-found` | 404 | 69 | no such route, account, transfer, favourite or notice — or one that is another user's |
+/// | `not-found` | 404 | 69 | no such route, account, transfer, favourite, notice, ticket or preferences — or one that is another user's |
 /// | `method-not-allowed` | 405 | 64 | the route does not take this method |
-/// | `conflict` | 409 | 1 | a business rule refused it given the current state: account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, too many accounts (20 open, 200 in all), alias taken, already a favourite, too many favourites, deletion blocked |
+/// | `conflict` | 409 | 1 | a business rule refused it given the current state: account closed or already closed, closing with a balance, same account, currency mismatch, balance above its maximum, too many accounts (20 open, 200 in all), alias taken, already a favourite, too many favourites, deletion blocked, an event archived twice on one day |
 /// | `insufficient-funds` | 409 | 1 | the source account holds less than the amount |
 /// | `limit-exceeded` | 409 | 1 | above the per-transfer limit, over the daily limit, or a currency without limits |
+/// | `too-many-tickets` | 409 | 1 | the person already keeps 10,000 archive tickets on this server |
 /// | `request-timeout` | 408 | 75 | the body did not arrive within 10 seconds (the connection is closed) |
 /// | `payload-too-large` | 413 | 65 | the body is larger than 64 KiB |
 /// | `unsupported-media-type` | 415 | 65 | a body that is not `application/json` (at most `; charset=utf-8`), a missing `Content-Type` included |

@@ -495,7 +495,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/transfers/post(sendTransfer)/responses/409`.
             ///
@@ -1193,7 +1193,7 @@ public enum Operations {
                     }
                 }
             }
-            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded` or `conflict`. Nothing was written.
+            /// Refused by a business rule (exit 1): `insufficient-funds`, `limit-exceeded`, `too-many-tickets` or `conflict`. Nothing was written.
             ///
             /// - Remark: Generated from `#/paths//v1/recipients/post(addFavouriteRecipient)/responses/409`.
             ///
