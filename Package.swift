@@ -167,8 +167,12 @@ let features: [FeatureSpec] = [
             "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
         ],
         postgres: ["AuthDomain", "AuthInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
-        server: ["AuthAPI", "AuthDomain", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime, logging],
-        remote: ["AuthAPI", "AuthDomain", "AuthInterface", "APIClient", "SharedKit", openAPIRuntime, httpTypes, "Persistence"]),
+        server: ["AuthAPI", "AuthDomain", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime, httpTypes, logging],
+        remote: ["AuthAPI", "AuthDomain", "AuthInterface", "APIClient", "SharedKit", openAPIRuntime, httpTypes, "Persistence"],
+        servedTests: [
+            "AuthServer", "AuthRemote", "AuthData", "AuthDomain", "AuthInterface", "InboxTesting", "APIClient", "APIServing",
+            "APITesting", "Persistence", "Registry", "SharedKit", "Storage",
+        ]),
     .feature(
         "Settings",
         interface: ["Money", "SharedKit", "Registry"],
