@@ -90,7 +90,7 @@ final class AuthOverTheWireTests {
         #expect(session.email == "ada@moa.example")
         #expect(session.accessToken != session.refreshToken && !session.accessToken.isEmpty)
         // The session's token acts for its user, and only a live token does.
-        let whoami = try await api.client(token: session.accessToken)
+        let whoami = try api.client(token: session.accessToken)
         #expect(!ended(try await RemoteSessionAuthority(api: whoami, clock: clock).rotate(session)))
     }
 
