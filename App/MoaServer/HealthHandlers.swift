@@ -5,7 +5,7 @@ import OperationsAPI
 /// process answers. Whether the database does is `/readyz`'s question (``OperationsRoutes``).
 struct HealthHandlers: APIProtocol {
     /// This document's `info.version`.
-    static let apiVersion = "1.1.0"
+    static let apiVersion = "1.2.0"
 
     func getHealth(_ input: Operations.GetHealth.Input) async throws -> Operations.GetHealth.Output {
         .ok(.init(body: .json(.init(status: .ok, version: ServerCommand.version, apiVersion: Self.apiVersion))))

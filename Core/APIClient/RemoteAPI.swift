@@ -331,7 +331,7 @@ struct FixedTokenMiddleware: ClientMiddleware {
 
 extension RemoteAPI {
     /// The API version this `moa` speaks (docs/api/openapi.yaml, `info.version`).
-    public static let apiVersion = "1.1.0"
+    public static let apiVersion = "1.2.0"
 
     /// What `GET /healthz` tells: the server's version and API version.
     public struct Health: Sendable, Equatable {

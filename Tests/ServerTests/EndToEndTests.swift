@@ -132,7 +132,7 @@ struct ServerEndToEndTests {
         let doctor = try await world.moa("ada", ["doctor", "--json"]).expectSuccess()
         let server = doctor.object["server"] as? [String: Any]
         #expect(server?["ok"] as? Bool == true)
-        #expect(server?["api_version"] as? String == "1.1.0")
+        #expect(server?["api_version"] as? String == "1.2.0")
     }
 
     @Test func anExpiredOrRevokedAccessTokenIsRefreshedOnce() async throws {

@@ -27,7 +27,7 @@ struct ServerRouteTests {
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
                 let health = try JSONSerialization.jsonObject(with: Data(String(buffer: response.body).utf8)) as? [String: String]
-                #expect(health == ["status": "ok", "version": ServerCommand.version, "api_version": "1.1.0"])
+                #expect(health == ["status": "ok", "version": ServerCommand.version, "api_version": "1.2.0"])
             }
         }
     }

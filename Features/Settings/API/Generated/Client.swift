@@ -19,8 +19,9 @@ public import struct Foundation.Data
 public import struct Foundation.Date
 import HTTPTypes
 /// `moa-server` serves the same Domain use cases as the embedded `moa` (Auth, Account, Transfer,
-/// Inbox, and the settings that protect money) to `moa` clients on other machines. Search and
-/// Archive stay on the client; the PIN is local to each terminal and is not part of this API.
+/// Inbox, the settings that protect money, and — since 1.2.0 — each person's Archive tickets and
+/// preferences) to `moa` clients on other machines. Search and Archive's event catalogue stay on
+/// the client; the PIN is local to each terminal and is not part of this API.
 ///
 /// ## Conventions
 ///
