@@ -193,8 +193,10 @@ public struct ArchiveService: EventArchiving {
 
     /// A date typed by the user: exactly `YYYY-MM-DD`.
     public static func day(_ text: String, field: String) throws(ArchiveError) -> Day {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard trimmed.count == 10, let day = Day(trimmed) else { throw .invalidDate(field: field, value: text) }
-        return day
+        do {
+            return try TicketRules.day(text.trimmingCharacters(in: .whitespaces), field: field)
+        } catch {
+            throw .invalidDate(field: field, value: text)
+        }
     }
 }

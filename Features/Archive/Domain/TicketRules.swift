@@ -126,6 +126,23 @@ public enum TicketRules {
         return tidy
     }
 
+    /// A day written exactly `YYYY-MM-DD`, digits where digits go (``Day`` alone also reads
+    /// `+202-05-01`): how a person, a client and a server all write one.
+    public static func day(_ text: String, field: String) throws(ArchiveError) -> Day {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == 10,
+            scalars.enumerated().allSatisfy({ index, scalar in
+                index == 4 || index == 7 ? scalar == "-" : ("0"..."9").contains(scalar)
+            }), let day = Day(text)
+        else { throw .invalidDate(field: field, value: String(text.prefix(32))) }
+        return day
+    }
+
+    /// A ticket id of the server's form: 1–64 lowercase letters, digits and hyphens.
+    public static func isTicketID(_ text: String) -> Bool {
+        (1...64).contains(text.unicodeScalars.count) && text.unicodeScalars.allSatisfy(isEventIDScalar)
+    }
+
     /// A lowercase ASCII letter, a digit or a hyphen: what catalogue event ids and ticket ids are made of.
     public static func isEventIDScalar(_ scalar: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"

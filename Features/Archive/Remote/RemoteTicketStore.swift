@@ -59,9 +59,9 @@ public struct RemoteTicketStore: TicketStore {
 
     /// A ticket from the server, held to the rules of one this machine stores.
     static func ticket(_ wire: Components.Schemas.ArchiveTicket, owner: UserID) throws -> Ticket {
-        guard let attendedOn = Day(wire.attendedOn), wire.attendedOn.count == 10, (1...64).contains(wire.id.count),
-            wire.id.unicodeScalars.allSatisfy(TicketRules.isEventIDScalar)
-        else { throw RemoteAPI.unexpected("a ticket") }
+        guard let attendedOn = try? TicketRules.day(wire.attendedOn, field: "attended_on"), TicketRules.isTicketID(wire.id) else {
+            throw RemoteAPI.unexpected("a ticket")
+        }
         let draft = TicketDraft(
             eventID: wire.eventId.map { EventID($0) }, title: wire.title, category: wire.category, district: wire.district,
             place: wire.place, audience: wire.audience, isFree: wire.free, attendedOn: attendedOn, rating: wire.rating, memo: wire.memo)

@@ -48,7 +48,8 @@ public struct ArchiveHandlers: APIProtocol {
             eventID: try body.eventId.map { EventID(try Bound.text($0, "/event_id", TicketRules.eventIDLimit)) },
             title: try Bound.text(body.title, "/title", text), category: try Bound.text(body.category, "/category", label),
             district: try Bound.text(body.district, "/district", label), place: try Bound.text(body.place, "/place", text),
-            audience: try Bound.text(body.audience, "/audience", text), isFree: body.free, attendedOn: try Self.day(body.attendedOn),
+            audience: try Bound.text(body.audience, "/audience", text), isFree: body.free,
+            attendedOn: try TicketRules.day(body.attendedOn, field: "attended_on"),
             rating: body.rating, memo: try body.memo.map { try Bound.text($0, "/memo", TicketRules.memoScalarLimit) })
         let now = clock.now()
         let ticket = try TicketRules.received(
@@ -63,23 +64,11 @@ public struct ArchiveHandlers: APIProtocol {
         }
     }
 
-    /// `YYYY-MM-DD`, digits where digits go (``Day`` alone also reads `+202-05-01`).
-    static func day(_ text: String) throws(ArchiveError) -> Day {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count == 10,
-            scalars.enumerated().allSatisfy({ index, scalar in
-                index == 4 || index == 7 ? scalar == "-" : ("0"..."9").contains(scalar)
-            }), let day = Day(text)
-        else { throw .invalidDate(field: "attended_on", value: String(text.prefix(32))) }
-        return day
-    }
-
     public func deleteTicket(_ input: Operations.DeleteTicket.Input) async throws -> Operations.DeleteTicket.Output {
         let user = try await session.requireUser()
         let id = input.path.ticketId
         // Ticket ids are the server's own (lowercase letters, digits, hyphens): anything else names no ticket.
-        guard (1...64).contains(id.unicodeScalars.count), id.unicodeScalars.allSatisfy(TicketRules.isEventIDScalar),
-            try await tickets.delete(TicketID(id), of: user.id)
+        guard TicketRules.isTicketID(id), try await tickets.delete(TicketID(id), of: user.id)
         else { throw ArchiveError.unknownTicket(String(id.prefix(64))) }
         return .noContent(.init())
     }
