@@ -37,10 +37,12 @@ public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
         self.requiresToken = requiresToken
     }
 
-    /// A client of these handlers, as `moa`'s remote use cases get one: every call ends within 5
-    /// seconds, and carries `token` as its bearer token (none when `nil`).
-    public func client(token: String? = "in-process-token") throws -> RemoteAPI {
-        let api = RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: self, timeout: 5)
+    /// A client of these handlers, as `moa`'s remote use cases get one: every call ends within
+    /// `timeout` seconds, and carries `token` as its bearer token (none when `nil`). The deadline only
+    /// guards against a handler that never answers: in a whole test run on two cores a call may wait
+    /// seconds behind other suites' password hashing (Auth's served tests timed out at 5 in CI).
+    public func client(token: String? = "in-process-token", timeout: TimeInterval = 60) throws -> RemoteAPI {
+        let api = RemoteAPI(address: try ServerAddress("http://127.0.0.1:1", origin: .option), transport: self, timeout: timeout)
         return token.map { api.authorized(by: $0) } ?? api
     }
 
