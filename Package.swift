@@ -248,11 +248,12 @@ let features: [FeatureSpec] = [
             "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
         ],
         postgres: ["TransferDomain", "TransferInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO],
-        server: ["TransferAPI", "TransferDomain", "TransferInterface", "APIServing", "Money", "SharedKit", openAPIRuntime],
-        remote: ["TransferAPI", "TransferDomain", "TransferInterface", "APIClient", "Money", "SharedKit"],
+        api: ["TransferInterface"],
+        server: ["TransferAPI", "TransferDomain", "TransferInterface", "APIServing", "SharedKit", openAPIRuntime],
+        remote: ["TransferAPI", "TransferDomain", "TransferInterface", "APIClient", "SharedKit"],
         servedTests: [
             "TransferServer", "TransferRemote", "TransferDomain", "TransferInterface", "TransferTesting", "APIClient", "APIServing",
-            "APITesting", "Money", "SharedKit",
+            "APITesting", "CommandKit", "Money", "SharedKit", openAPIRuntime, httpTypes,
         ]),
     .feature(
         "Search",
@@ -515,6 +516,8 @@ struct FeatureSpec {
 
     /// A feature, and what each of its targets imports (see `features`). A served feature adds:
     /// - `postgres`: its stores on PostgreSQL (`Features/<F>/Postgres`, target `<F>Postgres`);
+    /// - `api`: what its generated API imports besides the OpenAPI runtime: its Interface, when a
+    ///   record the API and `moa … --json` both show is written there once (`x-moa-swift-type`);
     /// - `server`: its HTTP handlers (`Features/<F>/Server`, `<F>Server`), implementing the
     ///   operations of docs/api/openapi.yaml tagged `<F>`, generated into `Features/<F>/API`
     ///   (`<F>API`, by Scripts/generate-api);
@@ -526,7 +529,7 @@ struct FeatureSpec {
     /// test does, so none builds PostgresNIO, Hummingbird or NIO.
     static func feature(
         _ name: String, interface: [Dep], domain: [Dep], data: [Dep], feature: [Dep], testing: [Dep], example: [Dep], tests: [Dep],
-        postgres: [Dep]? = nil, server: [Dep]? = nil, remote: [Dep]? = nil, servedTests: [Dep]? = nil
+        postgres: [Dep]? = nil, api: [Dep] = [], server: [Dep]? = nil, remote: [Dep]? = nil, servedTests: [Dep]? = nil
     ) -> FeatureSpec {
         var imports: [String: [Dep]] = [
             "Interface": interface, "Domain": domain, "Data": data, "Feature": feature, "Testing": testing, "Example": example,
@@ -536,7 +539,7 @@ struct FeatureSpec {
         imports["Server"] = server
         imports["Remote"] = remote
         imports["ServedTests"] = servedTests
-        if server != nil || remote != nil { imports["API"] = [openAPIRuntime, httpTypes] }
+        if server != nil || remote != nil { imports["API"] = api + [openAPIRuntime, httpTypes] }
         return FeatureSpec(name: name, imports: imports)
     }
 

@@ -1,8 +1,11 @@
 import APIClient
 import APIServing
 import APITesting
+import CommandKit
 import Foundation
+import HTTPTypes
 import Money
+import OpenAPIRuntime
 import SharedKit
 import Synchronization
 import Testing
@@ -23,9 +26,12 @@ struct TransferOverTheWireTests {
     let remote: RemoteTransfers
     /// The same handlers, called without a bearer token (a remote composed without the session).
     let anonymous: RemoteTransfers
+    /// The handlers' transport, for what a client that is not `moa` reads (the raw JSON).
+    let api: InProcessAPI
 
     init() throws {
         let api = InProcessAPI(problems: ProblemCatalogs.transfer, requiresToken: true)
+        self.api = api
         try TransferHandlers(
             sendMoney: FakeSending(starter: starter), transfers: reading, recipients: book, problems: ProblemCatalogs.transfer
         ).registerHandlers(on: api)
@@ -83,6 +89,41 @@ struct TransferOverTheWireTests {
         #expect(page.transfers == [transfer])
         #expect(try await remote.transfer(id: transfer.id) == transfer)
         await #expect(throws: RemoteProblem.self) { try await remote.transfer(id: TransferID("no-such-transfer")) }
+    }
+
+    /// A script that reads `moa transfer show/list --json` reads the API's answers with the same code:
+    /// the same keys, and a missing memo or next cursor as `null` in both (the API used to leave them out).
+    @Test func theAPIAndMoasJSONShowATransferAlike() async throws {
+        let transfer = try await FakeTransferStarter().send(
+            TransferDraft(from: "1", to: "2", amount: "70", memo: nil, idempotencyKey: "k-4")
+        ).transfer
+        reading.add(transfer)
+
+        let shown = try await json(get: "/v1/transfers/\(transfer.id.rawValue)")
+        #expect(shown == (try object(JSONOutput.encode(TransferRecord(transfer)))))
+        #expect(shown["memo"] is NSNull)
+        #expect(
+            Set(shown.allKeys.compactMap { $0 as? String }) == [
+                "id", "from", "to", "amount", "memo", "idempotency_key", "created_at", "initiated_by", "from_balance_after",
+            ])
+
+        let listed = try await json(get: "/v1/transfers?limit=5")
+        let page = try await reading.transfers(limit: 5, after: nil)
+        #expect(listed == (try object(JSONOutput.encode(TransferRecord.Page(page)))))
+        #expect(listed["next_cursor"] is NSNull)
+    }
+
+    /// The body the handlers answer `GET path` with, as any HTTP client reads it.
+    private func json(get path: String) async throws -> NSDictionary {
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: [.authorization: "Bearer t"])
+        let (response, body) = try await api.send(request, body: nil, baseURL: URL(fileURLWithPath: "/"), operationID: "raw")
+        #expect(response.status == .ok)
+        let bytes = try await Data(collecting: try #require(body), upTo: 1 << 20)
+        return try object(String(decoding: bytes, as: UTF8.self))
+    }
+
+    private func object(_ text: String) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
     }
 
     @Test func favouritesRoundTripAndARefusalNamesTheAlias() async throws {

@@ -31,7 +31,7 @@ enum BatchScreen {
         let state = viewModel.state
         if state.rows.isEmpty, let error = state.error { throw error } // the file itself was refused
         if context.json {
-            try context.printJSON(TransferJSON.BatchReport(state))
+            try context.printJSON(BatchJSON.BatchReport(state))
         } else {
             context.print(render(state, verbose: context.verbose, theme: context.theme))
         }

@@ -31,14 +31,16 @@ extension TransferCommand {
     }
 }
 
-extension TransferJSON {
+/// The `--json` shape of a batch report: snake_case, absent values as `null`, each done or skipped
+/// row's transfer as ``TransferRecord`` (the shape of `send --json`).
+enum BatchJSON {
     struct BatchRowJSON: Encodable {
         let line: Int
         /// `done`, `skipped`, `refused` or `not_run`.
         let status: String
         let idempotencyKey: String
         let reason: String?
-        let transfer: Transfer?
+        let transfer: TransferRecord?
 
         enum CodingKeys: String, CodingKey { case line, status, idempotencyKey, reason, transfer }
 
@@ -65,11 +67,12 @@ extension TransferJSON {
                 switch outcome {
                 case .done(let receipt)?:
                     return BatchRowJSON(
-                        line: row.line, status: "done", idempotencyKey: row.effectiveKey, reason: nil, transfer: Transfer(receipt.transfer))
+                        line: row.line, status: "done", idempotencyKey: row.effectiveKey, reason: nil,
+                        transfer: TransferRecord(receipt.transfer))
                 case .skipped(let receipt)?:
                     return BatchRowJSON(
                         line: row.line, status: "skipped", idempotencyKey: row.effectiveKey, reason: nil,
-                        transfer: Transfer(receipt.transfer))
+                        transfer: TransferRecord(receipt.transfer))
                 case .refused(let reason)?:
                     return BatchRowJSON(line: row.line, status: "refused", idempotencyKey: row.effectiveKey, reason: reason, transfer: nil)
                 case nil:

@@ -30,23 +30,3 @@ extension TransferCommand {
         }
     }
 }
-
-extension TransferJSON {
-    struct Page: Encodable {
-        let transfers: [Transfer]
-        let nextCursor: String?
-
-        init(_ page: TransferPage) {
-            transfers = page.transfers.map { Transfer($0) }
-            nextCursor = page.nextCursor
-        }
-
-        enum CodingKeys: String, CodingKey { case transfers, nextCursor }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(transfers, forKey: .transfers)
-            try container.encode(nextCursor, forKey: .nextCursor)
-        }
-    }
-}

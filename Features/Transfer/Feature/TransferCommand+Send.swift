@@ -80,36 +80,3 @@ enum SendLimits {
         return lines.joined(separator: "\n")
     }
 }
-
-/// The `--json` shapes: stable snake_case field names, money as `{"minor_units", "currency"}`,
-/// absent values as `null`.
-enum TransferJSON {
-    struct Transfer: Encodable {
-        let transfer: TransferSummary
-        /// Only for `send`.
-        let replayed: Bool?
-
-        init(_ transfer: TransferSummary, replayed: Bool? = nil) {
-            self.transfer = transfer
-            self.replayed = replayed
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case id, from, to, amount, memo, idempotencyKey, createdAt, initiatedBy, fromBalanceAfter, replayed
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(transfer.id, forKey: .id)
-            try container.encode(transfer.from, forKey: .from)
-            try container.encode(transfer.to, forKey: .to)
-            try container.encode(transfer.amount, forKey: .amount)
-            try container.encode(transfer.memo, forKey: .memo)
-            try container.encode(transfer.idempotencyKey, forKey: .idempotencyKey)
-            try container.encode(transfer.createdAt, forKey: .createdAt)
-            try container.encode(transfer.initiatedBy, forKey: .initiatedBy)
-            try container.encode(transfer.fromBalanceAfter, forKey: .fromBalanceAfter)
-            try container.encodeIfPresent(replayed, forKey: .replayed)
-        }
-    }
-}

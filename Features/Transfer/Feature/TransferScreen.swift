@@ -18,9 +18,9 @@ enum TransferScreen {
             state.outcome, error: state.error,
             json: { outcome -> any Encodable in
                 switch outcome {
-                case .sent(let receipt): TransferJSON.Transfer(receipt.transfer, replayed: receipt.replayed)
-                case .transfer(let transfer): TransferJSON.Transfer(transfer)
-                case .page(let page): TransferJSON.Page(page)
+                case .sent(let receipt): TransferRecord(receipt.transfer, replayed: receipt.replayed)
+                case .transfer(let transfer): TransferRecord(transfer)
+                case .page(let page): TransferRecord.Page(page)
                 }
             }
         ) { render($0, theme: context.theme) }

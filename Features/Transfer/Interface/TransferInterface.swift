@@ -38,7 +38,8 @@ public struct TransferDraft: Sendable, Hashable {
 }
 
 /// A transfer as recorded: who sent what, from where to where, and the sender's balance after it.
-public struct TransferSummary: Sendable, Hashable, Codable {
+/// Its JSON shape, for the API and `--json` alike, is ``TransferRecord``.
+public struct TransferSummary: Sendable, Hashable {
     public let id: TransferID
     /// The source account number, `110-1234-5678-9`.
     public let from: String
@@ -72,7 +73,7 @@ public struct TransferSummary: Sendable, Hashable, Codable {
 }
 
 /// What sending returned.
-public struct TransferReceipt: Sendable, Hashable, Codable {
+public struct TransferReceipt: Sendable, Hashable {
     public let transfer: TransferSummary
     /// `true` when the idempotency key had already been used for this very request: nothing was
     /// posted this time, `transfer` is the original one.

@@ -1,6 +1,5 @@
 import APIClient
 import Foundation
-import Money
 import SharedKit
 import TransferAPI
 import TransferDomain
@@ -31,8 +30,8 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
                 headers: .init(idempotencyKey: key),
                 body: .json(.init(from: draft.from, to: draft.to, amount: draft.amount, memo: draft.memo)))
             switch output {
-            case .created(let created): return TransferReceipt(transfer: try RemoteAPI.transfer(try created.body.json), replayed: false)
-            case .ok(let ok): return TransferReceipt(transfer: try RemoteAPI.transfer(try ok.body.json), replayed: true)
+            case .created(let created): return TransferReceipt(transfer: try created.body.json.transfer, replayed: false)
+            case .ok(let ok): return TransferReceipt(transfer: try ok.body.json.transfer, replayed: true)
             default: throw RemoteAPI.unexpected("the transfer")
             }
         }
@@ -46,8 +45,7 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
             guard case .ok(let ok) = try await client.listTransfers(query: .init(limit: limit, cursor: cursor)) else {
                 throw RemoteAPI.unexpected("the transfer list")
             }
-            let page = try ok.body.json
-            return TransferPage(transfers: try page.transfers.map(RemoteAPI.transfer), nextCursor: page.nextCursor)
+            return try ok.body.json.page
         }
     }
 
@@ -56,7 +54,7 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
             guard case .ok(let ok) = try await client.getTransfer(path: .init(transferId: id.rawValue)) else {
                 throw RemoteAPI.unexpected("the transfer")
             }
-            return try RemoteAPI.transfer(try ok.body.json)
+            return try ok.body.json.transfer
         }
     }
 
@@ -116,16 +114,5 @@ extension RemoteAPI {
     func call<T: Sendable>(_ work: @escaping @Sendable (Client) async throws -> T) async throws -> T {
         let client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
         return try await call { try await work(client) }
-    }
-
-    static func money(_ money: Components.Schemas.Money) throws -> Money {
-        Money(minorUnits: money.minorUnits, currency: try Currency(code: money.currency))
-    }
-
-    static func transfer(_ transfer: Components.Schemas.Transfer) throws -> TransferSummary {
-        TransferSummary(
-            id: TransferID(transfer.id), from: transfer.from, to: transfer.to, amount: try money(transfer.amount), memo: transfer.memo,
-            idempotencyKey: transfer.idempotencyKey, createdAt: transfer.createdAt, initiatedBy: UserID(transfer.initiatedBy),
-            fromBalanceAfter: try money(transfer.fromBalanceAfter))
     }
 }

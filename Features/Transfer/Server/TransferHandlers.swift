@@ -39,7 +39,7 @@ public struct TransferHandlers: APIProtocol {
     public func listTransfers(_ input: Operations.ListTransfers.Input) async throws -> Operations.ListTransfers.Output {
         let page = try await transfers.transfers(limit: input.query.limit ?? 20, after: try Bound.cursor(input.query.cursor))
         return .ok(
-            .init(body: .json(.init(transfers: page.transfers.map { .init($0, replayed: nil) }, nextCursor: page.nextCursor))))
+            .init(body: .json(.init(page))))
     }
 
     public func sendTransfer(_ input: Operations.SendTransfer.Input) async throws -> Operations.SendTransfer.Output {
@@ -64,7 +64,7 @@ public struct TransferHandlers: APIProtocol {
 
     public func getTransfer(_ input: Operations.GetTransfer.Input) async throws -> Operations.GetTransfer.Output {
         let id = try Bound.text(input.path.transferId, "transfer_id", 64)
-        return .ok(.init(body: .json(.init(try await transfers.transfer(id: TransferID(id)), replayed: nil))))
+        return .ok(.init(body: .json(.init(try await transfers.transfer(id: TransferID(id))))))
     }
 
     public func listRecipients(_ input: Operations.ListRecipients.Input) async throws -> Operations.ListRecipients.Output {

@@ -1,24 +1,8 @@
-import Money
 import TransferAPI
 import TransferInterface
 
-// Transfer's values as the API's types (docs/api/openapi.yaml): the same fields as `moa … --json`.
-
-extension Components.Schemas.Money {
-    init(_ money: Money) {
-        self.init(minorUnits: money.minorUnits, currency: money.currency.code)
-    }
-}
-
-extension Components.Schemas.Transfer {
-    /// `replayed`: only for a send's answer; `nil` for a listed or shown transfer.
-    init(_ transfer: TransferSummary, replayed: Bool?) {
-        self.init(
-            id: transfer.id.rawValue, from: transfer.from, to: transfer.to, amount: .init(transfer.amount), memo: transfer.memo,
-            idempotencyKey: transfer.idempotencyKey, createdAt: transfer.createdAt, initiatedBy: transfer.initiatedBy.rawValue,
-            fromBalanceAfter: .init(transfer.fromBalanceAfter), replayed: replayed)
-    }
-}
+// Transfer's values as the API's types (docs/api/openapi.yaml). A transfer itself needs none: its
+// type is TransferInterface's `TransferRecord`, the one shape `moa transfer … --json` prints too.
 
 extension Components.Schemas.FavouriteRecipient {
     init(_ favourite: FavouriteRecipient) {

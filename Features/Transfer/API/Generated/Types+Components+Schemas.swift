@@ -17,6 +17,10 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import TransferInterface
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -204,108 +208,14 @@ extension Components {
                 ])
             }
         }
-        /// `moa transfer send/show --json`; a list's items have no `replayed`.
+        /// `moa transfer send/show --json`, and a batch report's rows: the one shape of a transfer, written once in Swift as the type that `x-moa-swift-type` names; a list's items have no `replayed`.
         ///
         /// - Remark: Generated from `#/components/schemas/Transfer`.
-        public struct Transfer: Codable, Hashable, Sendable {
-            /// A lowercase UUID.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Transfer/id`.
-            public var id: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Transfer/from`.
-            public var from: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Transfer/to`.
-            public var to: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Transfer/amount`.
-            public var amount: Components.Schemas.Money
-            /// - Remark: Generated from `#/components/schemas/Transfer/memo`.
-            public var memo: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/Transfer/idempotency_key`.
-            public var idempotencyKey: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Transfer/created_at`.
-            public var createdAt: Foundation.Date
-            /// The sender's user id.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Transfer/initiated_by`.
-            public var initiatedBy: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Transfer/from_balance_after`.
-            public var fromBalanceAfter: Components.Schemas.Money
-            /// Only from a send; true when the key had already been used for this very request.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Transfer/replayed`.
-            public var replayed: Swift.Bool?
-            /// Creates a new `Transfer`.
-            ///
-            /// - Parameters:
-            ///   - id: A lowercase UUID.
-            ///   - from:
-            ///   - to:
-            ///   - amount:
-            ///   - memo:
-            ///   - idempotencyKey:
-            ///   - createdAt:
-            ///   - initiatedBy: The sender's user id.
-            ///   - fromBalanceAfter:
-            ///   - replayed: Only from a send; true when the key had already been used for this very request.
-            public init(
-                id: Swift.String,
-                from: Swift.String,
-                to: Swift.String,
-                amount: Components.Schemas.Money,
-                memo: Swift.String? = nil,
-                idempotencyKey: Swift.String,
-                createdAt: Foundation.Date,
-                initiatedBy: Swift.String,
-                fromBalanceAfter: Components.Schemas.Money,
-                replayed: Swift.Bool? = nil
-            ) {
-                self.id = id
-                self.from = from
-                self.to = to
-                self.amount = amount
-                self.memo = memo
-                self.idempotencyKey = idempotencyKey
-                self.createdAt = createdAt
-                self.initiatedBy = initiatedBy
-                self.fromBalanceAfter = fromBalanceAfter
-                self.replayed = replayed
-            }
-            public enum CodingKeys: String, CodingKey {
-                case id
-                case from
-                case to
-                case amount
-                case memo
-                case idempotencyKey = "idempotency_key"
-                case createdAt = "created_at"
-                case initiatedBy = "initiated_by"
-                case fromBalanceAfter = "from_balance_after"
-                case replayed
-            }
-        }
+        public typealias Transfer = TransferInterface.TransferRecord
+        /// `moa transfer list --json`.
+        ///
         /// - Remark: Generated from `#/components/schemas/TransferPage`.
-        public struct TransferPage: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/TransferPage/transfers`.
-            public var transfers: [Components.Schemas.Transfer]
-            /// - Remark: Generated from `#/components/schemas/TransferPage/next_cursor`.
-            public var nextCursor: Swift.String?
-            /// Creates a new `TransferPage`.
-            ///
-            /// - Parameters:
-            ///   - transfers:
-            ///   - nextCursor:
-            public init(
-                transfers: [Components.Schemas.Transfer],
-                nextCursor: Swift.String? = nil
-            ) {
-                self.transfers = transfers
-                self.nextCursor = nextCursor
-            }
-            public enum CodingKeys: String, CodingKey {
-                case transfers
-                case nextCursor = "next_cursor"
-            }
-        }
+        public typealias TransferPage = TransferInterface.TransferRecord.Page
         /// - Remark: Generated from `#/components/schemas/FavouriteRecipient`.
         public struct FavouriteRecipient: Codable, Hashable, Sendable {
             /// Without the `@`, as first written.
