@@ -218,11 +218,12 @@ let features: [FeatureSpec] = [
             grdb,
         ],
         postgres: ["AccountDomain", "AccountInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO],
-        server: ["AccountAPI", "AccountDomain", "AccountInterface", "APIServing", "Money", "SharedKit", openAPIRuntime],
-        remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "Money", "SharedKit"],
+        api: ["AccountDomain"],
+        server: ["AccountAPI", "AccountDomain", "AccountInterface", "APIServing", "SharedKit", openAPIRuntime],
+        remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "SharedKit"],
         servedTests: [
             "AccountServer", "AccountRemote", "AccountData", "AccountDomain", "AccountInterface", "AuthInterface", "AuthTesting",
-            "APIClient", "APIServing", "APITesting", "Money", "Registry", "SharedKit", "Storage",
+            "APIClient", "APIServing", "APITesting", "CommandKit", "Money", "Registry", "SharedKit", "Storage",
         ]),
     .feature(
         "Transfer",
@@ -320,11 +321,12 @@ let features: [FeatureSpec] = [
             "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit",
         ],
         postgres: ["InboxDomain", "InboxInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
+        api: ["InboxDomain"],
         server: ["InboxAPI", "InboxDomain", "APIServing", openAPIRuntime],
         remote: ["InboxAPI", "InboxDomain", "InboxInterface", "APIClient", "SharedKit"],
         servedTests: [
             "InboxServer", "InboxRemote", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface", "AuthTesting", "APIClient",
-            "APITesting", "Registry", "SharedKit", "Storage",
+            "APITesting", "CommandKit", "Registry", "SharedKit", "Storage",
         ]),
     // Scripts/new-feature inserts new features above this line.
 ]
@@ -516,8 +518,8 @@ struct FeatureSpec {
 
     /// A feature, and what each of its targets imports (see `features`). A served feature adds:
     /// - `postgres`: its stores on PostgreSQL (`Features/<F>/Postgres`, target `<F>Postgres`);
-    /// - `api`: what its generated API imports besides the OpenAPI runtime: its Interface, when a
-    ///   record the API and `moa … --json` both show is written there once (`x-moa-swift-type`);
+    /// - `api`: what its generated API imports besides the OpenAPI runtime: its Interface or Domain,
+    ///   where a record the API and `moa … --json` both show is written once (`x-moa-swift-type`);
     /// - `server`: its HTTP handlers (`Features/<F>/Server`, `<F>Server`), implementing the
     ///   operations of docs/api/openapi.yaml tagged `<F>`, generated into `Features/<F>/API`
     ///   (`<F>API`, by Scripts/generate-api);

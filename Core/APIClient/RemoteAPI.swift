@@ -96,6 +96,10 @@ public struct RemoteAPI: Sendable {
                 }
                 return value
             }
+        } catch let error as ClientError where error.underlyingError is DecodingError {
+            // An answer of the right status whose body the document does not allow (a field missing,
+            // a currency that is not ISO 4217, …): the server answered, in another API.
+            throw Self.unexpected("the request")
         } catch let error as ClientError {
             throw remembered(unwrapped(error.underlyingError), server: server)
         } catch {

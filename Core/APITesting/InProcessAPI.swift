@@ -46,6 +46,17 @@ public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
         return token.map { api.authorized(by: $0) } ?? api
     }
 
+    /// What the handlers answer `GET path` with, as any HTTP client reads it — not `moa`, which
+    /// decodes it: the status and the raw body (up to 1 MiB), for a test of the wire itself.
+    public func get(_ path: String, token: String? = "in-process-token") async throws -> (status: HTTPResponse.Status, body: Data) {
+        var fields: HTTPFields = [:]
+        if let token { fields[.authorization] = "Bearer \(token)" }
+        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: fields)
+        let (response, body) = try await send(request, body: nil, baseURL: URL(fileURLWithPath: "/"), operationID: "get")
+        guard let body else { return (response.status, Data()) }
+        return (response.status, try await Data(collecting: body, upTo: 1 << 20))
+    }
+
     public func register(_ handler: @escaping Handler, method: HTTPRequest.Method, path: String) throws {
         routes.withLock { $0.append(Route(method: method, segments: path.split(separator: "/"), handler: handler)) }
     }

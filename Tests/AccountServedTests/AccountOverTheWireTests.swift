@@ -8,6 +8,7 @@ import AccountRemote
 import AccountServer
 import AuthInterface
 import AuthTesting
+import CommandKit
 import Foundation
 import Money
 import Registry
@@ -24,6 +25,8 @@ struct AccountOverTheWireTests {
     let session = FakeSessionProvider(user: FakeSessionProvider.ada)
     let embedded: any AccountUseCases
     let remote: RemoteAccounts
+    /// The handlers' transport, for what a client that is not `moa` reads (the raw JSON).
+    let api: InProcessAPI
 
     init() throws {
         let database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
@@ -33,9 +36,37 @@ struct AccountOverTheWireTests {
         ]).validate(root: AccountServiceKey.self).resolve()
         let api = InProcessAPI(problems: ProblemCatalog([AccountProblems.classifier]), requiresToken: true)
         try AccountHandlers(accounts: embedded).registerHandlers(on: api)
+        self.api = api
         remote = RemoteAccounts(
             api: try api.client(),
             sessions: session)
+    }
+
+    /// A script reads an account and its history from the API with the code that reads
+    /// `moa account show/history --json`: the same keys and values, key for key.
+    @Test func theAPIAndMoasJSONShowAnAccountAndItsHistoryAlike() async throws {
+        let opened = try await embedded.open(kind: .checking, name: "Daily", currency: "KRW")
+        let number = opened.number.description
+        _ = try await embedded.deposit("1,000", to: number, memo: nil)
+        let account = try await embedded.show(number)
+
+        #expect(try await json(get: "/v1/accounts/\(number)") == (try object(JSONOutput.encode(AccountRecord(account)))))
+        let history = try await json(get: "/v1/accounts/\(number)/history")
+        let page = try await embedded.historyPage(of: number, limit: 20, after: nil)
+        #expect(history == (try object(JSONOutput.encode(HistoryRecord(account: account, page: page)))))
+        let entry = try #require((history["entries"] as? [NSDictionary])?.first)
+        #expect(entry["balance_after"] as? NSDictionary == ["minor_units": 1_000, "currency": "KRW"])
+    }
+
+    /// The JSON object the handlers answer `GET path` with, as any HTTP client reads it.
+    private func json(get path: String) async throws -> NSDictionary {
+        let (status, body) = try await api.get(path)
+        #expect(status == .ok)
+        return try #require(try JSONSerialization.jsonObject(with: body) as? NSDictionary)
+    }
+
+    private func object(_ text: String) throws -> NSDictionary {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
     }
 
     @Test func anAccountAndItsEntriesReadTheSameRemotelyAsHere() async throws {

@@ -2,6 +2,7 @@ import APIClient
 import APITesting
 import AuthInterface
 import AuthTesting
+import CommandKit
 import Foundation
 import InboxData
 import InboxDomain
@@ -22,6 +23,8 @@ struct InboxOverTheWireTests {
     let embedded: any InboxUseCases
     let publisher: any InboxPublisher
     let remote: RemoteInbox
+    /// The handlers' transport, for what a client that is not `moa` reads (the raw JSON).
+    let api: InProcessAPI
 
     init() throws {
         database = try AppDatabase.inMemory(migrations: [InboxMigrations.all])
@@ -35,6 +38,7 @@ struct InboxOverTheWireTests {
             .validate(root: InboxPublisherKey.self).resolve()
         let api = InProcessAPI(requiresToken: true)
         try InboxHandlers(inbox: embedded).registerHandlers(on: api)
+        self.api = api
         remote = RemoteInbox(api: try api.client())
     }
 
@@ -43,6 +47,21 @@ struct InboxOverTheWireTests {
             recipient: FakeSessionProvider.ada.id, kind: kind, title: title, body: "From 220-8765-4321-0: rent · 3월", createdAt: clock.now()
         )
         try await database.perform { [publisher] transaction in try publisher.publish(notice, in: transaction) }
+    }
+
+    /// A script reads the inbox from the API with the code that reads `moa inbox list --json`: the
+    /// same keys, and an unread notice's `read_at` and the last page's `next_before` as `null` in both
+    /// (the API used to leave them out).
+    @Test func theAPIAndMoasJSONShowTheInboxAlike() async throws {
+        try await publish("Received")
+        let (status, body) = try await api.get("/v1/inbox")
+        #expect(status == .ok)
+        let served = try #require(try JSONSerialization.jsonObject(with: body) as? NSDictionary)
+        let page = try await embedded.list(unreadOnly: false, limit: InboxService.defaultLimit, before: nil)
+        let printed = try #require(try JSONSerialization.jsonObject(with: Data(try JSONOutput.encode(page).utf8)) as? NSDictionary)
+        #expect(served == printed)
+        #expect(served["next_before"] is NSNull)
+        #expect((served["notices"] as? [NSDictionary])?.first?["read_at"] is NSNull)
     }
 
     @Test func noticesReadAndPageTheSameRemotelyAsHere() async throws {

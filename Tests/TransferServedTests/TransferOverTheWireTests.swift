@@ -113,13 +113,51 @@ struct TransferOverTheWireTests {
         #expect(listed["next_cursor"] is NSNull)
     }
 
-    /// The body the handlers answer `GET path` with, as any HTTP client reads it.
+    /// A body no moa-server sends for a transfer — a currency that is not ISO 4217 (here with a
+    /// terminal escape), an amount as text, a field missing — is a server speaking another API
+    /// (exit status 78), said in moa's sentence: never taken for a server out of reach, never printed.
+    @Test(arguments: [
+        body { $0["amount"] = ["minor_units": 1, "currency": "K\u{1B}[2J"] },
+        body { $0["amount"] = ["minor_units": "1", "currency": "KRW"] },
+        body { $0["from_balance_after"] = nil },
+    ])
+    func aTransferNoMoaServerSendsIsAnAnswerNotUnderstood(_ body: String) async throws {
+        let refused = await #expect(throws: RemoteProblem.self) { try await Self.answering(body).transfer(id: TransferID("t")) }
+        #expect(refused?.type == "unexpected-response")
+        #expect(refused?.exitStatus == .configuration)
+        #expect(refused.map { !$0.message.contains("\u{1B}") } ?? false)
+    }
+
+    @Test func anHonestTransferBodyIsRead() async throws {
+        let transfer = try await Self.answering(Self.body { _ in }).transfer(id: TransferID("t"))
+        #expect(transfer.amount == Money(minorUnits: 1, currency: .krw) && transfer.memo == nil)
+    }
+
+    /// A transfer's JSON as a server could write it, with `change` made.
+    static func body(_ change: (inout [String: Any]) -> Void) -> String {
+        var object: [String: Any] = [
+            "id": "t", "from": "1", "to": "2", "amount": ["minor_units": 1, "currency": "KRW"], "memo": NSNull(),
+            "idempotency_key": "k", "created_at": "2026-11-26T00:00:00Z", "initiated_by": "u",
+            "from_balance_after": ["minor_units": 0, "currency": "KRW"],
+        ]
+        change(&object)
+        return String(decoding: (try? JSONSerialization.data(withJSONObject: object)) ?? Data(), as: UTF8.self)
+    }
+
+    /// Transfer's remote use cases on a server that answers every `GET /v1/transfers/{id}` with `body`.
+    static func answering(_ body: String) throws -> RemoteTransfers {
+        let server = InProcessAPI()
+        try server.register(
+            { _, _, _ in (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody(body)) },
+            method: .get, path: "/v1/transfers/{transfer_id}")
+        return RemoteTransfers(api: try server.client())
+    }
+
+    /// The JSON object the handlers answer `GET path` with, as any HTTP client reads it.
     private func json(get path: String) async throws -> NSDictionary {
-        let request = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: [.authorization: "Bearer t"])
-        let (response, body) = try await api.send(request, body: nil, baseURL: URL(fileURLWithPath: "/"), operationID: "raw")
-        #expect(response.status == .ok)
-        let bytes = try await Data(collecting: try #require(body), upTo: 1 << 20)
-        return try object(String(decoding: bytes, as: UTF8.self))
+        let (status, body) = try await api.get(path)
+        #expect(status == .ok)
+        return try #require(try JSONSerialization.jsonObject(with: body) as? NSDictionary)
     }
 
     private func object(_ text: String) throws -> NSDictionary {

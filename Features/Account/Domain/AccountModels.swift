@@ -3,8 +3,10 @@ import Foundation
 import Money
 import SharedKit
 
-/// One line of an account's history.
-public struct LedgerEntry: Sendable, Equatable, Codable {
+/// One line of an account's history. Its `Codable` shape is the one a program reads — in
+/// `moa account … --json` and in moa-server's answers (the schema `LedgerEntry` of
+/// docs/api/openapi.yaml, whose generated type is this one): snake_case keys, absent values left out.
+public struct LedgerEntry: Sendable, Hashable, Codable {
     public enum Kind: String, Sendable, Codable {
         case deposit, withdrawal
         case transferIn = "transfer-in"
@@ -23,6 +25,11 @@ public struct LedgerEntry: Sendable, Equatable, Codable {
     public let memo: String?
     public let reference: String?
     public let at: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id, account, kind, amount, counterparty, memo, reference, at
+        case balanceAfter = "balance_after"
+    }
 
     public init(
         id: Int64, account: AccountNumber, amount: Money, balanceAfter: Money, kind: Kind,

@@ -127,43 +127,22 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 }
 
-/// The `--json` shapes (documented field names; money as `{"minor_units", "currency"}`).
+/// The `--json` shapes. An account, an entry and a history page are the records the API shows too
+/// (AccountDomain's `AccountRecord`, `LedgerEntry`, `HistoryRecord`: one shape each, written once);
+/// only `show`'s account with its recent entries is the command line's own.
 enum AccountJSON {
-    struct Account: Encodable {
-        let id: String, number: String, name: String, type: String, balance: Money, closed: Bool, openedAt: Date
-        init(_ a: AccountSummary) {
-            (id, number, name, type, balance, closed, openedAt) = (
-                a.id.rawValue, a.number.description, a.name, a.kind.rawValue, a.balance, a.isClosed, a.openedAt
-            )
-        }
-    }
-
-    struct Entry: Encodable {
-        let id: Int64, account: String, kind: String, amount: Money, balanceAfter: Money, counterparty: String?, memo: String?,
-            reference: String?, at: Date
-        init(_ e: LedgerEntry) {
-            (id, account, kind, amount, balanceAfter) = (e.id, e.account.description, e.kind.rawValue, e.amount, e.balanceAfter)
-            (counterparty, memo, reference, at) = (e.counterparty?.description, e.memo, e.reference, e.at)
-        }
-    }
-
-    struct Page: Encodable {
-        let account: Account
-        let entries: [Entry]
-        let nextCursor: String?
-    }
     struct Detail: Encodable {
-        let account: Account
-        let recent: [Entry]
+        let account: AccountRecord
+        let recent: [LedgerEntry]
     }
 
     static func make(_ outcome: AccountsViewModel.Outcome) -> any Encodable {
         switch outcome {
-        case .opened(let a), .renamed(let a), .closed(let a): Account(a)
-        case .accounts(let list): list.map(Account.init)
-        case .account(let a, let recent): Detail(account: Account(a), recent: recent.map(Entry.init))
-        case .moved(let entry): Entry(entry)
-        case .history(let a, let page): Page(account: Account(a), entries: page.entries.map(Entry.init), nextCursor: page.nextCursor)
+        case .opened(let a), .renamed(let a), .closed(let a): AccountRecord(a)
+        case .accounts(let list): list.map(AccountRecord.init)
+        case .account(let a, let recent): Detail(account: AccountRecord(a), recent: recent)
+        case .moved(let entry): entry
+        case .history(let a, let page): HistoryRecord(account: a, page: page)
         }
     }
 }

@@ -4,7 +4,6 @@ import AccountDomain
 import AccountInterface
 import AuthInterface
 import Foundation
-import Money
 import SharedKit
 
 /// Account's use cases on `moa-server`: the same answers and the same typed refusals (their
@@ -30,7 +29,7 @@ public struct RemoteAccounts: AccountUseCases {
         return try await api.call { client in
             guard case .created(let created) = try await client.openAccount(body: .json(.init(_type: type, name: name, currency: code)))
             else { throw RemoteAPI.unexpected("opening an account") }
-            return try RemoteAPI.account(try created.body.json, owner: user.id)
+            return try created.body.json.summary(owner: user.id)
         }
     }
 
@@ -62,7 +61,7 @@ public struct RemoteAccounts: AccountUseCases {
                 throw RemoteAPI.unexpected("the account list")
             }
             return AccountPage(
-                accounts: try ok.body.json.map { try RemoteAPI.account($0, owner: user.id) }, nextCursor: ok.headers.moaNextCursor)
+                accounts: try ok.body.json.map { $0.summary(owner: user.id) }, nextCursor: ok.headers.moaNextCursor)
         }
     }
 
@@ -72,7 +71,7 @@ public struct RemoteAccounts: AccountUseCases {
             guard case .ok(let ok) = try await client.getAccount(path: .init(account: reference)) else {
                 throw RemoteAPI.unexpected("the account")
             }
-            return try RemoteAPI.account(try ok.body.json, owner: user.id)
+            return try ok.body.json.summary(owner: user.id)
         }
     }
 
@@ -82,7 +81,7 @@ public struct RemoteAccounts: AccountUseCases {
             guard case .ok(let ok) = try await client.renameAccount(path: .init(account: reference), body: .json(.init(name: name))) else {
                 throw RemoteAPI.unexpected("the renamed account")
             }
-            return try RemoteAPI.account(try ok.body.json, owner: user.id)
+            return try ok.body.json.summary(owner: user.id)
         }
     }
 
@@ -92,7 +91,7 @@ public struct RemoteAccounts: AccountUseCases {
             guard case .ok(let ok) = try await client.closeAccount(path: .init(account: reference)) else {
                 throw RemoteAPI.unexpected("the closed account")
             }
-            return try RemoteAPI.account(try ok.body.json, owner: user.id)
+            return try ok.body.json.summary(owner: user.id)
         }
     }
 
@@ -102,7 +101,7 @@ public struct RemoteAccounts: AccountUseCases {
                 case .created(let created) = try await client.deposit(
                     path: .init(account: reference), body: .json(.init(amount: amount, memo: memo)))
             else { throw RemoteAPI.unexpected("the deposit") }
-            return try RemoteAPI.entry(try created.body.json)
+            return try created.body.json
         }
     }
 
@@ -112,7 +111,7 @@ public struct RemoteAccounts: AccountUseCases {
                 case .created(let created) = try await client.withdraw(
                     path: .init(account: reference), body: .json(.init(amount: amount, memo: memo)))
             else { throw RemoteAPI.unexpected("the withdrawal") }
-            return try RemoteAPI.entry(try created.body.json)
+            return try created.body.json
         }
     }
 
@@ -122,8 +121,7 @@ public struct RemoteAccounts: AccountUseCases {
                 case .ok(let ok) = try await client.listAccountHistory(
                     path: .init(account: reference), query: .init(limit: limit, cursor: cursor))
             else { throw RemoteAPI.unexpected("the history") }
-            let page = try ok.body.json
-            return HistoryPage(entries: try page.entries.map(RemoteAPI.entry), nextCursor: page.nextCursor)
+            return try ok.body.json.page
         }
     }
 }
@@ -133,40 +131,5 @@ extension RemoteAPI {
     func call<T: Sendable>(_ work: @escaping @Sendable (Client) async throws -> T) async throws -> T {
         let client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
         return try await call { try await work(client) }
-    }
-
-    // The API's types back into the Domain's values, parsed as anything from the network is: a number,
-    // a currency or a kind the document does not allow is the server speaking another API, never a crash.
-    static func money(_ money: Components.Schemas.Money) throws -> Money {
-        Money(minorUnits: money.minorUnits, currency: try Currency(code: money.currency))
-    }
-
-    static func number(_ text: String) throws -> AccountNumber {
-        do { return try AccountNumber(text) } catch { throw unexpected("an account number") }
-    }
-
-    static func account(_ account: Components.Schemas.Account, owner: UserID) throws -> AccountSummary {
-        let kind: AccountKind =
-            switch account._type {
-            case .checking: .checking
-            case .savings: .savings
-            case .investment: .investment
-            }
-        return AccountSummary(
-            id: AccountID(account.id), number: try number(account.number), name: account.name, kind: kind, ownerID: owner,
-            balance: try money(account.balance), isClosed: account.closed, openedAt: account.openedAt)
-    }
-
-    static func entry(_ entry: Components.Schemas.LedgerEntry) throws -> LedgerEntry {
-        let kind: LedgerEntry.Kind =
-            switch entry.kind {
-            case .deposit: .deposit
-            case .withdrawal: .withdrawal
-            case .transferIn: .transferIn
-            case .transferOut: .transferOut
-            }
-        return LedgerEntry(
-            id: entry.id, account: try number(entry.account), amount: try money(entry.amount), balanceAfter: try money(entry.balanceAfter),
-            kind: kind, counterparty: try entry.counterparty.map(number), memo: entry.memo, reference: entry.reference, at: entry.at)
     }
 }

@@ -17,7 +17,7 @@ public struct AccountHandlers: APIProtocol {
 
     public func listAccounts(_ input: Operations.ListAccounts.Input) async throws -> Operations.ListAccounts.Output {
         let page = try await accounts.listPage(limit: input.query.limit ?? 200, after: try Bound.cursor(input.query.cursor))
-        return .ok(.init(headers: .init(moaNextCursor: page.nextCursor), body: .json(page.accounts.map(Components.Schemas.Account.init))))
+        return .ok(.init(headers: .init(moaNextCursor: page.nextCursor), body: .json(page.accounts.map(AccountRecord.init))))
     }
 
     public func openAccount(_ input: Operations.OpenAccount.Input) async throws -> Operations.OpenAccount.Output {
@@ -46,26 +46,21 @@ public struct AccountHandlers: APIProtocol {
         guard case .json(let body) = input.body else { throw Problem.notJSON }
         let entry = try await accounts.deposit(
             try Bound.text(body.amount, "/amount", 64), to: try Self.account(input.path.account), memo: try Bound.memo(body.memo))
-        return .created(.init(body: .json(.init(entry))))
+        return .created(.init(body: .json(entry)))
     }
 
     public func withdraw(_ input: Operations.Withdraw.Input) async throws -> Operations.Withdraw.Output {
         guard case .json(let body) = input.body else { throw Problem.notJSON }
         let entry = try await accounts.withdraw(
             try Bound.text(body.amount, "/amount", 64), from: try Self.account(input.path.account), memo: try Bound.memo(body.memo))
-        return .created(.init(body: .json(.init(entry))))
+        return .created(.init(body: .json(entry)))
     }
 
     public func listAccountHistory(_ input: Operations.ListAccountHistory.Input) async throws -> Operations.ListAccountHistory.Output {
         let reference = try Self.account(input.path.account)
         let page = try await accounts.history(of: reference, limit: input.query.limit ?? 20, after: try Bound.cursor(input.query.cursor))
         let account = try await accounts.show(reference)
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        account: .init(account), entries: page.entries.map(Components.Schemas.LedgerEntry.init),
-                        nextCursor: page.nextCursor))))
+        return .ok(.init(body: .json(HistoryRecord(account: account, page: page))))
     }
 
     /// An account reference of the path (its number or its name), within the document's bound.

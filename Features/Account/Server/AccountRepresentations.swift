@@ -1,15 +1,10 @@
 import AccountAPI
 import AccountDomain
 import AccountInterface
-import Money
 
-// Account's values as the API's types (docs/api/openapi.yaml): the same fields as `moa … --json`.
-
-extension Components.Schemas.Money {
-    init(_ money: Money) {
-        self.init(minorUnits: money.minorUnits, currency: money.currency.code)
-    }
-}
+// Account's kinds as the API's type of a request (docs/api/openapi.yaml). The records an answer
+// carries need none: their types are AccountDomain's `AccountRecord`, `LedgerEntry` and `HistoryRecord`,
+// the shapes `moa account … --json` prints too.
 
 extension AccountKind {
     init(_ type: Components.Schemas.AccountType) {
@@ -30,29 +25,5 @@ extension Components.Schemas.AccountType {
             case .savings: .savings
             case .investment: .investment
             }
-    }
-}
-
-extension Components.Schemas.Account {
-    init(_ account: AccountSummary) {
-        self.init(
-            id: account.id.rawValue, number: account.number.description, name: account.name, _type: .init(account.kind),
-            balance: .init(account.balance), closed: account.isClosed, openedAt: account.openedAt)
-    }
-}
-
-extension Components.Schemas.LedgerEntry {
-    init(_ entry: LedgerEntry) {
-        let kind: KindPayload =
-            switch entry.kind {
-            case .deposit: .deposit
-            case .withdrawal: .withdrawal
-            case .transferIn: .transferIn
-            case .transferOut: .transferOut
-            }
-        self.init(
-            id: entry.id, account: entry.account.description, kind: kind, amount: .init(entry.amount),
-            balanceAfter: .init(entry.balanceAfter), counterparty: entry.counterparty?.description, memo: entry.memo,
-            reference: entry.reference, at: entry.at)
     }
 }

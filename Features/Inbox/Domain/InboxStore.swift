@@ -28,7 +28,7 @@ public struct InboxItem: Sendable, Hashable {
 }
 
 /// One page of the inbox, newest first.
-public struct InboxPage: Sendable, Equatable {
+public struct InboxPage: Sendable, Hashable {
     public let notices: [InboxItem]
     /// How many unread notices the user has in all (not only on this page).
     public let unreadCount: Int
@@ -43,7 +43,7 @@ public struct InboxPage: Sendable, Equatable {
 }
 
 /// What marking one notice read found.
-public struct InboxReadResult: Sendable, Equatable {
+public struct InboxReadResult: Sendable, Hashable {
     /// The notice, now read.
     public let notice: InboxItem
     /// `false` when it had already been read (nothing changed).

@@ -80,54 +80,14 @@ public struct InboxCommand: AsyncParsableCommand {
     }
 }
 
-/// The `--json` shapes (stable, documented field names; dates ISO 8601; `read_at` is `null` when unread).
+/// The `--json` shapes: InboxDomain's records, the shapes the API answers with too (one each,
+/// written once; `read_at` and `next_before` are `null` when there is none).
 enum InboxJSON {
-    struct Notice: Encodable {
-        let id: Int64, kind: String, title: String, body: String, createdAt: Date, read: Bool, readAt: Date?
-
-        init(_ item: InboxItem) {
-            (id, kind, title, body) = (item.id, item.kind.rawValue, item.title, item.body)
-            (createdAt, read, readAt) = (item.createdAt, item.isRead, item.readAt)
-        }
-
-        enum CodingKeys: String, CodingKey { case id, kind, title, body, createdAt, read, readAt }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(kind, forKey: .kind)
-            try container.encode(title, forKey: .title)
-            try container.encode(body, forKey: .body)
-            try container.encode(createdAt, forKey: .createdAt)
-            try container.encode(read, forKey: .read)
-            try container.encode(readAt, forKey: .readAt) // null, not absent, when unread
-        }
-    }
-
-    struct Page: Encodable {
-        let notices: [Notice], unreadCount: Int, nextBefore: Int64?
-
-        enum CodingKeys: String, CodingKey { case notices, unreadCount, nextBefore }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(notices, forKey: .notices)
-            try container.encode(unreadCount, forKey: .unreadCount)
-            try container.encode(nextBefore, forKey: .nextBefore) // null on the last page
-        }
-    }
-
-    struct Read: Encodable {
-        let notice: Notice
-        let wasUnread: Bool
-    }
-    struct ReadAll: Encodable { let marked: Int }
-
     static func make(_ outcome: InboxViewModel.Outcome) -> any Encodable {
         switch outcome {
-        case .notices(let page, _): Page(notices: page.notices.map(Notice.init), unreadCount: page.unreadCount, nextBefore: page.nextBefore)
-        case .read(let result): Read(notice: Notice(result.notice), wasUnread: result.wasUnread)
-        case .readAll(let count): ReadAll(marked: count)
+        case .notices(let page, _): page
+        case .read(let result): result
+        case .readAll(let count): MarkedAllRead(marked: count)
         }
     }
 }

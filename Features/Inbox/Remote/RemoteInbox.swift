@@ -19,8 +19,7 @@ public struct RemoteInbox: InboxUseCases {
             guard case .ok(let ok) = try await client.listNotices(query: .init(unread: unreadOnly, limit: limit, before: before)) else {
                 throw RemoteAPI.unexpected("the inbox")
             }
-            let page = try ok.body.json
-            return InboxPage(notices: try page.notices.map(RemoteAPI.notice), unreadCount: page.unreadCount, nextBefore: page.nextBefore)
+            return try ok.body.json
         }
     }
 
@@ -30,8 +29,7 @@ public struct RemoteInbox: InboxUseCases {
             guard case .ok(let ok) = try await client.markNoticeRead(path: .init(noticeId: id)) else {
                 throw RemoteAPI.unexpected("the notice")
             }
-            let read = try ok.body.json
-            return InboxReadResult(notice: try RemoteAPI.notice(read.notice), wasUnread: read.wasUnread)
+            return try ok.body.json
         }
     }
 
@@ -48,11 +46,5 @@ extension RemoteAPI {
     func call<T: Sendable>(_ work: @escaping @Sendable (Client) async throws -> T) async throws -> T {
         let client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
         return try await call { try await work(client) }
-    }
-
-    static func notice(_ notice: Components.Schemas.Notice) throws -> InboxItem {
-        guard let kind = InboxNoticeKind(rawValue: notice.kind) else { throw unexpected("a notice of an unknown kind") }
-        return InboxItem(
-            id: notice.id, kind: kind, title: notice.title, body: notice.body, createdAt: notice.createdAt, readAt: notice.readAt)
     }
 }

@@ -20,12 +20,7 @@ public struct InboxHandlers: APIProtocol {
         let page = try await inbox.list(
             unreadOnly: input.query.unread ?? false, limit: input.query.limit ?? InboxService.defaultLimit,
             before: input.query.before.map(String.init))
-        return .ok(
-            .init(
-                body: .json(
-                    .init(
-                        notices: page.notices.map(Components.Schemas.Notice.init), unreadCount: page.unreadCount,
-                        nextBefore: page.nextBefore))))
+        return .ok(.init(body: .json(page)))
     }
 
     public func markNoticeRead(_ input: Operations.MarkNoticeRead.Input) async throws -> Operations.MarkNoticeRead.Output {
@@ -33,18 +28,10 @@ public struct InboxHandlers: APIProtocol {
             throw Problem.invalidParameter("A notice id is 1 or more, not \(input.path.noticeId).", name: "notice_id")
         }
         let result = try await inbox.markRead(String(input.path.noticeId))
-        return .ok(.init(body: .json(.init(notice: .init(result.notice), wasUnread: result.wasUnread))))
+        return .ok(.init(body: .json(result)))
     }
 
     public func markAllNoticesRead(_ input: Operations.MarkAllNoticesRead.Input) async throws -> Operations.MarkAllNoticesRead.Output {
-        .ok(.init(body: .json(.init(marked: try await inbox.markAllRead()))))
-    }
-}
-
-extension Components.Schemas.Notice {
-    init(_ notice: InboxItem) {
-        self.init(
-            id: notice.id, kind: notice.kind.rawValue, title: notice.title, body: notice.body, createdAt: notice.createdAt,
-            read: notice.readAt != nil, readAt: notice.readAt)
+        .ok(.init(body: .json(MarkedAllRead(marked: try await inbox.markAllRead()))))
     }
 }

@@ -17,6 +17,10 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import AccountDomain
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -146,65 +150,10 @@ extension Components {
             case savings = "savings"
             case investment = "investment"
         }
-        /// `moa account show/list/open/rename/close --json`.
+        /// `moa account list/open/rename/close --json`, and `show`'s `account`: one shape, written once as the type `x-moa-swift-type` names.
         ///
         /// - Remark: Generated from `#/components/schemas/Account`.
-        public struct Account: Codable, Hashable, Sendable {
-            /// The number's 12 digits.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Account/id`.
-            public var id: Swift.String
-            /// 3 + 4 + 4 digits and a Luhn check digit.
-            ///
-            /// - Remark: Generated from `#/components/schemas/Account/number`.
-            public var number: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Account/name`.
-            public var name: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Account/type`.
-            public var _type: Components.Schemas.AccountType
-            /// - Remark: Generated from `#/components/schemas/Account/balance`.
-            public var balance: Components.Schemas.Money
-            /// - Remark: Generated from `#/components/schemas/Account/closed`.
-            public var closed: Swift.Bool
-            /// - Remark: Generated from `#/components/schemas/Account/opened_at`.
-            public var openedAt: Foundation.Date
-            /// Creates a new `Account`.
-            ///
-            /// - Parameters:
-            ///   - id: The number's 12 digits.
-            ///   - number: 3 + 4 + 4 digits and a Luhn check digit.
-            ///   - name:
-            ///   - _type:
-            ///   - balance:
-            ///   - closed:
-            ///   - openedAt:
-            public init(
-                id: Swift.String,
-                number: Swift.String,
-                name: Swift.String,
-                _type: Components.Schemas.AccountType,
-                balance: Components.Schemas.Money,
-                closed: Swift.Bool,
-                openedAt: Foundation.Date
-            ) {
-                self.id = id
-                self.number = number
-                self.name = name
-                self._type = _type
-                self.balance = balance
-                self.closed = closed
-                self.openedAt = openedAt
-            }
-            public enum CodingKeys: String, CodingKey {
-                case id
-                case number
-                case name
-                case _type = "type"
-                case balance
-                case closed
-                case openedAt = "opened_at"
-            }
-        }
+        public typealias Account = AccountDomain.AccountRecord
         /// - Remark: Generated from `#/components/schemas/OpenAccountRequest`.
         public struct OpenAccountRequest: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/OpenAccountRequest/type`.
@@ -328,116 +277,13 @@ extension Components {
                 ])
             }
         }
-        /// One line of an account's history.
+        /// One line of an account's history: `moa account deposit/withdraw --json`, and `history`'s entries.
         ///
         /// - Remark: Generated from `#/components/schemas/LedgerEntry`.
-        public struct LedgerEntry: Codable, Hashable, Sendable {
-            /// Increasing with every entry written.
-            ///
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/id`.
-            public var id: Swift.Int64
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/account`.
-            public var account: Swift.String
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
-            @frozen public enum KindPayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case deposit = "deposit"
-                case withdrawal = "withdrawal"
-                case transferIn = "transfer-in"
-                case transferOut = "transfer-out"
-            }
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/kind`.
-            public var kind: Components.Schemas.LedgerEntry.KindPayload
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/amount`.
-            public var amount: Components.Schemas.Money
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/balance_after`.
-            public var balanceAfter: Components.Schemas.Money
-            /// The other account of a transfer.
-            ///
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/counterparty`.
-            public var counterparty: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/memo`.
-            public var memo: Swift.String?
-            /// The transfer's id, for a transfer's entries.
-            ///
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/reference`.
-            public var reference: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/LedgerEntry/at`.
-            public var at: Foundation.Date
-            /// Creates a new `LedgerEntry`.
-            ///
-            /// - Parameters:
-            ///   - id: Increasing with every entry written.
-            ///   - account:
-            ///   - kind:
-            ///   - amount:
-            ///   - balanceAfter:
-            ///   - counterparty: The other account of a transfer.
-            ///   - memo:
-            ///   - reference: The transfer's id, for a transfer's entries.
-            ///   - at:
-            public init(
-                id: Swift.Int64,
-                account: Swift.String,
-                kind: Components.Schemas.LedgerEntry.KindPayload,
-                amount: Components.Schemas.Money,
-                balanceAfter: Components.Schemas.Money,
-                counterparty: Swift.String? = nil,
-                memo: Swift.String? = nil,
-                reference: Swift.String? = nil,
-                at: Foundation.Date
-            ) {
-                self.id = id
-                self.account = account
-                self.kind = kind
-                self.amount = amount
-                self.balanceAfter = balanceAfter
-                self.counterparty = counterparty
-                self.memo = memo
-                self.reference = reference
-                self.at = at
-            }
-            public enum CodingKeys: String, CodingKey {
-                case id
-                case account
-                case kind
-                case amount
-                case balanceAfter = "balance_after"
-                case counterparty
-                case memo
-                case reference
-                case at
-            }
-        }
+        public typealias LedgerEntry = AccountDomain.LedgerEntry
+        /// `moa account history --json`.
+        ///
         /// - Remark: Generated from `#/components/schemas/HistoryPage`.
-        public struct HistoryPage: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/HistoryPage/account`.
-            public var account: Components.Schemas.Account
-            /// - Remark: Generated from `#/components/schemas/HistoryPage/entries`.
-            public var entries: [Components.Schemas.LedgerEntry]
-            /// Pass as `cursor` for the next page; null: no more.
-            ///
-            /// - Remark: Generated from `#/components/schemas/HistoryPage/next_cursor`.
-            public var nextCursor: Swift.String?
-            /// Creates a new `HistoryPage`.
-            ///
-            /// - Parameters:
-            ///   - account:
-            ///   - entries:
-            ///   - nextCursor: Pass as `cursor` for the next page; null: no more.
-            public init(
-                account: Components.Schemas.Account,
-                entries: [Components.Schemas.LedgerEntry],
-                nextCursor: Swift.String? = nil
-            ) {
-                self.account = account
-                self.entries = entries
-                self.nextCursor = nextCursor
-            }
-            public enum CodingKeys: String, CodingKey {
-                case account
-                case entries
-                case nextCursor = "next_cursor"
-            }
-        }
+        public typealias HistoryPage = AccountDomain.HistoryRecord
     }
 }

@@ -17,6 +17,10 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import InboxDomain
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -96,133 +100,21 @@ extension Components {
                 case field
             }
         }
+        /// A notice of `moa inbox list/read --json`: one shape, written once as the type `x-moa-swift-type` names.
+        ///
         /// - Remark: Generated from `#/components/schemas/Notice`.
-        public struct Notice: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/Notice/id`.
-            public var id: Swift.Int64
-            /// Stable values: money-received, large-transfer-sent, new-login, refresh-token-reuse,
-            /// password-changed, login-lockout, pin-lockout, pin-removed (more may come within v1).
-            ///
-            ///
-            /// - Remark: Generated from `#/components/schemas/Notice/kind`.
-            public var kind: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Notice/title`.
-            public var title: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Notice/body`.
-            public var body: Swift.String
-            /// - Remark: Generated from `#/components/schemas/Notice/created_at`.
-            public var createdAt: Foundation.Date
-            /// - Remark: Generated from `#/components/schemas/Notice/read`.
-            public var read: Swift.Bool
-            /// - Remark: Generated from `#/components/schemas/Notice/read_at`.
-            public var readAt: Foundation.Date?
-            /// Creates a new `Notice`.
-            ///
-            /// - Parameters:
-            ///   - id:
-            ///   - kind: Stable values: money-received, large-transfer-sent, new-login, refresh-token-reuse,
-            ///   - title:
-            ///   - body:
-            ///   - createdAt:
-            ///   - read:
-            ///   - readAt:
-            public init(
-                id: Swift.Int64,
-                kind: Swift.String,
-                title: Swift.String,
-                body: Swift.String,
-                createdAt: Foundation.Date,
-                read: Swift.Bool,
-                readAt: Foundation.Date? = nil
-            ) {
-                self.id = id
-                self.kind = kind
-                self.title = title
-                self.body = body
-                self.createdAt = createdAt
-                self.read = read
-                self.readAt = readAt
-            }
-            public enum CodingKeys: String, CodingKey {
-                case id
-                case kind
-                case title
-                case body
-                case createdAt = "created_at"
-                case read
-                case readAt = "read_at"
-            }
-        }
+        public typealias Notice = InboxDomain.InboxItem
+        /// `moa inbox list --json`.
+        ///
         /// - Remark: Generated from `#/components/schemas/InboxPage`.
-        public struct InboxPage: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/InboxPage/notices`.
-            public var notices: [Components.Schemas.Notice]
-            /// All the user's unread notices, not only this page's.
-            ///
-            /// - Remark: Generated from `#/components/schemas/InboxPage/unread_count`.
-            public var unreadCount: Swift.Int
-            /// Pass as `before`; null: the last page.
-            ///
-            /// - Remark: Generated from `#/components/schemas/InboxPage/next_before`.
-            public var nextBefore: Swift.Int64?
-            /// Creates a new `InboxPage`.
-            ///
-            /// - Parameters:
-            ///   - notices:
-            ///   - unreadCount: All the user's unread notices, not only this page's.
-            ///   - nextBefore: Pass as `before`; null: the last page.
-            public init(
-                notices: [Components.Schemas.Notice],
-                unreadCount: Swift.Int,
-                nextBefore: Swift.Int64? = nil
-            ) {
-                self.notices = notices
-                self.unreadCount = unreadCount
-                self.nextBefore = nextBefore
-            }
-            public enum CodingKeys: String, CodingKey {
-                case notices
-                case unreadCount = "unread_count"
-                case nextBefore = "next_before"
-            }
-        }
+        public typealias InboxPage = InboxDomain.InboxPage
+        /// `moa inbox read --json`.
+        ///
         /// - Remark: Generated from `#/components/schemas/NoticeRead`.
-        public struct NoticeRead: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/NoticeRead/notice`.
-            public var notice: Components.Schemas.Notice
-            /// - Remark: Generated from `#/components/schemas/NoticeRead/was_unread`.
-            public var wasUnread: Swift.Bool
-            /// Creates a new `NoticeRead`.
-            ///
-            /// - Parameters:
-            ///   - notice:
-            ///   - wasUnread:
-            public init(
-                notice: Components.Schemas.Notice,
-                wasUnread: Swift.Bool
-            ) {
-                self.notice = notice
-                self.wasUnread = wasUnread
-            }
-            public enum CodingKeys: String, CodingKey {
-                case notice
-                case wasUnread = "was_unread"
-            }
-        }
+        public typealias NoticeRead = InboxDomain.InboxReadResult
+        /// `moa inbox read --all --json`.
+        ///
         /// - Remark: Generated from `#/components/schemas/MarkedAllRead`.
-        public struct MarkedAllRead: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/MarkedAllRead/marked`.
-            public var marked: Swift.Int
-            /// Creates a new `MarkedAllRead`.
-            ///
-            /// - Parameters:
-            ///   - marked:
-            public init(marked: Swift.Int) {
-                self.marked = marked
-            }
-            public enum CodingKeys: String, CodingKey {
-                case marked
-            }
-        }
+        public typealias MarkedAllRead = InboxDomain.MarkedAllRead
     }
 }
