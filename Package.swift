@@ -223,7 +223,7 @@ let features: [FeatureSpec] = [
         remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "SharedKit"],
         servedTests: [
             "AccountServer", "AccountRemote", "AccountData", "AccountDomain", "AccountInterface", "AuthInterface", "AuthTesting",
-            "APIClient", "APIServing", "APITesting", "CommandKit", "Money", "Registry", "SharedKit", "Storage",
+            "APIClient", "APIServing", "APITesting", "CommandKit", "Money", "Registry", "SharedKit", "Storage", openAPIRuntime, httpTypes,
         ]),
     .feature(
         "Transfer",

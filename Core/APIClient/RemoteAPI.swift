@@ -99,7 +99,7 @@ public struct RemoteAPI: Sendable {
         } catch let error as ClientError where error.underlyingError is DecodingError {
             // An answer of the right status whose body the document does not allow (a field missing,
             // a currency that is not ISO 4217, …): the server answered, in another API.
-            throw Self.unexpected("the request")
+            throw Self.notUnderstood(after: error.request?.method)
         } catch let error as ClientError {
             throw remembered(unwrapped(error.underlyingError), server: server)
         } catch {
@@ -143,6 +143,18 @@ public struct RemoteAPI: Sendable {
         case is CancellationError: return error
         default: return interpret(error, address)
         }
+    }
+
+    /// A success whose body the document does not allow for (`type` "unexpected-response", exit
+    /// status 78). After a request that changes something (not GET or HEAD), the server answered, so
+    /// it may have done what it was asked: the sentence says so, lest it be asked twice.
+    public static func notUnderstood(after method: HTTPRequest.Method?) -> RemoteProblem {
+        if method == .get || method == .head { return unexpected("the request") }
+        return RemoteProblem(
+            type: "unexpected-response", status: 0,
+            detail: "The server answered in a way this moa does not understand, so what was asked may or may not have been done.",
+            hint: "Check what was done before asking again, and that moa and moa-server speak the same API (`moa doctor`).",
+            exitStatus: .configuration)
     }
 
     /// An answer the document does not allow for (a success of another shape): the server and this

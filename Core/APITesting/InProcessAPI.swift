@@ -57,6 +57,19 @@ public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
         return (response.status, try await Data(collecting: body, upTo: 1 << 20))
     }
 
+    /// The JSON object the handlers answer `GET path` with, and the status (`nil`: the body is not one).
+    public func object(get path: String, token: String? = "in-process-token") async throws -> (
+        status: HTTPResponse.Status, object: NSDictionary?
+    ) {
+        let (status, body) = try await get(path, token: token)
+        return (status, (try? JSONSerialization.jsonObject(with: body)) as? NSDictionary)
+    }
+
+    /// `json` — e.g. what `moa … --json` printed — as an object to compare with an answer's (`nil`: not one).
+    public static func object(_ json: String) -> NSDictionary? {
+        (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? NSDictionary
+    }
+
     public func register(_ handler: @escaping Handler, method: HTTPRequest.Method, path: String) throws {
         routes.withLock { $0.append(Route(method: method, segments: path.split(separator: "/"), handler: handler)) }
     }

@@ -10,7 +10,9 @@ import AuthInterface
 import AuthTesting
 import CommandKit
 import Foundation
+import HTTPTypes
 import Money
+import OpenAPIRuntime
 import Registry
 import SharedKit
 import Storage
@@ -50,23 +52,37 @@ struct AccountOverTheWireTests {
         _ = try await embedded.deposit("1,000", to: number, memo: nil)
         let account = try await embedded.show(number)
 
-        #expect(try await json(get: "/v1/accounts/\(number)") == (try object(JSONOutput.encode(AccountRecord(account)))))
+        #expect(try await json(get: "/v1/accounts/\(number)") == InProcessAPI.object(try JSONOutput.encode(AccountRecord(account))))
         let history = try await json(get: "/v1/accounts/\(number)/history")
         let page = try await embedded.historyPage(of: number, limit: 20, after: nil)
-        #expect(history == (try object(JSONOutput.encode(HistoryRecord(account: account, page: page)))))
+        #expect(history == InProcessAPI.object(try JSONOutput.encode(HistoryRecord(account: account, page: page))))
         let entry = try #require((history["entries"] as? [NSDictionary])?.first)
         #expect(entry["balance_after"] as? NSDictionary == ["minor_units": 1_000, "currency": "KRW"])
     }
 
-    /// The JSON object the handlers answer `GET path` with, as any HTTP client reads it.
-    private func json(get path: String) async throws -> NSDictionary {
-        let (status, body) = try await api.get(path)
-        #expect(status == .ok)
-        return try #require(try JSONSerialization.jsonObject(with: body) as? NSDictionary)
+    /// A deposit answered 201 in a shape this moa does not read may have been made: the sentence says
+    /// so (a read of the same kind only says the server speaks another API).
+    @Test func aDepositWhoseAnswerIsNotUnderstoodMayHaveBeenMade() async throws {
+        let server = InProcessAPI()
+        try server.register(
+            { _, _, _ in (HTTPResponse(status: .created, headerFields: [.contentType: "application/json"]), HTTPBody("{}")) },
+            method: .post, path: "/v1/accounts/{account}/deposits")
+        try server.register(
+            { _, _, _ in (HTTPResponse(status: .ok, headerFields: [.contentType: "application/json"]), HTTPBody("{}")) },
+            method: .get, path: "/v1/accounts/{account}")
+        let hostile = RemoteAccounts(api: try server.client(), sessions: session)
+        let deposit = await #expect(throws: RemoteProblem.self) { try await hostile.deposit("1", to: "110-0000-0001-5", memo: nil) }
+        #expect(deposit?.type == "unexpected-response" && deposit?.exitStatus == .configuration)
+        #expect(deposit?.message.contains("may or may not have been done") == true)
+        let read = await #expect(throws: RemoteProblem.self) { try await hostile.show("110-0000-0001-5") }
+        #expect(read?.type == "unexpected-response" && read?.message.contains("may or may not") == false)
     }
 
-    private func object(_ text: String) throws -> NSDictionary {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+    /// The JSON object the handlers answer `GET path` with, as any HTTP client reads it.
+    private func json(get path: String) async throws -> NSDictionary {
+        let (status, object) = try await api.object(get: path)
+        #expect(status == .ok)
+        return try #require(object)
     }
 
     @Test func anAccountAndItsEntriesReadTheSameRemotelyAsHere() async throws {

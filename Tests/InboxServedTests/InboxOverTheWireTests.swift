@@ -54,12 +54,11 @@ struct InboxOverTheWireTests {
     /// (the API used to leave them out).
     @Test func theAPIAndMoasJSONShowTheInboxAlike() async throws {
         try await publish("Received")
-        let (status, body) = try await api.get("/v1/inbox")
+        let (status, object) = try await api.object(get: "/v1/inbox")
         #expect(status == .ok)
-        let served = try #require(try JSONSerialization.jsonObject(with: body) as? NSDictionary)
+        let served = try #require(object)
         let page = try await embedded.list(unreadOnly: false, limit: InboxService.defaultLimit, before: nil)
-        let printed = try #require(try JSONSerialization.jsonObject(with: Data(try JSONOutput.encode(page).utf8)) as? NSDictionary)
-        #expect(served == printed)
+        #expect(served == InProcessAPI.object(try JSONOutput.encode(page)))
         #expect(served["next_before"] is NSNull)
         #expect((served["notices"] as? [NSDictionary])?.first?["read_at"] is NSNull)
     }

@@ -100,7 +100,7 @@ struct TransferOverTheWireTests {
         reading.add(transfer)
 
         let shown = try await json(get: "/v1/transfers/\(transfer.id.rawValue)")
-        #expect(shown == (try object(JSONOutput.encode(TransferRecord(transfer)))))
+        #expect(shown == InProcessAPI.object(try JSONOutput.encode(TransferRecord(transfer))))
         #expect(shown["memo"] is NSNull)
         #expect(
             Set(shown.allKeys.compactMap { $0 as? String }) == [
@@ -109,7 +109,7 @@ struct TransferOverTheWireTests {
 
         let listed = try await json(get: "/v1/transfers?limit=5")
         let page = try await reading.transfers(limit: 5, after: nil)
-        #expect(listed == (try object(JSONOutput.encode(TransferRecord.Page(page)))))
+        #expect(listed == InProcessAPI.object(try JSONOutput.encode(TransferRecord.Page(page))))
         #expect(listed["next_cursor"] is NSNull)
     }
 
@@ -126,6 +126,24 @@ struct TransferOverTheWireTests {
         #expect(refused?.type == "unexpected-response")
         #expect(refused?.exitStatus == .configuration)
         #expect(refused.map { !$0.message.contains("\u{1B}") } ?? false)
+    }
+
+    /// A send answered 201 in a shape this moa does not read may have moved the money: the person is
+    /// told so, with the key that sends it once — never only "check the versions", after which a
+    /// send without the key would send it twice.
+    @Test func aSendWhoseAnswerIsNotUnderstoodTellsTheKey() async throws {
+        let server = InProcessAPI()
+        let body = Self.body { $0["from_balance_after"] = nil }
+        try server.register(
+            { _, _, _ in (HTTPResponse(status: .created, headerFields: [.contentType: "application/json"]), HTTPBody(body)) },
+            method: .post, path: "/v1/transfers")
+        let unknown = await #expect(throws: TransferOutcomeUnknown.self) {
+            try await RemoteTransfers(api: try server.client())
+                .send(TransferDraft(from: "1", to: "2", amount: "1", memo: nil, idempotencyKey: "k-9"))
+        }
+        #expect(unknown?.key == "k-9" && unknown?.exitStatus == .configuration)
+        #expect(unknown?.message.contains("may or may not have been sent") == true)
+        #expect(unknown?.hint?.contains("--idempotency-key k-9") == true)
     }
 
     @Test func anHonestTransferBodyIsRead() async throws {
@@ -155,13 +173,9 @@ struct TransferOverTheWireTests {
 
     /// The JSON object the handlers answer `GET path` with, as any HTTP client reads it.
     private func json(get path: String) async throws -> NSDictionary {
-        let (status, body) = try await api.get(path)
+        let (status, object) = try await api.object(get: path)
         #expect(status == .ok)
-        return try #require(try JSONSerialization.jsonObject(with: body) as? NSDictionary)
-    }
-
-    private func object(_ text: String) throws -> NSDictionary {
-        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary)
+        return try #require(object)
     }
 
     @Test func favouritesRoundTripAndARefusalNamesTheAlias() async throws {

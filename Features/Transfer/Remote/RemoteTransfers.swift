@@ -21,6 +21,9 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
             // The request may have reached the server and the answer been lost: say how to retry safely.
             // (A refused connection sent nothing: it is said as it is.)
             throw TransferOutcomeUnknown(key: key, reason: error)
+        } catch let problem as RemoteProblem where problem.type == "unexpected-response" {
+            // The server answered, but not in this moa's API: the money may have moved.
+            throw TransferOutcomeUnknown(key: key, answerNotUnderstoodFrom: api.address.url.absoluteString)
         }
     }
 
@@ -94,19 +97,53 @@ public struct RemoteTransfers: TransferSending, TransferReading, RecipientUseCas
 
 extension RemoteTransfers: BatchSending {}
 
-/// A send whose answer never came: it may or may not have been made. Retried with the same key it is
-/// made exactly once either way, so the key is told (75, temporary).
+/// A send whose answer never came, or came in a shape this moa does not understand: it may or may
+/// not have been made. Retried with the same key it is made exactly once either way, so the key is
+/// told — 75 (temporary) when no answer came; 78 (configuration) when the answer was not understood,
+/// which a retry against the same server would not change.
 public struct TransferOutcomeUnknown: UserFacingError, Equatable {
     public let key: String
-    public let reason: ServerUnreachable
+    public let cause: Cause
+
+    public enum Cause: Equatable, Sendable {
+        /// The request may have reached the server and its answer been lost.
+        case noAnswer(ServerUnreachable)
+        /// The server at this address answered with a body the document does not allow.
+        case answerNotUnderstood(server: String)
+    }
+
+    public init(key: String, reason: ServerUnreachable) {
+        self.key = key
+        cause = .noAnswer(reason)
+    }
+
+    public init(key: String, answerNotUnderstoodFrom server: String) {
+        self.key = key
+        cause = .answerNotUnderstood(server: server)
+    }
 
     public var message: String {
-        "No answer came from moa-server at \(reason.address) about the transfer (\(RemoteProblem.clean(reason.reason).trimmingCharacters(in: ["."]))), so it may or may not have been sent."
+        switch cause {
+        case .noAnswer(let reason):
+            "No answer came from moa-server at \(reason.address) about the transfer (\(RemoteProblem.clean(reason.reason).trimmingCharacters(in: ["."]))), so it may or may not have been sent."
+        case .answerNotUnderstood(let server):
+            "moa-server at \(RemoteProblem.clean(server)) answered the transfer in a way this moa does not understand, so it may or may not have been sent."
+        }
     }
     public var hint: String? {
-        "Send it again with --idempotency-key \(RemoteProblem.clean(key)): it is sent once either way."
+        switch cause {
+        case .noAnswer:
+            "Send it again with --idempotency-key \(RemoteProblem.clean(key)): it is sent once either way."
+        case .answerNotUnderstood:
+            "Check `moa transfer list` first, or send it again with --idempotency-key \(RemoteProblem.clean(key)) once moa and moa-server speak the same API (`moa doctor`): it is sent once either way."
+        }
     }
-    public var exitStatus: ExitStatus { .temporaryFailure }
+    public var exitStatus: ExitStatus {
+        switch cause {
+        case .noAnswer: .temporaryFailure
+        case .answerNotUnderstood: .configuration
+        }
+    }
 }
 
 extension RemoteAPI {
