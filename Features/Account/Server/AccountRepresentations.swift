@@ -16,14 +16,3 @@ extension AccountKind {
             }
     }
 }
-
-extension Components.Schemas.AccountType {
-    init(_ kind: AccountKind) {
-        self =
-            switch kind {
-            case .checking: .checking
-            case .savings: .savings
-            case .investment: .investment
-            }
-    }
-}
