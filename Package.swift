@@ -108,7 +108,7 @@ let core: [Module] = [
     // back), the transaction behind `Persistence.Transaction`, the writers lock and the migration
     // runner. Only the stores on PostgreSQL and the server depend on it, so no other closure builds
     // PostgresNIO.
-    .library("PostgresStorage", path: "Core/PostgresStorage", deps: ["Persistence", "SharedKit", postgresNIO, logging]),
+    .library("PostgresStorage", path: "Core/PostgresStorage", deps: ["Persistence", "Registry", "SharedKit", postgresNIO, logging]),
     // What tests (and the tools that replay a seed) share: the seeded generator, log capture. Only
     // tests, Examples and tools may use it (Scripts/check-architecture: Core "testing").
     .library("TestSupport", path: "Core/TestSupport", deps: [logging]),
@@ -121,7 +121,7 @@ let core: [Module] = [
     // What every served feature's handlers share (no Hummingbird, no NIO): the problem document and
     // the mapping of typed errors to it, the request being served, the transport bounds of the
     // document, the timing of answers that must not tell, and the pool that hashes passwords.
-    .library("APIServing", path: "Core/APIServing", deps: ["SharedKit", openAPIRuntime, httpTypes, logging]),
+    .library("APIServing", path: "Core/APIServing", deps: ["SharedKit", "Registry", openAPIRuntime, httpTypes, logging]),
     // moa-server's HTTP plumbing on Hummingbird, shared by every route: the request context and
     // client address, the request log, problem documents for every error, the body limit and
     // duplicate keys, 405 with Allow, the connection ceiling and header bounds, the log format.
@@ -134,7 +134,7 @@ let core: [Module] = [
     // What every served feature's remote implementation shares: the server's address and how `moa`
     // chooses it, the call with its deadline and its typed errors, the problem decoding — on any
     // transport, so a feature's remote use cases and their tests build no NIO.
-    .library("APIClient", path: "Core/APIClient", deps: ["SharedKit", "OperationsAPI", openAPIRuntime, httpTypes]),
+    .library("APIClient", path: "Core/APIClient", deps: ["SharedKit", "Registry", "OperationsAPI", openAPIRuntime, httpTypes]),
     // `moa`'s transport: AsyncHTTPClient on NIO, what its errors mean to a person, the CA file a
     // server is trusted by, and which server a command uses (`moa`'s closure pays for NIO, see
     // docs/architecture.md, "moa's HTTP client").
@@ -167,8 +167,8 @@ let features: [FeatureSpec] = [
             "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
         ],
         postgres: ["AuthDomain", "AuthInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
-        server: ["AuthAPI", "AuthDomain", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime, httpTypes, logging],
-        remote: ["AuthAPI", "AuthDomain", "AuthInterface", "APIClient", "SharedKit", openAPIRuntime, httpTypes, "Persistence"],
+        server: ["AuthAPI", "AuthDomain", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime, httpTypes, logging, "Registry"],
+        remote: ["AuthAPI", "AuthDomain", "AuthInterface", "APIClient", "SharedKit", openAPIRuntime, httpTypes, "Persistence", "Registry"],
         servedTests: [
             "AuthServer", "AuthRemote", "AuthData", "AuthDomain", "AuthInterface", "InboxTesting", "APIClient", "APIServing",
             "APITesting", "Persistence", "Registry", "SharedKit", "Storage",
@@ -192,8 +192,8 @@ let features: [FeatureSpec] = [
             "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
         ],
         postgres: ["SettingsDomain", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
-        server: ["SettingsAPI", "SettingsDomain", "AuthInterface", "APIServing", "Money", openAPIRuntime],
-        remote: ["SettingsAPI", "SettingsDomain", "APIClient", "SharedKit", "Money"],
+        server: ["SettingsAPI", "SettingsDomain", "AuthInterface", "APIServing", "Money", openAPIRuntime, "Registry"],
+        remote: ["SettingsAPI", "SettingsDomain", "APIClient", "SharedKit", "Money", "Registry", "SettingsInterface"],
         servedTests: [
             "SettingsServer", "SettingsRemote", "SettingsData", "SettingsDomain", "AuthInterface", "AuthTesting", "APIClient",
             "APITesting", "SharedKit", "Storage",
@@ -219,8 +219,8 @@ let features: [FeatureSpec] = [
         ],
         postgres: ["AccountDomain", "AccountInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO],
         api: ["AccountDomain"],
-        server: ["AccountAPI", "AccountDomain", "AccountInterface", "APIServing", "SharedKit", openAPIRuntime],
-        remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "SharedKit"],
+        server: ["AccountAPI", "AccountDomain", "AccountInterface", "APIServing", "SharedKit", openAPIRuntime, "Registry"],
+        remote: ["AccountAPI", "AccountDomain", "AccountInterface", "AuthInterface", "APIClient", "SharedKit", "Registry"],
         servedTests: [
             "AccountServer", "AccountRemote", "AccountData", "AccountDomain", "AccountInterface", "AuthInterface", "AuthTesting",
             "APIClient", "APIServing", "APITesting", "CommandKit", "Money", "Registry", "SharedKit", "Storage", openAPIRuntime, httpTypes,
@@ -250,8 +250,8 @@ let features: [FeatureSpec] = [
         ],
         postgres: ["TransferDomain", "TransferInterface", "PostgresStorage", "Money", "SharedKit", "Registry", "Persistence", postgresNIO],
         api: ["TransferInterface"],
-        server: ["TransferAPI", "TransferDomain", "TransferInterface", "APIServing", "SharedKit", openAPIRuntime],
-        remote: ["TransferAPI", "TransferDomain", "TransferInterface", "APIClient", "SharedKit"],
+        server: ["TransferAPI", "TransferDomain", "TransferInterface", "APIServing", "SharedKit", openAPIRuntime, "Registry"],
+        remote: ["TransferAPI", "TransferDomain", "TransferInterface", "APIClient", "SharedKit", "Registry"],
         servedTests: [
             "TransferServer", "TransferRemote", "TransferDomain", "TransferInterface", "TransferTesting", "APIClient", "APIServing",
             "APITesting", "CommandKit", "Money", "SharedKit", openAPIRuntime, httpTypes,
@@ -295,8 +295,10 @@ let features: [FeatureSpec] = [
             argumentParser, grdb, swiftCSV,
         ],
         postgres: ["ArchiveDomain", "ArchiveInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
-        server: ["ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime],
-        remote: ["ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "APIClient", "SharedKit"],
+        server: [
+            "ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime, "Registry",
+        ],
+        remote: ["ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "APIClient", "SharedKit", "Registry"],
         servedTests: [
             "ArchiveServer", "ArchiveRemote", "ArchiveAPI", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "AuthInterface",
             "APIServing",
@@ -322,8 +324,8 @@ let features: [FeatureSpec] = [
         ],
         postgres: ["InboxDomain", "InboxInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
         api: ["InboxDomain"],
-        server: ["InboxAPI", "InboxDomain", "APIServing", openAPIRuntime],
-        remote: ["InboxAPI", "InboxDomain", "InboxInterface", "APIClient", "SharedKit"],
+        server: ["InboxAPI", "InboxDomain", "APIServing", openAPIRuntime, "Registry"],
+        remote: ["InboxAPI", "InboxDomain", "InboxInterface", "APIClient", "SharedKit", "Registry"],
         servedTests: [
             "InboxServer", "InboxRemote", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface", "AuthTesting", "APIClient",
             "APITesting", "CommandKit", "Registry", "SharedKit", "Storage",
@@ -339,9 +341,8 @@ let app: [Module] = [
         deps: [
             "Registry", "CommandKit", "DesignSystem", "Persistence", "Storage", "Networking", "SharedKit", "APIClient", "APITransport",
             argumentParser,
-            logging, "AuthInterface", "AuthDomain", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferInterface",
-            "TransferDomain",
-            "ArchiveDomain", "InboxDomain",
+            logging, "AuthInterface", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferDomain", "ArchiveDomain",
+            "InboxDomain",
         ]
             + features.flatMap { f in [f.data, f.feature].map(Dep.module) }
             // `moa` as a client of `moa-server`: each served feature's remote use cases (RemoteComposition).
@@ -432,8 +433,8 @@ let crossCuttingTests: [Module] = [
     .test(
         "ServerTests", path: "Tests/ServerTests",
         deps: [
-            "MoaServer", "HTTPServing", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport", "Storage", "SharedKit",
-            hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
+            "MoaServer", "MoaPostgres", "HTTPServing", "APIClient", "APITransport", "AuthServer", "TransferRemote", "TestSupport",
+            "Storage", "SharedKit", hummingbird, hummingbirdTesting, logging, httpTypes, asyncHTTPClient,
             nioCore, nioSSL,
         ],
         alsoBuilds: ["moa-server", "moa"]),

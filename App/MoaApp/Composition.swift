@@ -172,9 +172,7 @@ public enum Composition {
     ) throws(RegistryProblems) -> ValidatedRegistry<AppRootKey> {
         let embedded = try RegistryBuilder(modules: modules).validate(root: AppRootKey.self)
         guard let server else { return embedded }
-        return try embedded.overriding { overrides in
-            for provider in RemoteComposition.replacements(for: server, onSignedUp: onSignedUp) { overrides.replace(provider) }
-        }
+        return try embedded.overriding { RemoteComposition.override(&$0, for: server, onSignedUp: onSignedUp) }
     }
 
     /// Opens `$MOA_HOME` and its database (applying migrations).

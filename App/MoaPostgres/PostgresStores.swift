@@ -8,6 +8,8 @@ import Registry
 import SettingsPostgres
 import TransferPostgres
 
+// new-feature: postgres imports
+
 /// The served features' stores on PostgreSQL: the same registry keys their Data modules provide on
 /// SQLite (`AccountDataModule.sqliteStores`, …), for `moa-server --database postgres://…`, whose
 /// composition gives each Data module `stores: .providedByRoot`. Also the unit of work
@@ -20,18 +22,23 @@ public struct PostgresStores: FeatureModule {
         self.database = database
     }
 
-    /// Every feature's schema, in the order they are applied (a feature after those it references).
-    public static var migrations: [PostgresMigrationSet] {
-        [
-            AuthPostgresStores.migrations, AccountPostgresStores.migrations, TransferPostgresStores.migrations,
-            InboxPostgresStores.migrations, SettingsPostgresStores.migrations, ArchivePostgresStores.migrations,
-        ]
-    }
+    /// Every served feature's stores, in the order their schemas are applied (a feature after those
+    /// it references). Serving a feature on PostgreSQL adds one entry here (Scripts/new-feature
+    /// --served does).
+    static let features: [any PostgresFeatureStores.Type] = [
+        AuthPostgresStores.self,
+        AccountPostgresStores.self,
+        TransferPostgresStores.self,
+        InboxPostgresStores.self,
+        SettingsPostgresStores.self,
+        ArchivePostgresStores.self,
+        // new-feature: postgres
+    ]
+
+    /// Every feature's schema, in the order they are applied.
+    public static var migrations: [PostgresMigrationSet] { features.map { $0.migrations } }
 
     public var providers: [Provider] {
-        [.instance(UnitOfWorkKey.self, database)]
-            + AuthPostgresStores.providers(database) + AccountPostgresStores.providers(database)
-            + TransferPostgresStores.providers(database) + InboxPostgresStores.providers(database)
-            + SettingsPostgresStores.providers(database) + ArchivePostgresStores.providers(database)
+        [.instance(UnitOfWorkKey.self, database)] + Self.features.flatMap { $0.providers(database) }
     }
 }

@@ -36,6 +36,8 @@ import TransferDomain
 import TransferInterface
 import TransferServer
 
+// new-feature: served imports
+
 /// The second composition root: what `moa-server` serves, composed through the same typed registry
 /// as `moa` — Core's clock and unit of work, and the Data and Domain modules of the features it
 /// serves (Auth, Account, Transfer, Inbox, Settings, and Archive's tickets and preferences), their stores on SQLite in the data folder (the
@@ -131,24 +133,58 @@ public struct MoaServer: Sendable {
         self.connections = connections
         metrics.observe(openConnections: { connections.current }, database: engine.statistics)
         do {
-            services = try RegistryBuilder(modules: Self.modules(engine: engine, folder: folder, clock: clock, passwordCost: passwordCost))
-                .validate(root: ServerServicesKey.self).resolve()
+            services = try RegistryBuilder(
+                modules: Self.modules(engine: engine, folder: folder, clock: clock, passwordCost: passwordCost, metrics: metrics)
+            )
+            .validate(root: ServerServicesKey.self).resolve()
         } catch {
             throw ServerError.composition(String(describing: error))
         }
     }
 
-    /// The schema of every feature the server stores.
-    static let migrations = [
-        AuthMigrations.all, AccountMigrations.all, TransferMigrations.all, InboxMigrations.all, SettingsMigrations.all,
-        // Archive's whole schema, so that the migration names match `moa`'s: the catalogue's table stays empty here.
-        ArchiveMigrations.all,
+    /// Every feature the server serves, in the order their schemas are applied (a feature after
+    /// those it references): its schema, its handlers' key, its problems, its share in deleting a
+    /// user and its modules. Serving a feature adds one entry here (Scripts/new-feature --served
+    /// does); the migrations, modules, routes, problem catalog and user-data owners derive from it.
+    static let features: [ServedFeature] = [
+        ServedFeature(AuthMigrations.all, routes: AuthRoutesKey.self, problems: AuthProblems.classifier) { context in
+            [AuthDataModule(sessions: .perRequest, stores: context.stores, passwordCost: context.passwordCost), AuthServerModule()]
+        },
+        ServedFeature(
+            AccountMigrations.all, routes: AccountRoutesKey.self, problems: AccountProblems.classifier, userData: AccountUserDataKey.self
+        ) { context in [AccountDataModule(stores: context.stores), AccountServerModule()] },
+        ServedFeature(
+            TransferMigrations.all, routes: TransferRoutesKey.self, problems: TransferProblems.classifier,
+            userData: TransferUserDataKey.self
+        ) { context in [TransferDataModule(stores: context.stores), TransferServerModule()] },
+        ServedFeature(InboxMigrations.all, routes: InboxRoutesKey.self, userData: InboxUserDataKey.self) { context in
+            [InboxDataModule(stores: context.stores), InboxServerModule()]
+        },
+        ServedFeature(SettingsMigrations.all, routes: SettingsRoutesKey.self, userData: SettingsUserDataKey.self) { context in
+            // The server reads no MOA_… variables and no flags: a user's stored value or the default.
+            [SettingsDataModule(overrides: SettingsOverrides(), environment: [:], stores: context.stores), SettingsServerModule()]
+        },
+        // Archive's whole schema, so that the migration names match `moa`'s; what the server keeps of
+        // it is each user's tickets and preferences (the catalogue's table stays empty here).
+        ServedFeature(
+            ArchiveMigrations.all, routes: ArchiveRoutesKey.self, problems: ArchiveProblems.classifier, userData: ArchiveUserDataKey.self
+        ) { context in
+            [
+                ModuleOf("Archive", (context.stores == .sqlite ? ArchiveDataModule.sqliteStores : []) + [ArchiveUserData.provider]),
+                ArchiveServerModule(),
+            ]
+        },
+        // new-feature: served
     ]
 
-    /// Every module of the server: Core's (on SQLite) or the PostgreSQL stores, the features' Data
-    /// modules (Auth's for sessions per request; their SQLite stores only on SQLite), their use cases
-    /// from their Domains, and the server's own providers.
-    static func modules(engine: Engine, folder: MoaHome, clock: any WallClock, passwordCost: ScryptParameters) -> [any FeatureModule] {
+    /// The schema of every feature the server stores.
+    static let migrations = features.map(\.migrations)
+
+    /// Every module of the server: Core's (on SQLite) or the PostgreSQL stores, each served
+    /// feature's modules (their SQLite stores only on SQLite), and the server's own providers.
+    static func modules(
+        engine: Engine, folder: MoaHome, clock: any WallClock, passwordCost: ScryptParameters, metrics: ServerMetrics
+    ) -> [any FeatureModule] {
         let storage: [any FeatureModule]
         let stores: StoreEngine
         switch engine {
@@ -162,20 +198,8 @@ public struct MoaServer: Sendable {
             ]
             stores = .providedByRoot
         }
-        return storage + [
-            AuthDataModule(sessions: .perRequest, stores: stores, passwordCost: passwordCost),
-            AccountDataModule(stores: stores),
-            TransferDataModule(stores: stores),
-            InboxDataModule(stores: stores),
-            // The server reads no MOA_… variables and no flags: a user's stored value or the default.
-            SettingsDataModule(overrides: SettingsOverrides(), environment: [:], stores: stores),
-            ModuleOf("Account", AccountService.providers),
-            ModuleOf("Transfer", SendMoney.providers),
-            ModuleOf("Inbox", InboxService.providers),
-            // What the server keeps of Archive: each user's tickets and preferences (no catalogue).
-            ModuleOf("Archive", (stores == .sqlite ? ArchiveDataModule.sqliteStores : []) + [ArchiveUserData.provider]),
-            ModuleOf("Server", ServerServices.providers),
-        ]
+        let context = ServedFeature.Context(stores: stores, passwordCost: passwordCost)
+        return storage + features.flatMap { $0.modules(context) } + [ModuleOf("Server", ServerServices.providers(metrics: metrics))]
     }
 
     /// The HTTP routes: a log line per request (``RequestLogMiddleware``: id, client, user, route,
@@ -197,28 +221,13 @@ public struct MoaServer: Sendable {
         // The operations of docs/api/openapi.yaml: the server's own, then each served feature's.
         let (api, middlewares) = (routes.recording(on: router), [EmptyBodyMiddleware(maximumBodyBytes: Self.maximumBodyBytes)])
         try HealthHandlers().registerHandlers(on: api, middlewares: middlewares)
-        try AuthHandlers(
-            tokens: services.tokens, registration: services.registration, passwordReset: services.passwordReset,
-            deletion: services.deletion, passwordWork: PasswordWork()
-        ).registerHandlers(on: api, middlewares: middlewares)
-        try AccountHandlers(accounts: services.accounts).registerHandlers(on: api, middlewares: middlewares)
-        let metrics = metrics
-        try TransferHandlers(
-            sendMoney: services.sendMoney, transfers: services.transfers, recipients: services.recipients, problems: Self.problems,
-            count: { metrics.transfer($0) }
-        ).registerHandlers(on: api, middlewares: middlewares)
-        try InboxHandlers(inbox: services.inbox).registerHandlers(on: api, middlewares: middlewares)
-        try SettingsHandlers(settings: services.settings, session: RequestSession()).registerHandlers(on: api, middlewares: middlewares)
-        try ArchiveHandlers(tickets: services.tickets, preferences: services.preferences, session: RequestSession(), clock: services.clock)
-            .registerHandlers(on: api, middlewares: middlewares)
+        for routes in services.routes { try routes.register(on: api, middlewares: middlewares) }
         return router
     }
 
     /// How the served features' typed errors become problem documents: each feature's own kinds,
     /// then the exit status.
-    static let problems = ProblemCatalog([
-        AuthProblems.classifier, AccountProblems.classifier, TransferProblems.classifier, ArchiveProblems.classifier,
-    ])
+    static let problems = ProblemCatalog(features.compactMap(\.problems))
 
     /// The ledger's invariants on the server's data (`moa doctor`'s audit): balances equal the sum
     /// of their entries, entries sum to zero per currency, two entries per transfer.
@@ -255,51 +264,33 @@ public struct MoaServer: Sendable {
     }
 }
 
-/// The use cases the routes call, resolved once from the registry.
+/// What the server resolves once from the registry: the bearer check's tokens, the ledger's audit
+/// and every served feature's handlers.
 struct ServerServices: Sendable {
     let tokens: SessionTokens
-    let registration: any RegistrationUseCases
-    let passwordReset: any PasswordResetUseCases
-    let deletion: any AccountDeletionUseCases
-    let accounts: any AccountUseCases
-    let sendMoney: any TransferSending
-    let transfers: any TransferReading
-    let recipients: any RecipientUseCases
-    let inbox: any InboxUseCases
-    let settings: SettingsManager
     let ledger: any ConsistencyCheck
-    let tickets: any TicketStore
-    let preferences: any PreferenceStore
-    let clock: any WallClock
+    let routes: [any ServedRoutes]
 
-    /// The server's own providers: the request's user as `SessionProviderKey`, every feature's
-    /// share in deleting a user (in the order `moa` erases them), and this root.
-    static var providers: [Provider] {
+    /// The server's own providers: the problem catalog, where transfers are counted, every served
+    /// feature's handlers and share in deleting a user, and this root. A user's data is erased in the
+    /// reverse of the schema order: a feature's rows before those of the features it references.
+    static func providers(metrics: ServerMetrics) -> [Provider] {
         [
-            .instance(SessionProviderKey.self, RequestSession()),
-            .instance(ClientOriginKey.self, RequestClientOrigin()),
-            .singleton(
-                UserDataOwnersKey.self,
-                requiresEach: [
-                    TransferUserDataKey.self, AccountUserDataKey.self, InboxUserDataKey.self, SettingsUserDataKey.self,
-                    ArchiveUserDataKey.self,
-                ]
-            ) { $0 },
-            .singleton(
-                ServerServicesKey.self, requires: SessionTokensKey.self, RegistrationKey.self, PasswordResetKey.self,
-                AccountDeletionKey.self, AccountServiceKey.self, SendMoneyKey.self, TransferReadingKey.self, RecipientBookKey.self,
-                InboxServiceKey.self, SettingsManagerKey.self, LedgerCheckKey.self, TicketStoreKey.self, PreferenceStoreKey.self,
-                WallClockKey.self
-            ) {
-                tokens, registration, reset, deletion, accounts, sendMoney, transfers, recipients, inbox, settings, ledger, tickets,
-                preferences, clock in
-                ServerServices(
-                    tokens: tokens, registration: registration, passwordReset: reset, deletion: deletion, accounts: accounts,
-                    sendMoney: sendMoney, transfers: transfers, recipients: recipients, inbox: inbox, settings: settings,
-                    ledger: ledger, tickets: tickets, preferences: preferences, clock: clock)
+            .instance(ProblemCatalogKey.self, MoaServer.problems),
+            .instance(TransferOutcomeCounterKey.self, TransferOutcomeCounter { metrics.transfer($0) }),
+            .singleton(UserDataOwnersKey.self, requiresEach: MoaServer.features.reversed().compactMap(\.userData)) { $0 },
+            .singleton(ServedRoutesKey.self, requiresEach: MoaServer.features.map(\.routes)) { $0 },
+            .singleton(ServerServicesKey.self, requires: SessionTokensKey.self, LedgerCheckKey.self, ServedRoutesKey.self) {
+                ServerServices(tokens: $0, ledger: $1, routes: $2)
             },
         ]
     }
+}
+
+/// Every served feature's handlers, in ``MoaServer/features``' order.
+enum ServedRoutesKey: ServiceKey {
+    typealias Service = [any ServedRoutes]
+    static var expectedProvider: String { "moa-server" }
 }
 
 /// What `moa-server` resolves.

@@ -10,6 +10,8 @@ public enum RegistryProblem: Hashable, Sendable, CustomStringConvertible {
     case cycle([KeyInfo])
     /// `overriding` replaced a key that nothing provides: a test override must replace something real.
     case overrideOfUnregistered(KeyInfo)
+    /// `overriding` added a key that something already provides: an addition must be new.
+    case additionOfRegistered(KeyInfo)
 
     public var description: String {
         switch self {
@@ -24,6 +26,8 @@ public enum RegistryProblem: Hashable, Sendable, CustomStringConvertible {
             return "cycle: " + keys.map(\.name).joined(separator: " → ")
         case .overrideOfUnregistered(let key):
             return "override of \(key.name) (\(key.interface)), which nothing provides: overriding may only replace a registered key"
+        case .additionOfRegistered(let key):
+            return "addition of \(key.name) (\(key.interface)), which is already provided: replace it instead"
         }
     }
 }

@@ -54,7 +54,8 @@ public struct KeyInfo: Hashable, Sendable, CustomStringConvertible {
 
     /// `AccountInterface` → `Account`; a Core or Shared module names itself (`Storage`).
     static func owner(ofModule module: String) -> String {
-        for layer in ["Interface", "Domain", "Data", "Feature", "Testing"] where module.hasSuffix(layer) && module.count > layer.count {
+        for layer in ["Interface", "Domain", "Data", "Feature", "Testing", "Postgres", "Server", "Remote"]
+        where module.hasSuffix(layer) && module.count > layer.count {
             return String(module.dropLast(layer.count))
         }
         return module

@@ -16,29 +16,42 @@ public struct ValidatedRegistry<Root: ServiceKey>: Sendable {
 
     /// A copy of this registry in which some providers are replaced, typically by fakes in a test.
     ///
-    /// Replacing a key that nothing provides is a problem, not a silent addition; the copy is
-    /// validated again and has its own singletons.
+    /// Replacing a key that nothing provides is a problem, not a silent addition (an addition is
+    /// said as one, ``Overrides/add(_:)``, and must be new); the copy is validated again and has its
+    /// own singletons.
     public func overriding(_ edit: (inout Overrides) -> Void) throws(RegistryProblems) -> ValidatedRegistry<Root> {
         var overrides = Overrides()
         edit(&overrides)
         let registered = Set(builder.entries.map(\.provider.key))
         let unknown = overrides.replacements.map(\.key).filter { !registered.contains($0) }
-        guard unknown.isEmpty else { throw RegistryProblems(problems: unknown.map(RegistryProblem.overrideOfUnregistered)) }
+        let known = overrides.additions.map(\.key).filter { registered.contains($0) }
+        guard unknown.isEmpty, known.isEmpty else {
+            throw RegistryProblems(
+                problems: unknown.map(RegistryProblem.overrideOfUnregistered) + known.map(RegistryProblem.additionOfRegistered))
+        }
 
         let replaced = Dictionary(overrides.replacements.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         let entries = builder.entries.map { entry in
             replaced[entry.provider.key].map { RegistryBuilder.Entry(module: "override", provider: $0) } ?? entry
         }
-        return try RegistryBuilder(entries: entries).validate(root: Root.self)
+        let added = overrides.additions.map { RegistryBuilder.Entry(module: "override", provider: $0) }
+        return try RegistryBuilder(entries: entries + added).validate(root: Root.self)
     }
 }
 
 /// The replacements collected by ``ValidatedRegistry/overriding(_:)``.
 public struct Overrides: Sendable {
     var replacements: [Provider] = []
+    var additions: [Provider] = []
 
     /// Replaces the provider of `provider.key` (which must already be registered).
     public mutating func replace(_ provider: Provider) {
         replacements.append(provider)
+    }
+
+    /// Adds a provider of a key nothing registers yet — something the replacements share (`moa`'s
+    /// signed-in connection to `moa-server`).
+    public mutating func add(_ provider: Provider) {
+        additions.append(provider)
     }
 }

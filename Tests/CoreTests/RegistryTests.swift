@@ -107,6 +107,20 @@ struct RegistryTests {
         }
     }
 
+    @Test func anAdditionIsAvailableToTheReplacementsAndMustBeNew() throws {
+        let registry = try RegistryBuilder(modules: [coreModule, settingsModule, greeterModule]).validate(root: GreeterKey.self)
+        let extended = try registry.overriding {
+            $0.add(.instance(AKey.self, 42))
+            $0.replace(.singleton(LimitsKey.self, requires: AKey.self) { DefaultLimits(perTransfer: $0) })
+        }
+        #expect(extended.resolve().greet() == "hello at 1, limit 42")
+        #expect {
+            try registry.overriding { $0.add(.instance(LimitsKey.self, DefaultLimits(perTransfer: 1))) }
+        } throws: { error in
+            (error as? RegistryProblems)?.problems == [.additionOfRegistered(KeyInfo(LimitsKey.self))]
+        }
+    }
+
     @Test func aSingletonIsCreatedExactlyOnceUnderConcurrentFirstAccess() async throws {
         final class Expensive: Sendable {}
         enum ExpensiveKey: ServiceKey { typealias Service = Expensive }

@@ -10,7 +10,7 @@ import SharedKit
 
 /// Account on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
 /// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
-public enum AccountPostgresStores {
+public enum AccountPostgresStores: PostgresFeatureStores {
     /// Account's schema on PostgreSQL: the accounts (with the hidden cash accounts) and the ledger of
     /// signed entries, as AccountData's on SQLite; the entries' ids are the history's paging key.
     public static var migrations: PostgresMigrationSet {

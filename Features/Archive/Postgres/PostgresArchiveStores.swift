@@ -11,7 +11,7 @@ import SharedKit
 /// user's tickets and preferences, never the catalogue, which stays on each machine — and its
 /// store keys, which the server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with
 /// the other features'.
-public enum ArchivePostgresStores {
+public enum ArchivePostgresStores: PostgresFeatureStores {
     /// Archive's per-user schema on PostgreSQL: the tickets and preferences of `ArchiveMigrations`
     /// (SQLite), in one step. Days are `date`; the preference lists `text[]`.
     public static var migrations: PostgresMigrationSet {

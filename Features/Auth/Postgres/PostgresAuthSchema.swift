@@ -4,7 +4,7 @@ import Registry
 
 /// Auth on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
 /// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
-public enum AuthPostgresStores {
+public enum AuthPostgresStores: PostgresFeatureStores {
     /// Auth's schema on PostgreSQL: the final shape of SQLite's (`AuthMigrations`), in one step.
     ///
     /// Addresses compare as SQLite's `COLLATE NOCASE` does — ASCII letters folded, nothing else —

@@ -9,7 +9,7 @@ import SharedKit
 
 /// Inbox on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
 /// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
-public enum InboxPostgresStores {
+public enum InboxPostgresStores: PostgresFeatureStores {
     /// Inbox's schema on PostgreSQL: the final shape of `InboxMigrations` (SQLite), in one step.
     public static var migrations: PostgresMigrationSet {
         PostgresMigrationSet(

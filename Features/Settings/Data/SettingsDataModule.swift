@@ -37,12 +37,13 @@ public struct SettingsDataModule: FeatureModule {
     }
 
     /// Settings' stores on SQLite (requiring `DatabaseKey` and `WallClockKey`): `SettingsStoreKey`
-    /// and `SettingsEraserKey`.
+    /// (also as `LocalSettingsStoreKey`, which a client of `moa-server` keeps) and `SettingsEraserKey`.
     public static var sqliteStores: [Provider] {
         [
-            .singleton(SettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self) { database, clock in
+            .singleton(LocalSettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self) { database, clock in
                 SQLiteSettingsStore(database: database, clock: clock)
             },
+            .singleton(SettingsStoreKey.self, requires: LocalSettingsStoreKey.self) { $0 },
             .singleton(SettingsEraserKey.self) { SQLiteSettingsEraser() },
         ]
     }

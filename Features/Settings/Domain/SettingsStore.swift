@@ -28,3 +28,9 @@ public protocol SettingsStore: Sendable {
 public enum SettingsStoreKey: ServiceKey {
     public typealias Service = any SettingsStore
 }
+
+/// This machine's own settings store, whatever ``SettingsStoreKey`` is: when `moa` is a client of
+/// `moa-server`, the settings the server does not keep stay here.
+public enum LocalSettingsStoreKey: ServiceKey {
+    public typealias Service = any SettingsStore
+}

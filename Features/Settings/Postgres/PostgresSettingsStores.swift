@@ -8,7 +8,7 @@ import SharedKit
 
 /// Settings on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
 /// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
-public enum SettingsPostgresStores {
+public enum SettingsPostgresStores: PostgresFeatureStores {
     /// Settings's schema on PostgreSQL: the final shape of `SettingsMigrations` (SQLite), in one step.
     /// One row per stored value: `scope` is the user id, or `device`.
     public static var migrations: PostgresMigrationSet {

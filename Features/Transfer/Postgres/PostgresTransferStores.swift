@@ -10,7 +10,7 @@ import TransferInterface
 
 /// Transfer on PostgreSQL, for `moa-server --database`: its schema and its store keys, which the
 /// server's composition (`App/MoaPostgres`'s `PostgresStores`) gathers with the other features'.
-public enum TransferPostgresStores {
+public enum TransferPostgresStores: PostgresFeatureStores {
     /// Transfer's schema on PostgreSQL, as TransferData's on SQLite: the transfers (unique per
     /// sender and idempotency key, across every server process), the per-quarter-hour totals the
     /// daily limit reads, the favourites and the recent recipients.

@@ -1,0 +1,16 @@
+import MoaPostgres
+import Testing
+
+@testable import MoaServer
+
+/// The one entry per served feature (``MoaServer/features``, `PostgresStores.features`): both
+/// engines hold the same features' schemas in the same order, so a feature served on one engine only,
+/// or applied before a feature it references on one of them, fails here rather than at a start-up.
+@Suite("moa-server · the served features")
+struct ServedFeaturesTests {
+    @Test func bothEnginesApplyTheSameFeaturesSchemasInTheSameOrder() {
+        #expect(MoaServer.migrations.map(\.feature) == PostgresStores.migrations.map(\.feature))
+        #expect(MoaServer.migrations.map(\.feature) == ["Auth", "Account", "Transfer", "Inbox", "Settings", "Archive"])
+    }
+
+}
