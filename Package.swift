@@ -354,10 +354,8 @@ let app: [Module] = [
     // other closure builds PostgresNIO.
     .library(
         "MoaPostgres", path: "App/MoaPostgres",
-        deps: [
-            "Registry", "Persistence", "PostgresStorage", "AuthPostgres", "SettingsPostgres", "AccountPostgres", "TransferPostgres",
-            "InboxPostgres", "ArchivePostgres",
-        ]),
+        deps: ["Registry", "Persistence", "PostgresStorage"]
+            + features.filter { $0.imports["Postgres"] != nil }.map { Dep.module($0.postgres) }),
     // The second composition root: the bank over HTTP, for `moa` clients on other machines.
     .library(
         "MoaServer", path: "App/MoaServer",
@@ -369,11 +367,10 @@ let app: [Module] = [
             hummingbirdCore, openAPIRuntime, openAPIHummingbird, httpTypes, prometheus, metrics, serviceLifecycle,
             hummingbirdTLS, nioSSL, configuration, systemPackage,
         ]
-            + ["AuthInterface", "AuthDomain", "AuthData", "SettingsInterface", "SettingsDomain", "SettingsData"]
-            + ["AccountDomain", "AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxDomain", "InboxData"]
-            + ["ArchiveDomain", "ArchiveData"]
-            // Each served feature's handlers of its part of docs/api/openapi.yaml.
-            + features.filter(\.isServed).map { Dep.module($0.server) }),
+            + ["AuthInterface", "AuthDomain", "SettingsInterface", "SettingsDomain", "AccountDomain", "TransferInterface"]
+            + ["TransferDomain", "InboxDomain", "ArchiveDomain"]
+            // Each served feature's stores on SQLite and its handlers of its part of docs/api/openapi.yaml.
+            + features.filter(\.isServed).flatMap { [Dep.module($0.data), Dep.module($0.server)] }),
     .executable("moa-server", path: "App/moa-server", deps: ["MoaServer"]),
 ]
 
@@ -444,7 +441,9 @@ let crossCuttingTests: [Module] = [
         deps: ["MoaPostgres", "PostgresStorage", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsDomain", "SettingsData", "AccountInterface", "AccountDomain"]
             + ["AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxInterface", "InboxDomain", "InboxData"]
-            + ["ArchiveInterface", "ArchiveDomain", "ArchiveData"]),
+            + ["ArchiveInterface", "ArchiveDomain", "ArchiveData"]
+            // Scripts/new-feature --served inserts a served feature's store contract dependencies above this line.
+    ),
 ]
 
 // MARK: - Helpers (the only place that knows how a feature becomes targets)

@@ -24,7 +24,7 @@ public enum RemoteComposition {
         InboxRemoteModule.replacements,
         SettingsRemoteModule.replacements,
         ArchiveRemoteModule.replacements,
-        // new-feature: remote
+        // new-feature: remote features
     ]
 
     /// Makes `overrides` talk to `address`: the signed-in connection, then every feature's replacements.

@@ -32,7 +32,7 @@ public struct PostgresStores: FeatureModule {
         InboxPostgresStores.self,
         SettingsPostgresStores.self,
         ArchivePostgresStores.self,
-        // new-feature: postgres
+        // new-feature: postgres features
     ]
 
     /// Every feature's schema, in the order they are applied.

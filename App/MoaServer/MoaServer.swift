@@ -174,7 +174,7 @@ public struct MoaServer: Sendable {
                 ArchiveServerModule(),
             ]
         },
-        // new-feature: served
+        // new-feature: served features
     ]
 
     /// The schema of every feature the server stores.

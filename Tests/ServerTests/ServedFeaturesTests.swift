@@ -8,9 +8,12 @@ import Testing
 /// or applied before a feature it references on one of them, fails here rather than at a start-up.
 @Suite("moa-server · the served features")
 struct ServedFeaturesTests {
-    @Test func bothEnginesApplyTheSameFeaturesSchemasInTheSameOrder() {
+    @Test func bothEnginesApplyTheSameFeaturesSchemasInTheSameOrder() throws {
         #expect(MoaServer.migrations.map(\.feature) == PostgresStores.migrations.map(\.feature))
-        #expect(MoaServer.migrations.map(\.feature) == ["Auth", "Account", "Transfer", "Inbox", "Settings", "Archive"])
+        // A feature after those it references: every user-keyed table after Auth's, transfers after accounts.
+        let order = MoaServer.migrations.map(\.feature)
+        #expect(order.first == "Auth")
+        #expect(try #require(order.firstIndex(of: "Account")) < #require(order.firstIndex(of: "Transfer")))
     }
 
 }

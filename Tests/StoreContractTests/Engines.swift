@@ -43,6 +43,17 @@ enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
     }
 
     static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// The test server; without one, the case is skipped with a line saying so — or, in CI, fails
+    /// (`nil`: the issue is recorded, end the case).
+    static func postgresOrSkip() throws -> PostgresLocation? {
+        if let location = postgresLocation { return location }
+        if inCI {
+            Issue.record("CI=true but \(urlVariable) is not set: the PostgreSQL contract cases cannot run.")
+            return nil
+        }
+        try Test.cancel("PostgreSQL skipped: \(urlVariable) is not set (Scripts/postgres-cluster start prints it).")
+    }
 }
 
 /// Every store the contracts exercise, resolved through the registry from the same providers the
@@ -99,13 +110,7 @@ func withStores(
         ]).validate(root: StoresKey.self).resolve()
         try await body(stores)
     case .postgres:
-        guard let location = Engine.postgresLocation else {
-            if Engine.inCI {
-                Issue.record("CI=true but \(Engine.urlVariable) is not set: the PostgreSQL contract cases cannot run.")
-                return
-            }
-            try Test.cancel("PostgreSQL skipped: \(Engine.urlVariable) is not set (Scripts/postgres-cluster start prints it).")
-        }
+        guard let location = try Engine.postgresOrSkip() else { return }
         try await withPostgres(location) { database in
             let stores = try RegistryBuilder(modules: [
                 ModuleOf("Core", [.instance(WallClockKey.self, clock)]),
@@ -113,6 +118,33 @@ func withStores(
                 ModuleOf("Test", [storesProvider]),
             ]).validate(root: StoresKey.self).resolve()
             try await body(stores)
+        }
+    }
+}
+
+/// Runs `body` with `root` resolved from one feature's store providers on `engine`: on SQLite from
+/// its Data module's (`sqlite`: its migrations and providers), on PostgreSQL from its
+/// `<F>PostgresStores.providers`, in a migrated schema of its own — a feature's own contract suite,
+/// without listing its stores in ``Stores``.
+func withFeatureStores<Root: ServiceKey>(
+    _ engine: Engine, root: Root.Type, sqlite: (migrations: [MigrationSet], providers: [Provider]),
+    postgres: @escaping @Sendable (PostgresAppDatabase) -> [Provider],
+    clock: any WallClock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600)), _ body: (Root.Service) async throws -> Void
+) async throws {
+    switch engine {
+    case .sqlite:
+        let database = try AppDatabase.temporary(migrations: sqlite.migrations)
+        let service = try RegistryBuilder(modules: [ModuleOf.core(database: database, clock: clock), ModuleOf("SQLite", sqlite.providers)])
+            .validate(root: Root.self).resolve()
+        try await body(service)
+    case .postgres:
+        guard let location = try Engine.postgresOrSkip() else { return }
+        try await withPostgres(location) { database in
+            let service = try RegistryBuilder(modules: [
+                ModuleOf("Core", [.instance(WallClockKey.self, clock), .instance(UnitOfWorkKey.self, database)]),
+                ModuleOf("PostgreSQL", postgres(database)),
+            ]).validate(root: Root.self).resolve()
+            try await body(service)
         }
     }
 }
