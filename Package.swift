@@ -295,6 +295,7 @@ let features: [FeatureSpec] = [
             argumentParser, grdb, swiftCSV,
         ],
         postgres: ["ArchiveDomain", "ArchiveInterface", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
+        api: ["ArchiveDomain"],
         server: [
             "ArchiveAPI", "ArchiveDomain", "ArchiveInterface", "AuthInterface", "APIServing", "SharedKit", openAPIRuntime, "Registry",
         ],
@@ -302,7 +303,7 @@ let features: [FeatureSpec] = [
         servedTests: [
             "ArchiveServer", "ArchiveRemote", "ArchiveAPI", "ArchiveData", "ArchiveDomain", "ArchiveInterface", "AuthInterface",
             "APIServing",
-            "AuthTesting", "APIClient", "APITesting", "SharedKit", "Storage",
+            "AuthTesting", "APIClient", "APITesting", "SharedKit", "Storage", "CommandKit",
         ]),
     .feature(
         "Inbox",

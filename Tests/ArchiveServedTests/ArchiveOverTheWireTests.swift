@@ -9,6 +9,7 @@ import ArchiveRemote
 import ArchiveServer
 import AuthInterface
 import AuthTesting
+import CommandKit
 import Foundation
 import SharedKit
 import Storage
@@ -59,6 +60,29 @@ struct ArchiveOverTheWireTests {
     }
 
     private func home() async throws -> ClientMachine { try await ClientMachine(api: try api.client(), clock: clock, session: session) }
+
+    /// A script reads a ticket alike from the API, `moa archive tickets --json` and the JSON export:
+    /// the same keys, and a ticket added by hand's `event_id`, `rating` and `memo` as `null` in all
+    /// three (the API and `--json` used to leave them out, the export wrote them).
+    @Test func theAPIMoasJSONAndTheExportShowATicketAlike() async throws {
+        let home = try await home()
+        _ = try await home.service.addManual(
+            ManualTicket(
+                title: "Jazz", category: "콘서트", district: "마포구", isFree: true, attendedOn: Day(clock.now(), in: .gmt), rating: nil,
+                memo: nil))
+        let (status, body) = try await api.get("/v1/archive/tickets")
+        #expect(status == .ok)
+        let served = try #require((try JSONSerialization.jsonObject(with: body)) as? [NSDictionary])
+        let tickets = try await home.service.list()
+        let printed = try #require(
+            (try JSONSerialization.jsonObject(with: Data(try JSONOutput.encode(tickets.map(TicketRecord.init)).utf8))) as? [NSDictionary])
+        let exported = try #require(
+            (try JSONSerialization.jsonObject(with: Data(try await home.service.export(.json).text.utf8))) as? [NSDictionary])
+        #expect(served.count == 1)
+        #expect(served == printed)
+        #expect(served == exported)
+        #expect(served.first?["event_id"] is NSNull && served.first?["rating"] is NSNull && served.first?["memo"] is NSNull)
+    }
 
     @Test func aTicketArchivedOnOneHomeIsSeenWithItsTasteAndRecommendationsOnAnother() async throws {
         let (first, second) = (try await home(), try await home())
@@ -267,7 +291,7 @@ extension ManualWallClock {
 /// A server that answers with what no Moa server stores: terminal escapes in a title, a rating of 9,
 /// a district that is not one of Seoul's.
 private struct HostileArchive: APIProtocol {
-    let ticket: Components.Schemas.ArchiveTicket
+    let ticket: TicketRecord
     let preferences: Components.Schemas.ArchivePreferences
 
     func listTickets(_ input: Operations.ListTickets.Input) async throws -> Operations.ListTickets.Output {
@@ -292,30 +316,30 @@ private struct HostileArchive: APIProtocol {
 
 @Suite("Archive · a hostile server")
 struct ArchiveHostileServerTests {
-    static let fine = Components.Schemas.ArchiveTicket(
-        id: "3f1c2b9a-0000-4000-8000-000000000001", eventId: nil, title: "Jazz", category: "콘서트", district: "마포구", place: "",
+    static let fine = TicketRecord(
+        id: "3f1c2b9a-0000-4000-8000-000000000001", eventID: nil, title: "Jazz", category: "콘서트", district: "마포구", place: "",
         audience: "", free: true, attendedOn: "2026-11-20", rating: 4, memo: nil, createdAt: Date(timeIntervalSince1970: 1_700_000_000))
     static let sent = Ticket(
         id: "local", owner: "user-ada", eventID: nil, title: "Jazz", category: "콘서트", district: "마포구", place: "", audience: "",
         isFree: true, attendedOn: Day(year: 2026, month: 11, day: 20) ?? Day(Date(), in: .gmt), rating: 4, memo: nil, createdAt: Date())
     static let nonePreferences = Components.Schemas.ArchivePreferences(set: false, districts: [], categories: [])
 
-    static func with(_ change: (inout Components.Schemas.ArchiveTicket) -> Void) -> Components.Schemas.ArchiveTicket {
+    static func with(_ change: (inout TicketRecord) -> Void) -> TicketRecord {
         var ticket = fine
         change(&ticket)
         return ticket
     }
 
-    static let hostile: [Components.Schemas.ArchiveTicket] = [
+    static let hostile: [TicketRecord] = [
         with { $0.title = "\u{1B}]0;pwned\u{07}\u{1B}[2J" },
         with { $0.memo = "see \u{202E}txt.exe" },
         with { $0.rating = 9 },
         with { $0.attendedOn = "2026-13-40" },
         with { $0.id = "../../../../etc/passwd" },
-        with { $0.eventId = "A B" },
+        with { $0.eventID = "A B" },
     ]
 
-    private func store(_ ticket: Components.Schemas.ArchiveTicket, _ preferences: Components.Schemas.ArchivePreferences = nonePreferences)
+    private func store(_ ticket: TicketRecord, _ preferences: Components.Schemas.ArchivePreferences = nonePreferences)
         throws -> (RemoteTicketStore, RemotePreferenceStore)
     {
         let api = InProcessAPI()
@@ -330,7 +354,7 @@ struct ArchiveHostileServerTests {
     }
 
     @Test(arguments: hostile)
-    func aTicketNoMoaServerStoresIsAnAnswerNotUnderstoodNeverText(_ ticket: Components.Schemas.ArchiveTicket) async throws {
+    func aTicketNoMoaServerStoresIsAnAnswerNotUnderstoodNeverText(_ ticket: TicketRecord) async throws {
         let (tickets, _) = try store(ticket)
         let refused = await #expect(throws: RemoteProblem.self) { try await tickets.tickets(of: "user-ada") }
         #expect(refused?.type == "unexpected-response")

@@ -35,12 +35,12 @@ struct ExportTests {
         #expect(document.text.hasSuffix("\r\n"))
         let parsed = try EnumeratedCSV(string: document.text, delimiter: .comma)
         #expect(parsed.header == TicketExport.header)
-        let expected = try await harness.service.list().map(TicketExport.Record.init)
-        let records = parsed.rows.map { cells in
-            TicketExport.Record(
+        let expected = try await harness.service.list().map(TicketRecord.init)
+        let records = try parsed.rows.map { cells in
+            TicketRecord(
                 id: cells[0], eventID: cells[1].isEmpty ? nil : cells[1], title: cells[2], category: cells[3], district: cells[4],
                 place: cells[5], audience: cells[6], free: cells[7] == "true", attendedOn: cells[8], rating: Int(cells[9]),
-                memo: cells[10].isEmpty ? nil : cells[10], createdAt: cells[11])
+                memo: cells[10].isEmpty ? nil : cells[10], createdAt: try Date(cells[11], strategy: .iso8601))
         }
         #expect(records == expected)
         #expect(records.first?.memo == "1막이 길었다, 그래도 \"명연기\"\n2막은 최고")
@@ -83,8 +83,10 @@ struct ExportTests {
     @Test func jsonRoundTrips() async throws {
         let harness = try await Self.harnessWithAwkwardTickets()
         let text = try await harness.run(["export", "--format", "json"])
-        let decoded = try JSONDecoder().decode([TicketExport.Record].self, from: Data(text.utf8))
-        #expect(decoded == (try await harness.service.list().map(TicketExport.Record.init)))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let decoded = try decoder.decode([TicketRecord].self, from: Data(text.utf8))
+        #expect(decoded == (try await harness.service.list().map(TicketRecord.init)))
         #expect(decoded.first?.eventID == (try await harness.eventID("연극 '햄릿'")).rawValue)
         #expect(text.contains("\"event_id\" : null"))
     }

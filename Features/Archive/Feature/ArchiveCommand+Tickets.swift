@@ -81,16 +81,5 @@ extension ArchiveCommand {
 }
 
 extension ArchiveJSON {
-    struct Ticket: Encodable {
-        let id: String, eventId: String?, title: String, category: String, district: String, place: String, audience: String, free: Bool
-        let attendedOn: String, rating: Int?, memo: String?, createdAt: Date
-        init(_ t: ArchiveDomain.Ticket) {
-            (id, eventId, title, category, district, place, audience, free) = (
-                t.id.rawValue, t.eventID?.rawValue, t.title, t.category, t.district, t.place, t.audience, t.isFree
-            )
-            (attendedOn, rating, memo, createdAt) = (t.attendedOn.description, t.rating, t.memo, t.createdAt)
-        }
-    }
-
-    struct Removed: Encodable { let removed: Ticket }
+    struct Removed: Encodable { let removed: TicketRecord }
 }

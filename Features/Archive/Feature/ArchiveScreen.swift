@@ -217,9 +217,9 @@ enum ArchiveJSON {
             Events(
                 events: page.events.map(Event.init), total: page.total, page: page.page, perPage: page.perPage, pageCount: page.pageCount,
                 catalogueCount: count)
-        case .added(let ticket): Ticket(ticket)
-        case .tickets(let tickets): tickets.map(Ticket.init)
-        case .removed(let ticket): Removed(removed: Ticket(ticket))
+        case .added(let ticket): TicketRecord(ticket)
+        case .tickets(let tickets): tickets.map(TicketRecord.init)
+        case .removed(let ticket): Removed(removed: TicketRecord(ticket))
         case .taste(let profile): Taste(profile)
         case .recommendations(let list): Recommendations(list)
         case .exported(let document, let path): Exported(format: document.format.rawValue, tickets: document.ticketCount, path: path ?? "-")

@@ -58,12 +58,12 @@ public struct RemoteTicketStore: TicketStore {
     }
 
     /// A ticket from the server, held to the rules of one this machine stores.
-    static func ticket(_ wire: Components.Schemas.ArchiveTicket, owner: UserID) throws -> Ticket {
+    static func ticket(_ wire: TicketRecord, owner: UserID) throws -> Ticket {
         guard let attendedOn = try? TicketRules.day(wire.attendedOn, field: "attended_on"), TicketRules.isTicketID(wire.id) else {
             throw RemoteAPI.unexpected("a ticket")
         }
         let draft = TicketDraft(
-            eventID: wire.eventId.map { EventID($0) }, title: wire.title, category: wire.category, district: wire.district,
+            eventID: wire.eventID.map { EventID($0) }, title: wire.title, category: wire.category, district: wire.district,
             place: wire.place, audience: wire.audience, isFree: wire.free, attendedOn: attendedOn, rating: wire.rating, memo: wire.memo)
         // The server's day may be ahead of this machine's: any day a ticket can carry is accepted here.
         // A ticket the rules would change (a control character they would drop) is not one a Moa server stores.

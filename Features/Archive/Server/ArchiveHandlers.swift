@@ -37,7 +37,7 @@ public struct ArchiveHandlers: APIProtocol {
 
     public func listTickets(_ input: Operations.ListTickets.Input) async throws -> Operations.ListTickets.Output {
         let user = try await session.requireUser()
-        return .ok(.init(body: .json(try await tickets.tickets(of: user.id).map(Components.Schemas.ArchiveTicket.init))))
+        return .ok(.init(body: .json(try await tickets.tickets(of: user.id).map(TicketRecord.init))))
     }
 
     public func addTicket(_ input: Operations.AddTicket.Input) async throws -> Operations.AddTicket.Output {
@@ -58,7 +58,7 @@ public struct ArchiveHandlers: APIProtocol {
             throw ArchiveError.tooManyTickets(limit: maximumTickets)
         }
         do {
-            return .created(.init(body: .json(.init(try await tickets.insert(ticket)))))
+            return .created(.init(body: .json(TicketRecord(try await tickets.insert(ticket)))))
         } catch is DuplicateTicket {
             throw ArchiveError.alreadyArchived(title: ticket.title, on: ticket.attendedOn)
         }
@@ -100,16 +100,6 @@ struct NoPreferences: Error, UserFacingError {
     var message: String { "No preferences are set." }
     var hint: String? { nil }
     var exitStatus: ExitStatus { .unavailable }
-}
-
-extension Components.Schemas.ArchiveTicket {
-    /// The ticket in the shape of `moa archive export --format json` (``TicketExport/Record``).
-    init(_ ticket: Ticket) {
-        self.init(
-            id: ticket.id.rawValue, eventId: ticket.eventID?.rawValue, title: ticket.title, category: ticket.category,
-            district: ticket.district, place: ticket.place, audience: ticket.audience, free: ticket.isFree,
-            attendedOn: ticket.attendedOn.description, rating: ticket.rating, memo: ticket.memo, createdAt: ticket.createdAt)
-    }
 }
 
 extension Components.Schemas.ArchivePreferences {

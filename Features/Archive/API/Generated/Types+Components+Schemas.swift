@@ -17,6 +17,10 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import ArchiveDomain
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -96,99 +100,12 @@ extension Components {
                 case field
             }
         }
-        /// A ticket, as `moa archive export --format json` writes it (one shape for both; that file
-        /// writes `null` where the server may omit a key, as the Conventions allow).
+        /// A ticket, as `moa archive tickets --json` prints it and `moa archive export --format json`
+        /// writes it: one shape for all three, every key present (`null` for none).
         ///
         ///
         /// - Remark: Generated from `#/components/schemas/ArchiveTicket`.
-        public struct ArchiveTicket: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/id`.
-            public var id: Swift.String
-            /// The catalogue event; `null` for a ticket added by hand.
-            ///
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/event_id`.
-            public var eventId: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/title`.
-            public var title: Swift.String
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/category`.
-            public var category: Swift.String
-            /// The district as the catalogue writes it ("마포구").
-            ///
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/district`.
-            public var district: Swift.String
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/place`.
-            public var place: Swift.String
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/audience`.
-            public var audience: Swift.String
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/free`.
-            public var free: Swift.Bool
-            /// `YYYY-MM-DD`.
-            ///
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/attended_on`.
-            public var attendedOn: Swift.String
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/rating`.
-            public var rating: Swift.Int?
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/memo`.
-            public var memo: Swift.String?
-            /// - Remark: Generated from `#/components/schemas/ArchiveTicket/created_at`.
-            public var createdAt: Foundation.Date
-            /// Creates a new `ArchiveTicket`.
-            ///
-            /// - Parameters:
-            ///   - id:
-            ///   - eventId: The catalogue event; `null` for a ticket added by hand.
-            ///   - title:
-            ///   - category:
-            ///   - district: The district as the catalogue writes it ("마포구").
-            ///   - place:
-            ///   - audience:
-            ///   - free:
-            ///   - attendedOn: `YYYY-MM-DD`.
-            ///   - rating:
-            ///   - memo:
-            ///   - createdAt:
-            public init(
-                id: Swift.String,
-                eventId: Swift.String? = nil,
-                title: Swift.String,
-                category: Swift.String,
-                district: Swift.String,
-                place: Swift.String,
-                audience: Swift.String,
-                free: Swift.Bool,
-                attendedOn: Swift.String,
-                rating: Swift.Int? = nil,
-                memo: Swift.String? = nil,
-                createdAt: Foundation.Date
-            ) {
-                self.id = id
-                self.eventId = eventId
-                self.title = title
-                self.category = category
-                self.district = district
-                self.place = place
-                self.audience = audience
-                self.free = free
-                self.attendedOn = attendedOn
-                self.rating = rating
-                self.memo = memo
-                self.createdAt = createdAt
-            }
-            public enum CodingKeys: String, CodingKey {
-                case id
-                case eventId = "event_id"
-                case title
-                case category
-                case district
-                case place
-                case audience
-                case free
-                case attendedOn = "attended_on"
-                case rating
-                case memo
-                case createdAt = "created_at"
-            }
-        }
+        public typealias ArchiveTicket = ArchiveDomain.TicketRecord
         /// Lengths count Unicode scalars. A ticket copying a catalogue event (with `event_id`) may have
         /// an empty category, district, place or audience, as the catalogue may; one added by hand
         /// needs a category and a district.
