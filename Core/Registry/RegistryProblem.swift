@@ -12,6 +12,8 @@ public enum RegistryProblem: Hashable, Sendable, CustomStringConvertible {
     case overrideOfUnregistered(KeyInfo)
     /// `overriding` added a key that something already provides: an addition must be new.
     case additionOfRegistered(KeyInfo)
+    /// `overriding` replaced (or added) one key more than once: which one wins would be an accident of order.
+    case repeatedOverride(KeyInfo)
 
     public var description: String {
         switch self {
@@ -28,6 +30,8 @@ public enum RegistryProblem: Hashable, Sendable, CustomStringConvertible {
             return "override of \(key.name) (\(key.interface)), which nothing provides: overriding may only replace a registered key"
         case .additionOfRegistered(let key):
             return "addition of \(key.name) (\(key.interface)), which is already provided: replace it instead"
+        case .repeatedOverride(let key):
+            return "\(key.name) (\(key.interface)) is overridden more than once: one override per key"
         }
     }
 }

@@ -25,12 +25,18 @@ public struct ValidatedRegistry<Root: ServiceKey>: Sendable {
         let registered = Set(builder.entries.map(\.provider.key))
         let unknown = overrides.replacements.map(\.key).filter { !registered.contains($0) }
         let known = overrides.additions.map(\.key).filter { registered.contains($0) }
-        guard unknown.isEmpty, known.isEmpty else {
+        var seen = Set<KeyInfo>()
+        var repeated: [KeyInfo] = []
+        for key in (overrides.replacements + overrides.additions).map(\.key) where !seen.insert(key).inserted && !repeated.contains(key) {
+            repeated.append(key)
+        }
+        guard unknown.isEmpty, known.isEmpty, repeated.isEmpty else {
             throw RegistryProblems(
-                problems: unknown.map(RegistryProblem.overrideOfUnregistered) + known.map(RegistryProblem.additionOfRegistered))
+                problems: unknown.map(RegistryProblem.overrideOfUnregistered) + known.map(RegistryProblem.additionOfRegistered)
+                    + repeated.map(RegistryProblem.repeatedOverride))
         }
 
-        let replaced = Dictionary(overrides.replacements.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+        let replaced = Dictionary(overrides.replacements.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let entries = builder.entries.map { entry in
             replaced[entry.provider.key].map { RegistryBuilder.Entry(module: "override", provider: $0) } ?? entry
         }

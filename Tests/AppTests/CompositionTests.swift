@@ -1,3 +1,4 @@
+import APIClient
 import Foundation
 import Registry
 import Storage
@@ -18,6 +19,21 @@ struct CompositionTests {
         let registry = try Composition.validate(modules)
         #expect(registry.catalogue.map(\.key.name).contains("DatabaseKey"))
         #expect(registry.resolve().commandGroups.count == MoaCommand.configuration.subcommands.count - 2) // all but doctor and tour
+    }
+
+    /// `moa --server URL`: every served feature's keys replaced by its remote module, once each, on
+    /// the signed-in connection Auth adds; the composition resolves without touching the network.
+    @Test func aServerReplacesTheServedKeysOnTheSignedInConnection() throws {
+        let (modules, _, _) = try modules()
+        let remote = try Composition.validate(modules, server: try ServerAddress("http://127.0.0.1:1", origin: .option))
+        let overridden = Set(remote.catalogue.filter { $0.module == "override" }.map(\.key.name))
+        let served: Set = [
+            "SignedInAPIKey", "SessionManagerKey", "AccountDeletionKey", "AccountServiceKey", "SendMoneyKey", "TransferReadingKey",
+            "InboxServiceKey", "SettingsStoreKey", "SettingsManagerKey", "TicketStoreKey", "PreferenceStoreKey",
+        ]
+        #expect(served.isSubset(of: overridden))
+        #expect(!overridden.contains("LocalSettingsStoreKey") && !overridden.contains("DatabaseKey"))
+        #expect(remote.resolve().commandGroups.count == (try Composition.validate(modules)).resolve().commandGroups.count)
     }
 
     @Test func everyRootSubcommandIsRunByAComposedGroup() throws {

@@ -107,6 +107,18 @@ struct RegistryTests {
         }
     }
 
+    @Test func aKeyOverriddenTwiceIsAProblemNotALastOneWins() throws {
+        let registry = try RegistryBuilder(modules: [coreModule, settingsModule, greeterModule]).validate(root: GreeterKey.self)
+        #expect {
+            try registry.overriding {
+                $0.replace(.singleton(LimitsKey.self) { DefaultLimits(perTransfer: 7) })
+                $0.replace(.singleton(LimitsKey.self) { DefaultLimits(perTransfer: 8) })
+            }
+        } throws: { error in
+            (error as? RegistryProblems)?.problems == [.repeatedOverride(KeyInfo(LimitsKey.self))]
+        }
+    }
+
     @Test func anAdditionIsAvailableToTheReplacementsAndMustBeNew() throws {
         let registry = try RegistryBuilder(modules: [coreModule, settingsModule, greeterModule]).validate(root: GreeterKey.self)
         let extended = try registry.overriding {
