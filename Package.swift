@@ -192,11 +192,12 @@ let features: [FeatureSpec] = [
             "Money", "SharedKit", "Registry", "Persistence", "Storage", "DesignSystem", "CommandKit", grdb,
         ],
         postgres: ["SettingsDomain", "PostgresStorage", "SharedKit", "Registry", "Persistence", postgresNIO],
+        api: ["SettingsDomain"],
         server: ["SettingsAPI", "SettingsDomain", "AuthInterface", "APIServing", "Money", openAPIRuntime, "Registry"],
         remote: ["SettingsAPI", "SettingsDomain", "APIClient", "SharedKit", "Money", "Registry", "SettingsInterface"],
         servedTests: [
             "SettingsServer", "SettingsRemote", "SettingsData", "SettingsDomain", "AuthInterface", "AuthTesting", "APIClient",
-            "APITesting", "SharedKit", "Storage",
+            "APITesting", "SharedKit", "Storage", "CommandKit",
         ]),
     .feature(
         "Account",

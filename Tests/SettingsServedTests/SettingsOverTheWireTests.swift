@@ -2,6 +2,7 @@ import APIClient
 import APITesting
 import AuthInterface
 import AuthTesting
+import CommandKit
 import Foundation
 import SettingsData
 import SettingsDomain
@@ -21,6 +22,8 @@ struct SettingsOverTheWireTests {
     let serverSession = FakeSessionProvider(user: FakeSessionProvider.ada)
     let server: SettingsManager
     let client: SettingsManager
+    /// The handlers' transport, for what a client that is not `moa` reads (the raw JSON).
+    let api: InProcessAPI
 
     init() throws {
         let clock = ManualWallClock()
@@ -29,12 +32,26 @@ struct SettingsOverTheWireTests {
             scopes: SessionSettingsScope(session: serverSession))
         let api = InProcessAPI(requiresToken: true)
         try SettingsHandlers(settings: server, session: serverSession).registerHandlers(on: api)
+        self.api = api
         let remote = try api.client()
         client = SettingsManager(
             store: RemoteSettingsStore(
                 local: SQLiteSettingsStore(database: try AppDatabase.inMemory(migrations: [SettingsMigrations.all]), clock: clock),
                 api: remote),
             scopes: SessionSettingsScope(session: session))
+    }
+
+    /// A script reads a setting alike from the API and from `moa settings get --json`: the same keys,
+    /// and money as `{minor_units, currency}` in both.
+    @Test func theAPIAndMoasJSONShowASettingAlike() async throws {
+        let daily = SettingKey.transferDailyLimit.name
+        _ = try await server.set(daily, to: "12,000,000")
+        let (status, served) = try await api.object(get: "/v1/settings/\(daily)")
+        #expect(status == .ok)
+        let printed = InProcessAPI.object(try JSONOutput.encode(SettingRecord(try await server.entry(named: daily).entry)))
+        #expect(served != nil && served == printed)
+        #expect((served?["value"] as? NSDictionary)?["minor_units"] as? Int == 12_000_000)
+        #expect(served?["source"] as? String == "user")
     }
 
     @Test func aMoneySettingIsKeptOnTheServerAndTheOthersHere() async throws {

@@ -176,9 +176,9 @@ enum SettingsScreen {
     static func printJSON(_ outcome: SettingsViewModel.Outcome, _ context: CommandContext) throws {
         switch outcome {
         case .listed(let report):
-            try context.printJSON(report.entries.map(SettingJSON.init))
+            try context.printJSON(report.entries.map(SettingRecord.init))
         case .shown(let setting), .changed(let setting), .reset(let setting, _):
-            try context.printJSON(SettingJSON(setting.entry))
+            try context.printJSON(SettingRecord(setting.entry))
         case .stored(let scope, let count), .resetAll(let scope, let count):
             try context.printJSON(ResetAllJSON(reset: count, scope: scope.isDevice ? "device" : "user"))
         }

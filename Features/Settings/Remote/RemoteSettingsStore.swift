@@ -79,9 +79,15 @@ public struct RemoteSettingsStore: SettingsStore {
     private func serverValues() async throws -> [String: String] {
         try await api.call { client in
             guard case .ok(let ok) = try await client.listSettings() else { throw RemoteAPI.unexpected("the settings") }
-            return Dictionary(
-                try ok.body.json.filter { $0.source == .user }.map { ($0.key.rawValue, String($0.value.minorUnits)) },
-                uniquingKeysWith: { first, _ in first })
+            var values: [String: String] = [:]
+            for setting in try ok.body.json where setting.source == "user" {
+                // Only a served key's money is the server's to say.
+                guard Self.served.contains(setting.key), case .money(let money) = setting.value else {
+                    throw RemoteAPI.unexpected("the settings")
+                }
+                values[setting.key] = values[setting.key] ?? String(money.minorUnits)
+            }
+            return values
         }
     }
 

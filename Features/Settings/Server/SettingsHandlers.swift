@@ -21,48 +21,40 @@ public struct SettingsHandlers: APIProtocol {
 
     public func listSettings(_ input: Operations.ListSettings.Input) async throws -> Operations.ListSettings.Output {
         _ = try await session.requireUser()
-        var served: [Components.Schemas.Setting] = []
+        var served: [SettingRecord] = []
         for key in Components.Schemas.SettingKey.allCases {
-            served.append(try Components.Schemas.Setting(try await settings.entry(named: key.rawValue).entry))
+            served.append(try Self.served(try await settings.entry(named: key.rawValue).entry))
         }
         return .ok(.init(body: .json(served)))
     }
 
     public func getSetting(_ input: Operations.GetSetting.Input) async throws -> Operations.GetSetting.Output {
         _ = try await session.requireUser()
-        return .ok(.init(body: .json(try .init(try await settings.entry(named: input.path.key.rawValue).entry))))
+        return .ok(.init(body: .json(try Self.served(try await settings.entry(named: input.path.key.rawValue).entry))))
     }
 
     public func putSetting(_ input: Operations.PutSetting.Input) async throws -> Operations.PutSetting.Output {
         guard case .json(let body) = input.body else { throw Problem.notJSON }
         _ = try await session.requireUser()
         let setting = try await settings.set(input.path.key.rawValue, to: try Bound.text(body.value, "/value", 64))
-        return .ok(.init(body: .json(try .init(setting.entry))))
+        return .ok(.init(body: .json(try Self.served(setting.entry))))
     }
 
     public func resetSetting(_ input: Operations.ResetSetting.Input) async throws -> Operations.ResetSetting.Output {
         _ = try await session.requireUser()
         let (setting, _) = try await settings.reset(input.path.key.rawValue)
-        return .ok(.init(body: .json(try .init(setting.entry))))
+        return .ok(.init(body: .json(try Self.served(setting.entry))))
     }
 }
 
-extension Components.Schemas.Money {
-    init(_ money: Money) {
-        self.init(minorUnits: money.minorUnits, currency: money.currency.code)
-    }
-}
-
-extension Components.Schemas.Setting {
-    /// One of the money-protecting settings (the only ones the server serves: their values are KRW).
-    init(_ entry: SettingEntry) throws {
-        guard let key = Components.Schemas.SettingKey(rawValue: entry.key.name), case .money(let value)? = entry.value,
-            case .money(let fallback)? = entry.defaultValue
+extension SettingsHandlers {
+    /// One of the money-protecting settings (the only ones the server serves: their values are KRW),
+    /// as `moa settings get --json` shows it.
+    static func served(_ entry: SettingEntry) throws -> SettingRecord {
+        guard Components.Schemas.SettingKey(rawValue: entry.key.name) != nil, case .money? = entry.value, case .money? = entry.defaultValue
         else {
             throw Problem.invalidParameter("The setting \(entry.key.name) is not served by moa-server.")
         }
-        self.init(
-            key: key, value: .init(value), _default: .init(fallback), source: entry.source == .user ? .user : ._default,
-            description: entry.key.summary.en)
+        return SettingRecord(entry)
     }
 }

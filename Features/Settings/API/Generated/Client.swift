@@ -18,6 +18,10 @@ public import struct Foundation.Data
 #endif
 public import struct Foundation.Date
 import HTTPTypes
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import SettingsDomain
 /// `moa-server` serves the same Domain use cases as the embedded `moa` (Auth, Account, Transfer,
 /// Inbox, the settings that protect money, and — since 1.2.0 — each person's Archive tickets and
 /// preferences) to `moa` clients on other machines. Search and Archive's event catalogue stay on

@@ -17,6 +17,10 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import SettingsDomain
 extension Components {
     /// Types generated from the `#/components/schemas` section of the OpenAPI document.
     public enum Schemas {
@@ -131,58 +135,12 @@ extension Components {
             case transfer_dailyLimit = "transfer.daily-limit"
             case notifications_largeTransfer = "notifications.large-transfer"
         }
-        /// An entry of `moa settings list --json`: `{key, value, default, source, description}`.
+        /// An entry of `moa settings list --json`: `{key, value, default, source, description}` (one
+        /// shape for both; the server serves only the money settings, so its values are money).
+        ///
         ///
         /// - Remark: Generated from `#/components/schemas/Setting`.
-        public struct Setting: Codable, Hashable, Sendable {
-            /// - Remark: Generated from `#/components/schemas/Setting/key`.
-            public var key: Components.Schemas.SettingKey
-            /// - Remark: Generated from `#/components/schemas/Setting/value`.
-            public var value: Components.Schemas.Money
-            /// - Remark: Generated from `#/components/schemas/Setting/default`.
-            public var _default: Components.Schemas.Money
-            /// `user`: the user set it; `default`: not set (the server reads no environment or flag layer).
-            ///
-            /// - Remark: Generated from `#/components/schemas/Setting/source`.
-            @frozen public enum SourcePayload: String, Codable, Hashable, Sendable, CaseIterable {
-                case user = "user"
-                case _default = "default"
-            }
-            /// `user`: the user set it; `default`: not set (the server reads no environment or flag layer).
-            ///
-            /// - Remark: Generated from `#/components/schemas/Setting/source`.
-            public var source: Components.Schemas.Setting.SourcePayload
-            /// - Remark: Generated from `#/components/schemas/Setting/description`.
-            public var description: Swift.String
-            /// Creates a new `Setting`.
-            ///
-            /// - Parameters:
-            ///   - key:
-            ///   - value:
-            ///   - _default:
-            ///   - source: `user`: the user set it; `default`: not set (the server reads no environment or flag layer).
-            ///   - description:
-            public init(
-                key: Components.Schemas.SettingKey,
-                value: Components.Schemas.Money,
-                _default: Components.Schemas.Money,
-                source: Components.Schemas.Setting.SourcePayload,
-                description: Swift.String
-            ) {
-                self.key = key
-                self.value = value
-                self._default = _default
-                self.source = source
-                self.description = description
-            }
-            public enum CodingKeys: String, CodingKey {
-                case key
-                case value
-                case _default = "default"
-                case source
-                case description
-            }
-        }
+        public typealias Setting = SettingsDomain.SettingRecord
         /// - Remark: Generated from `#/components/schemas/PutSettingRequest`.
         public struct PutSettingRequest: Codable, Hashable, Sendable {
             /// KRW as typed, "5,000,000" or "5,000,000 KRW".

@@ -17,5 +17,9 @@ public import struct Foundation.Data
 @diagnose(UnusedImportAccess, as: ignored)
 #endif
 public import struct Foundation.Date
+#if compiler(>=6.4)
+@diagnose(UnusedImportAccess, as: ignored)
+#endif
+public import SettingsDomain
 /// Types generated from the components section of the OpenAPI document.
 public enum Components {}
