@@ -21,7 +21,7 @@ public struct ServerCommand: AsyncParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "moa-server",
-        abstract: "Serves Moa's bank — accounts, transfers, sign-in, the inbox — to `moa` clients over HTTP.",
+        abstract: "Serves Moa's bank — sign-in, accounts, transfers, the inbox, settings, ticket archives — to `moa` clients over HTTP.",
         discussion: """
             The data lives in SQLite in --data (created with mode 0700 if missing), or with --database in a \
             PostgreSQL database that any number of moa-server processes may share (its tables are created or \
