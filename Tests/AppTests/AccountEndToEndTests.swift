@@ -53,6 +53,10 @@ struct AccountEndToEndTests {
         let older = try moa.run(["account", "history", number, "--after", cursor])
         #expect(older.out.contains("월급"))
         #expect(!older.out.contains("-400,000"))
+        // The last page says so as every page of moa does: `next_cursor` null, not a missing key.
+        let last = try moa.run(["account", "history", number, "--limit", "50", "--json"])
+        let lastPage = try JSONSerialization.jsonObject(with: Data(last.out.utf8)) as? [String: Any]
+        #expect(lastPage?.keys.contains("next_cursor") == true && lastPage?["next_cursor"] is NSNull)
 
         let close = try moa.run(["account", "close", number])
         #expect(close.status == 1)

@@ -38,7 +38,8 @@ public struct AccountRecord: Codable, Hashable, Sendable {
 
 /// A page of an account's history as a program reads it — `moa account history --json`, and
 /// moa-server's answer to `GET /v1/accounts/{account}/history` (the schema `HistoryPage`):
-/// `{"account": …, "entries": […], "next_cursor": "…"}`, without `next_cursor` on the last page.
+/// `{"account": …, "entries": […], "next_cursor": "…"}`, `next_cursor` `null` on the last page (as
+/// a page of transfers or notices says it).
 public struct HistoryRecord: Codable, Hashable, Sendable {
     public let account: AccountRecord
     public let entries: [LedgerEntry]
@@ -56,5 +57,12 @@ public struct HistoryRecord: Codable, Hashable, Sendable {
     enum CodingKeys: String, CodingKey {
         case account, entries
         case nextCursor = "next_cursor"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(account, forKey: .account)
+        try container.encode(entries, forKey: .entries)
+        try container.encode(nextCursor, forKey: .nextCursor)
     }
 }
