@@ -197,7 +197,7 @@ let features: [FeatureSpec] = [
         remote: ["SettingsAPI", "SettingsDomain", "APIClient", "SharedKit", "Money", "Registry", "SettingsInterface"],
         servedTests: [
             "SettingsServer", "SettingsRemote", "SettingsData", "SettingsDomain", "AuthInterface", "AuthTesting", "APIClient",
-            "APITesting", "SharedKit", "Storage", "CommandKit",
+            "APITesting", "SharedKit", "Storage", "CommandKit", "Money", "SettingsAPI", "SettingsInterface",
         ]),
     .feature(
         "Account",

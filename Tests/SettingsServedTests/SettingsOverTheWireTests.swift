@@ -4,8 +4,11 @@ import AuthInterface
 import AuthTesting
 import CommandKit
 import Foundation
+import Money
+import SettingsAPI
 import SettingsData
 import SettingsDomain
+import SettingsInterface
 import SettingsRemote
 import SettingsServer
 import SharedKit
@@ -75,5 +78,65 @@ struct SettingsOverTheWireTests {
         #expect(refused?.message == NotLoggedInError().message && refused?.exitStatus == NotLoggedInError().exitStatus)
         serverSession.set(FakeSessionProvider.ada)
         #expect(try await server.entry(named: SettingKey.transferDailyLimit.name).entry.source != .user)
+    }
+}
+
+/// A server that answers with what no Moa server says of a money setting: another currency, a text
+/// value, a source it has no layer for, a key it does not serve.
+private struct HostileSettings: APIProtocol {
+    let setting: SettingRecord
+
+    func listSettings(_ input: Operations.ListSettings.Input) async throws -> Operations.ListSettings.Output {
+        .ok(.init(body: .json([setting])))
+    }
+    func getSetting(_ input: Operations.GetSetting.Input) async throws -> Operations.GetSetting.Output {
+        .ok(.init(body: .json(setting)))
+    }
+    func putSetting(_ input: Operations.PutSetting.Input) async throws -> Operations.PutSetting.Output {
+        .ok(.init(body: .json(setting)))
+    }
+    func resetSetting(_ input: Operations.ResetSetting.Input) async throws -> Operations.ResetSetting.Output {
+        .ok(.init(body: .json(setting)))
+    }
+}
+
+@Suite("Settings · a hostile server")
+struct SettingsHostileServerTests {
+    static let daily = SettingKey.transferDailyLimit.name
+    static func setting(
+        key: String = daily, value: SettingRecord.Value = .money(Money(minorUnits: 500_000, currency: .krw)), source: String = "user"
+    ) -> SettingRecord {
+        SettingRecord(
+            key: key, value: value, default: .money(Money(minorUnits: 10_000_000, currency: .krw)), source: source, description: "")
+    }
+
+    static let hostile: [SettingRecord] = [
+        setting(value: .money(Money(minorUnits: 500_000, currency: Currency.usd))),
+        setting(value: .text("500000")),
+        setting(value: .secretIsSet(true)),
+        setting(source: "flag"),
+        setting(key: SettingKey.displayColor.name),
+    ]
+
+    private func client(_ answer: SettingRecord) throws -> SettingsManager {
+        let api = InProcessAPI()
+        try HostileSettings(setting: answer).registerHandlers(on: api)
+        return SettingsManager(
+            store: RemoteSettingsStore(
+                local: SQLiteSettingsStore(
+                    database: try AppDatabase.inMemory(migrations: [SettingsMigrations.all]), clock: ManualWallClock()),
+                api: try api.client()),
+            scopes: SessionSettingsScope(session: FakeSessionProvider(user: FakeSessionProvider.ada)))
+    }
+
+    @Test func anHonestAnswerIsRead() async throws {
+        let entry = try await client(Self.setting()).entry(named: Self.daily).entry
+        #expect(entry.value == .money(Money(minorUnits: 500_000, currency: .krw)) && entry.source == .user)
+    }
+
+    @Test(arguments: hostile)
+    func aSettingNoMoaServerSendsIsAnAnswerNotUnderstood(_ answer: SettingRecord) async throws {
+        let refused = await #expect(throws: RemoteProblem.self) { try await client(answer).entry(named: Self.daily) }
+        #expect(refused?.type == "unexpected-response")
     }
 }

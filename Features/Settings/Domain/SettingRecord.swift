@@ -57,6 +57,15 @@ public struct SettingRecord: Codable, Sendable, Hashable {
 
         private struct SecretFlag: Codable { let set: Bool }
 
+        private struct Key: CodingKey {
+            let stringValue: String
+            init(stringValue: String) { self.stringValue = stringValue }
+            var intValue: Int? { nil }
+            init?(intValue: Int) { nil }
+        }
+
+        /// `null`, a number, a string, `{"set": …}` (that key alone) or money — whose own errors
+        /// (an unknown currency, an amount out of range) are the ones reported.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
             if container.decodeNil() {
@@ -65,10 +74,10 @@ public struct SettingRecord: Codable, Sendable, Hashable {
                 self = .integer(number)
             } else if let text = try? container.decode(String.self) {
                 self = .text(text)
-            } else if let money = try? container.decode(Money.self) {
-                self = .money(money)
-            } else {
+            } else if try decoder.container(keyedBy: Key.self).allKeys.map(\.stringValue) == ["set"] {
                 self = .secretIsSet(try container.decode(SecretFlag.self).set)
+            } else {
+                self = .money(try container.decode(Money.self))
             }
         }
 

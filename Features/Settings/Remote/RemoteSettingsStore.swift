@@ -80,12 +80,12 @@ public struct RemoteSettingsStore: SettingsStore {
         try await api.call { client in
             guard case .ok(let ok) = try await client.listSettings() else { throw RemoteAPI.unexpected("the settings") }
             var values: [String: String] = [:]
-            for setting in try ok.body.json where setting.source == "user" {
-                // Only a served key's money is the server's to say.
-                guard Self.served.contains(setting.key), case .money(let money) = setting.value else {
-                    throw RemoteAPI.unexpected("the settings")
-                }
-                values[setting.key] = values[setting.key] ?? String(money.minorUnits)
+            for setting in try ok.body.json {
+                // Only a served key's KRW is the server's to say, set by the user or its default.
+                guard Self.served.contains(setting.key), case .money(let money) = setting.value, money.currency == .krw,
+                    ["user", "default"].contains(setting.source)
+                else { throw RemoteAPI.unexpected("the settings") }
+                if setting.source == "user" { values[setting.key] = values[setting.key] ?? String(money.minorUnits) }
             }
             return values
         }

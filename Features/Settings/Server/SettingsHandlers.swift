@@ -55,6 +55,10 @@ extension SettingsHandlers {
         else {
             throw Problem.invalidParameter("The setting \(entry.key.name) is not served by moa-server.")
         }
-        return SettingRecord(entry)
+        // The server keeps no device or run layer of its own: a value is the user's or the default.
+        let record = SettingRecord(entry)
+        return SettingRecord(
+            key: record.key, value: record.value, default: record.default, source: entry.source == .user ? "user" : "default",
+            description: record.description)
     }
 }
