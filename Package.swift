@@ -390,8 +390,8 @@ let benchmarks: [Module] = [
 ]
 
 /// The ledger simulation (`Scripts/simulate`): the real Account, Transfer, Settings and Inbox use cases
-/// on a real SQLite database, driven by a seeded workload with injected faults; SimulationTests shows
-/// that it catches a broken posting rule.
+/// on a real database — their SQLite stores, or their PostgreSQL stores — driven by a seeded workload
+/// with injected faults; SimulationTests shows that it catches a broken posting rule on both.
 let simulation: [Module] = [
     .library(
         "LedgerSimulation", path: "Scripts/Simulation/LedgerSimulation",
@@ -399,6 +399,7 @@ let simulation: [Module] = [
             "AccountData", "AccountDomain", "AccountInterface", "TransferData", "TransferDomain", "TransferInterface",
             "SettingsData", "SettingsDomain", "SettingsInterface", "InboxData", "InboxDomain", "InboxInterface", "AuthInterface",
             "Registry", "Persistence", "Storage", "SharedKit", "Money", "TestSupport", grdb,
+            "AccountPostgres", "TransferPostgres", "SettingsPostgres", "InboxPostgres", "PostgresStorage", postgresNIO, logging,
         ]),
     .executable("MoaSimulate", path: "Scripts/Simulation/MoaSimulate", deps: ["LedgerSimulation", argumentParser]),
 ]

@@ -1,7 +1,6 @@
 import AccountDomain
 import AccountInterface
 import Foundation
-import GRDB
 import Money
 import SettingsInterface
 import SharedKit
@@ -30,9 +29,20 @@ final class Runner {
     private(set) var model = Model()
     private(set) var stats = Statistics()
     private(set) var results: [StepResult] = []
+    /// The fingerprint the last step's checks read.
+    private var lastFingerprint: String?
 
-    init(sabotage: Sabotage?) throws {
-        bank = try SimulatedBank(sabotage: sabotage)
+    private init(bank: SimulatedBank) {
+        self.bank = bank
+    }
+
+    /// A runner on a new bank of `engine`; ``close()`` lets go of its database.
+    static func make(on engine: SimulationEngine, sabotage: Sabotage?) async throws -> Runner {
+        Runner(bank: try await SimulatedBank.make(on: engine, sabotage: sabotage))
+    }
+
+    func close() async {
+        await bank.close()
     }
 
     /// Runs `step`; returns the first invariant it breaks, if any. Throws only when the simulation
@@ -40,21 +50,26 @@ final class Runner {
     func run(_ step: Step) async throws -> Violation? {
         let user = model.userID(step.user)
         bank.session.logIn(user)
-        let before = try fingerprint()
-        try bank.faults.arm(step.fault, in: bank.database)
+        // What the previous step's checks read is the state before this step (arming a fault
+        // writes only the fault switch).
+        let before: String
+        if let last = lastFingerprint { before = last } else { before = try await snapshot().fingerprint }
+        try await bank.faults.arm(step.fault)
         if step.fault != .none { stats.faultsArmed += 1 }
         var effect = Effect()
         await perform(step, as: user, &effect)
-        try bank.faults.disarm(in: bank.database)
+        try await bank.faults.disarm()
         if effect.faultFired { stats.faultsFired += 1 }
         results.append(StepResult(step: step, outcome: effect.outcome))
 
-        if let violation = try checkLedger() { return violation }
-        if effect.threw, !effect.partial, try fingerprint() != before {
+        let after = try await snapshot()
+        lastFingerprint = after.fingerprint
+        if let violation = after.ledgerViolation { return violation }
+        if effect.threw, !effect.partial, after.fingerprint != before {
             return Violation(check: "nothing half-written", detail: "the step failed (\(effect.outcome)) but the database changed")
         }
         if let violation = effect.violation { return violation }
-        return try checkModel()
+        return checkModel(after.accounts)
     }
 
     // MARK: Steps
@@ -122,7 +137,7 @@ final class Runner {
                 let verdict = model.sendVerdict(by: user, line, limits: limits, day: day)
                 do {
                     let receipt = try await bank.sendMoney.send(draft(line))
-                    effect.outcome = try settle(receipt, of: line, by: user, verdict: verdict, limits: limits, day: day, &effect)
+                    effect.outcome = try await settle(receipt, of: line, by: user, verdict: verdict, limits: limits, day: day, &effect)
                 } catch {
                     stats.count("transfer", outcome: "refused")
                     effect.failed(error, verdict: verdict, step: "the transfer \(line)")
@@ -156,7 +171,7 @@ final class Runner {
                     }
                     switch outcome {
                     case .done(let receipt), .skipped(let receipt):
-                        outcomes.append(try settle(receipt, of: line, by: user, verdict: verdict, limits: limits, day: day, &effect))
+                        outcomes.append(try await settle(receipt, of: line, by: user, verdict: verdict, limits: limits, day: day, &effect))
                     case .refused(let reason):
                         stats.count("transfer", outcome: "refused")
                         outcomes.append("refused: \(reason)")
@@ -248,7 +263,7 @@ final class Runner {
     private func settle(
         _ receipt: TransferReceipt, of line: BatchLine, by user: UserID, verdict: Model.Verdict, limits: TransferLimits, day: Int,
         _ effect: inout Effect
-    ) throws -> String {
+    ) async throws -> String {
         let transfer = receipt.transfer
         switch verdict {
         case .replay(let original):
@@ -271,90 +286,113 @@ final class Runner {
                     check: "a replay returns the original", detail: "\(line) was taken for a replay of \(transfer.id)")
                 return "replayed \(transfer.id)"
             }
-            if let violation = try checkLimits(transfer, limits: limits) { effect.violation = violation }
+            if let violation = try await checkLimits(transfer, limits: limits) { effect.violation = violation }
             model.sent(line, by: user, id: transfer.id, day: day)
             return "posted \(transfer.id)"
         }
     }
 
     // MARK: Invariants
+    //
+    // Every check is one SQL text that both engines run alike (no column alias in a WHERE or HAVING,
+    // sums cast to BIGINT, which PostgreSQL would otherwise widen to NUMERIC).
 
-    /// The ledger's own invariants, from the database alone.
-    private func checkLedger() throws -> Violation? {
-        try bank.database.read { db -> Violation? in
-            if let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT a.number, a.balance, (SELECT COALESCE(SUM(e.amount), 0) FROM account_entries e WHERE e.account_id = a.id) AS total
-                    FROM account_accounts a WHERE a.balance != total LIMIT 1
-                    """)
-            {
-                return Violation(
-                    check: "balances equal the sum of their entries",
-                    detail: "\(Self.shown(row["number"])) has \(row["balance"] as Int64), its entries sum to \(row["total"] as Int64)")
-            }
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT currency, SUM(amount) AS total FROM account_entries GROUP BY currency HAVING total != 0 LIMIT 1")
-            {
-                return Violation(
-                    check: "entries sum to zero", detail: "the \(row["currency"] as String) entries sum to \(row["total"] as Int64)")
-            }
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT currency, SUM(balance) AS total FROM account_accounts GROUP BY currency HAVING total != 0 LIMIT 1")
-            {
-                return Violation(
-                    check: "money conserved per currency",
-                    detail: "the \(row["currency"] as String) balances, cash included, sum to \(row["total"] as Int64)")
-            }
-            if let row = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT t.id, (SELECT COUNT(*) FROM account_entries e WHERE e.reference = t.id) AS count,
-                           (SELECT COALESCE(SUM(e.amount), 0) FROM account_entries e WHERE e.reference = t.id) AS total
-                    FROM transfer_transfers t WHERE count != 2 OR total != 0 LIMIT 1
-                    """)
-            {
-                return Violation(
-                    check: "two entries per transfer",
-                    detail: "transfer \(row["id"] as String) has \(row["count"] as Int) entries summing to \(row["total"] as Int64)")
-            }
-            if let reference = try String.fetchOne(
-                db,
-                sql: """
-                    SELECT reference FROM account_entries
-                    WHERE reference IS NOT NULL AND reference NOT IN (SELECT id FROM transfer_transfers) LIMIT 1
-                    """)
-            {
-                return Violation(check: "two entries per transfer", detail: "entries refer to \(reference), which no transfer records")
-            }
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT number, balance FROM account_accounts WHERE owner_id IS NOT NULL AND balance < 0 LIMIT 1")
-            {
-                return Violation(
-                    check: "no balance below zero", detail: "\(Self.shown(row["number"])) stands at \(row["balance"] as Int64)")
-            }
-            if let row = try Row.fetchOne(
-                db, sql: "SELECT number, balance FROM account_accounts WHERE closed_at IS NOT NULL AND balance != 0 LIMIT 1")
-            {
-                return Violation(
-                    check: "a closed account holds nothing", detail: "\(Self.shown(row["number"])) holds \(row["balance"] as Int64)")
-            }
-            return nil
-        }
+    /// What the checks read after a step, in one snapshot (one transaction).
+    private struct Snapshot {
+        /// The first of the ledger's own invariants that a row breaks.
+        let ledgerViolation: Violation?
+        /// Every customer account: number, owner, balance, closed.
+        let accounts: [CellRow]
+        let fingerprint: String
     }
+
+    private func snapshot() async throws -> Snapshot {
+        let found = try await bank.storage.read(Self.ledgerChecks.map(\.query) + [Self.accountsQuery] + Self.fingerprintQueries)
+        let ledger = found.prefix(Self.ledgerChecks.count)
+        let violation = zip(Self.ledgerChecks, ledger).first { !$0.1.isEmpty }.flatMap { check, rows in rows.first.map(check.violation) }
+        return Snapshot(
+            ledgerViolation: violation, accounts: found[Self.ledgerChecks.count],
+            fingerprint: Self.fingerprint(Array(found.suffix(Self.fingerprintQueries.count))))
+    }
+
+    /// The ledger's own invariants, from the database alone: each a query for the first row that breaks
+    /// it (in a fixed order, so that both engines name the same one).
+    private static let ledgerChecks: [(query: Query, violation: @Sendable (CellRow) -> Violation)] = [
+        (
+            Query(
+                """
+                SELECT number, balance, total FROM (
+                    SELECT a.number, a.balance,
+                           (SELECT CAST(COALESCE(SUM(e.amount), 0) AS BIGINT) FROM account_entries e WHERE e.account_id = a.id) AS total
+                    FROM account_accounts a) AS sums
+                WHERE balance <> total ORDER BY number LIMIT 1
+                """),
+            {
+                Violation(
+                    check: "balances equal the sum of their entries",
+                    detail: "\(shown($0["number"])) has \(int($0["balance"])), its entries sum to \(int($0["total"]))")
+            }
+        ),
+        (
+            Query(
+                "SELECT currency, CAST(SUM(amount) AS BIGINT) AS total FROM account_entries GROUP BY currency HAVING SUM(amount) <> 0 ORDER BY currency LIMIT 1"
+            ),
+            { Violation(check: "entries sum to zero", detail: "the \(text($0["currency"])) entries sum to \(int($0["total"]))") }
+        ),
+        (
+            Query(
+                "SELECT currency, CAST(SUM(balance) AS BIGINT) AS total FROM account_accounts GROUP BY currency HAVING SUM(balance) <> 0 ORDER BY currency LIMIT 1"
+            ),
+            {
+                Violation(
+                    check: "money conserved per currency",
+                    detail: "the \(text($0["currency"])) balances, cash included, sum to \(int($0["total"]))")
+            }
+        ),
+        (
+            Query(
+                """
+                SELECT id, entries, total FROM (
+                    SELECT t.id, (SELECT COUNT(*) FROM account_entries e WHERE e.reference = t.id) AS entries,
+                           (SELECT CAST(COALESCE(SUM(e.amount), 0) AS BIGINT) FROM account_entries e WHERE e.reference = t.id) AS total
+                    FROM transfer_transfers t) AS postings
+                WHERE entries <> 2 OR total <> 0 ORDER BY id LIMIT 1
+                """),
+            {
+                Violation(
+                    check: "two entries per transfer",
+                    detail: "transfer \(text($0["id"])) has \(int($0["entries"])) entries summing to \(int($0["total"]))")
+            }
+        ),
+        (
+            Query(
+                """
+                SELECT reference FROM account_entries
+                WHERE reference IS NOT NULL AND reference NOT IN (SELECT id FROM transfer_transfers) ORDER BY reference LIMIT 1
+                """),
+            { Violation(check: "two entries per transfer", detail: "entries refer to \(text($0["reference"])), which no transfer records") }
+        ),
+        (
+            Query("SELECT number, balance FROM account_accounts WHERE owner_id IS NOT NULL AND balance < 0 ORDER BY number LIMIT 1"),
+            { Violation(check: "no balance below zero", detail: "\(shown($0["number"])) stands at \(int($0["balance"]))") }
+        ),
+        (
+            Query("SELECT number, balance FROM account_accounts WHERE closed_at IS NOT NULL AND balance <> 0 ORDER BY number LIMIT 1"),
+            { Violation(check: "a closed account holds nothing", detail: "\(shown($0["number"])) holds \(int($0["balance"]))") }
+        ),
+    ]
+
+    private static let accountsQuery = Query(
+        "SELECT number, owner_id, balance, closed_at IS NOT NULL AS closed FROM account_accounts WHERE kind <> 'cash' ORDER BY number")
 
     /// The bank against the model: every account, its owner, balance and state, and what customers
     /// hold per currency (everything deposited less everything withdrawn).
-    private func checkModel() throws -> Violation? {
-        let rows = try bank.database.read { db in
-            try Row.fetchAll(
-                db, sql: "SELECT number, owner_id, balance, closed_at IS NOT NULL AS closed FROM account_accounts WHERE kind != 'cash'"
-            ).map {
-                (
-                    number: $0["number"] as String, owner: $0["owner_id"] as String?, balance: $0["balance"] as Int64,
-                    closed: $0["closed"] as Bool
-                )
-            }
+    private func checkModel(_ accounts: [CellRow]) -> Violation? {
+        let rows = accounts.map {
+            (
+                number: Self.text($0["number"]), owner: $0["owner_id"].text, balance: Self.int($0["balance"]),
+                closed: $0["closed"].bool == true
+            )
         }
         var seen = Set<String>()
         var held: [Currency: Int64] = [:]
@@ -385,7 +423,7 @@ final class Runner {
 
     /// A new transfer keeps to the limits it was sent under: at most the per-transfer limit, and the
     /// day's transfers of the user in its currency at most the daily limit.
-    private func checkLimits(_ transfer: TransferSummary, limits: TransferLimits) throws -> Violation? {
+    private func checkLimits(_ transfer: TransferSummary, limits: TransferLimits) async throws -> Violation? {
         guard let currencyLimits = limits.limits(in: transfer.amount.currency) else {
             return Violation(
                 check: "no limit exceeded", detail: "\(transfer.id) was sent in \(transfer.amount.currency), which has no limits")
@@ -396,15 +434,13 @@ final class Runner {
         }
         let day =
             SimulatedBank.calendar.dateInterval(of: .day, for: transfer.createdAt) ?? DateInterval(start: transfer.createdAt, duration: 1)
-        let total = try bank.database.read { db in
-            try Int64.fetchOne(
-                db,
-                sql: """
-                    SELECT COALESCE(SUM(amount), 0) FROM transfer_transfers
-                    WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
-                    """,
-                arguments: [transfer.initiatedBy.rawValue, transfer.amount.currency.code, day.start, day.end]) ?? 0
-        }
+        let row = try await bank.storage.row(
+            """
+            SELECT CAST(COALESCE(SUM(amount), 0) AS BIGINT) AS total FROM transfer_transfers
+            WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
+            """,
+            [.text(transfer.initiatedBy.rawValue), .text(transfer.amount.currency.code), .date(day.start), .date(day.end)])
+        let total = row.map { Self.int($0["total"]) } ?? 0
         if total > currencyLimits.daily.minorUnits {
             return Violation(
                 check: "no limit exceeded",
@@ -414,28 +450,35 @@ final class Runner {
     }
 
     /// Everything the use cases write, cheaply summarised: equal before and after a failed step
-    /// unless something was half-written.
-    private func fingerprint() throws -> String {
-        try bank.database.read { db in
-            var parts: [String] = []
-            for table in ["account_accounts", "transfer_totals", "transfer_favourites", "transfer_recent_recipients", "settings_value"] {
-                parts.append(try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map(\.description).joined(separator: ";"))
-            }
-            parts.append(
-                try String.fetchOne(
-                    db,
-                    sql: """
-                        SELECT (SELECT COUNT(*) || '/' || IFNULL(MAX(id), 0) FROM account_entries) || ' ' ||
-                               (SELECT COUNT(*) || '/' || IFNULL(MAX(position), 0) FROM transfer_transfers) || ' ' ||
-                               (SELECT COUNT(*) || '/' || IFNULL(MAX(rowid), 0) FROM inbox_notices)
-                        """) ?? "")
-            return parts.joined(separator: "\n")
+    /// unless something was half-written. (Rows are sorted here: PostgreSQL returns a table's rows in
+    /// no fixed order.)
+    private static let fingerprinted = [
+        "account_accounts", "transfer_totals", "transfer_favourites", "transfer_recent_recipients", "settings_value",
+    ]
+    private static let counted = [("account_entries", "id"), ("transfer_transfers", "position"), ("inbox_notices", "id")]
+
+    private static let fingerprintQueries =
+        fingerprinted.map { Query("SELECT * FROM \($0)") }
+        + counted.map { Query("SELECT COUNT(*) AS count, COALESCE(MAX(\($0.1)), 0) AS last FROM \($0.0)") }
+
+    private static func fingerprint(_ found: [[CellRow]]) -> String {
+        var parts = found.prefix(fingerprinted.count).map { rows in
+            rows.map { $0.ordered.map(\.description).joined(separator: ",") }.sorted().joined(separator: ";")
         }
+        for (table, rows) in zip(counted.map(\.0), found.dropFirst(fingerprinted.count)) {
+            parts.append("\(table) \(rows.first.map { int($0["count"]) } ?? 0)/\(rows.first.map { int($0["last"]) } ?? 0)")
+        }
+        return parts.joined(separator: "\n")
     }
 
+    private static func int(_ cell: Cell) -> Int64 { cell.int ?? 0 }
+
+    private static func text(_ cell: Cell) -> String { cell.text ?? cell.description }
+
     /// A stored account number as people read it (`110-0000-0003-1`).
-    static func shown(_ digits: String) -> String {
-        (try? AccountNumber(digits))?.description ?? digits
+    static func shown(_ digits: Cell) -> String {
+        let digits = text(digits)
+        return (try? AccountNumber(digits))?.description ?? digits
     }
 
     static func message(_ error: any Error) -> String {

@@ -3,7 +3,6 @@ import AccountDomain
 import AccountInterface
 import AuthInterface
 import Foundation
-import GRDB
 import InboxData
 import InboxDomain
 import InboxInterface
@@ -14,7 +13,6 @@ import SettingsData
 import SettingsDomain
 import SettingsInterface
 import SharedKit
-import Storage
 import Synchronization
 import TransferData
 import TransferDomain
@@ -30,11 +28,12 @@ public enum Sabotage: String, Sendable, CaseIterable {
 }
 
 /// The bank under test: the real Account, Transfer, Settings and Inbox stores and use cases, composed
-/// through the registry on a new SQLite file (WAL, in a temporary folder), with a session the
-/// simulation switches between users, a manual clock, deterministic account numbers and transfer ids,
-/// and the switches that inject faults.
+/// through the registry on a new database of `engine` (as `moa` composes them on SQLite, or
+/// `moa-server` on PostgreSQL), with a session the simulation switches between users, a manual clock,
+/// deterministic account numbers and transfer ids, and the switches that inject faults.
 final class SimulatedBank: Sendable {
-    let database: AppDatabase
+    /// The database, for the invariant checks and the fault switch.
+    let storage: any BankEngine
     let clock: ManualWallClock
     let session: SimulatedSession
     let faults: FaultSwitch
@@ -56,25 +55,40 @@ final class SimulatedBank: Sendable {
         return calendar
     }()
 
-    static let migrations = [AccountMigrations.all, TransferMigrations.all, SettingsMigrations.all, InboxMigrations.all]
+    /// A new bank on a new database of `engine`; ``close()`` lets go of it.
+    static func make(on engine: SimulationEngine, sabotage: Sabotage?) async throws -> SimulatedBank {
+        let storage: any BankEngine
+        switch engine {
+        case .sqlite: storage = try SQLiteBankEngine()
+        case .postgres(let location): storage = try await PostgresBankEngine.make(location)
+        }
+        do {
+            return try SimulatedBank(storage: storage, sabotage: sabotage)
+        } catch {
+            await storage.close()
+            throw error
+        }
+    }
 
-    init(sabotage: Sabotage?) throws {
-        database = try AppDatabase.temporary(migrations: Self.migrations)
+    private init(storage: any BankEngine, sabotage: Sabotage?) throws {
+        self.storage = storage
         clock = ManualWallClock()
         session = SimulatedSession()
-        faults = FaultSwitch()
-        try database.write { db in try FaultSwitch.install(db) }
+        faults = FaultSwitch(storage: storage)
 
-        let parts = try RegistryBuilder(modules: [
-            ModuleOf.core(database: database, clock: clock, extra: [.instance(SessionProviderKey.self, session)]),
-            AccountDataModule(), TransferDataModule(), SettingsDataModule(environment: [:]), InboxDataModule(),
-            ModuleOf("Simulation", [Parts.provider]),
-        ]).validate(root: PartsKey.self).resolve()
+        let stores = storage.dataModulesProvideStores
+        let parts = try RegistryBuilder(
+            modules: storage.storeModules(clock: clock, extra: [.instance(SessionProviderKey.self, session)]) + [
+                AccountDataModule(stores: stores), TransferDataModule(stores: stores),
+                SettingsDataModule(environment: [:], stores: stores), InboxDataModule(stores: stores),
+                ModuleOf("Simulation", [Parts.provider]),
+            ]
+        ).validate(root: PartsKey.self).resolve()
 
         let faults = faults
         let nextDigits = nextDigits
         let transferCount = transferCount
-        let posting = FaultyPosting(base: parts.posting, faults: faults, sabotage: sabotage)
+        let posting = FaultyPosting(base: parts.posting, faults: faults, storage: storage, sabotage: sabotage)
         let transfers = FaultyTransferStore(base: parts.transfers, faults: faults)
         let inbox = FaultyInbox(base: parts.inbox, faults: faults)
         store = parts.accounts
@@ -97,6 +111,11 @@ final class SimulatedBank: Sendable {
             AccountUserData(store: parts.accountUserData, clock: clock), TransferUserData.owner(store: parts.transferUserData),
             InboxUserData.owner(store: parts.inboxStore), parts.settingsUserData,
         ]
+    }
+
+    /// Lets go of the database (a PostgreSQL seed's schema is dropped).
+    func close() async {
+        await storage.close()
     }
 
     /// Opens an account whose number is drawn from `label` (so a replay opens the same numbers).
@@ -176,58 +195,47 @@ private enum PartsKey: ServiceKey { typealias Service = Parts }
 
 // MARK: - Faults
 
-/// The error every injected fault throws (SQLite's abort carries the same words in its message).
+/// The error every injected fault throws (the database's abort carries the same words in its message).
 struct InjectedFault: Error, CustomStringConvertible {
     static let words = "sim: injected fault"
     var description: String { Self.words }
 
-    /// Whether `error` is an injected fault, as thrown or as SQLite reported it.
+    /// Whether `error` is an injected fault, as thrown or as the database reported it.
     static func isInjected(_ error: any Error) -> Bool {
         error is InjectedFault || String(reflecting: error).contains(words)
     }
 }
 
 /// Arms one fault for the next step. The Swift faults fire in the decorators below; `abortWrite` in
-/// SQLite triggers on every table the use cases write, which count the step's row writes and raise
-/// on the n-th (the statement's changes and the whole transaction are then rolled back).
+/// the database's triggers on every table the use cases write (each engine installs its own), which
+/// count the step's row writes and raise on the n-th (the statement's changes and the whole
+/// transaction are then rolled back).
 final class FaultSwitch: Sendable {
     private let armed = Mutex(Fault.none)
+    private let storage: any BankEngine
 
-    static let tables = [
-        "account_accounts", "account_entries", "transfer_transfers", "transfer_totals", "transfer_favourites",
-        "transfer_recent_recipients", "inbox_notices", "settings_value",
-    ]
+    init(storage: any BankEngine) {
+        self.storage = storage
+    }
 
-    static func install(_ db: Database) throws {
-        try db.execute(sql: "CREATE TABLE sim_fault (target INTEGER NOT NULL, seen INTEGER NOT NULL)")
-        try db.execute(sql: "INSERT INTO sim_fault VALUES (0, 0)")
-        for table in tables {
-            for event in ["INSERT", "UPDATE", "DELETE"] {
-                try db.execute(
-                    sql: """
-                        CREATE TRIGGER sim_fault_\(table)_\(event.lowercased()) AFTER \(event) ON \(table)
-                        WHEN (SELECT target FROM sim_fault) > 0
-                        BEGIN
-                            UPDATE sim_fault SET seen = seen + 1;
-                            SELECT RAISE(ABORT, '\(InjectedFault.words)') FROM sim_fault WHERE seen = target;
-                        END
-                        """)
-            }
+    /// Arms `fault` (and the database's counter, for `abortWrite`) before a step.
+    func arm(_ fault: Fault) async throws {
+        armed.withLock { $0 = fault }
+        if case .abortWrite(let n) = fault {
+            try await storage.execute("UPDATE sim_fault SET target = ?, seen = 0", [.int(Int64(n))])
         }
     }
 
-    /// Arms `fault` (and the SQLite counter, for `abortWrite`) before a step.
-    func arm(_ fault: Fault, in database: AppDatabase) throws {
-        armed.withLock { $0 = fault }
-        let target: Int
-        if case .abortWrite(let n) = fault { target = n } else { target = 0 }
-        try database.write { db in try db.execute(sql: "UPDATE sim_fault SET target = ?, seen = 0", arguments: [target]) }
-    }
-
-    /// Disarms whatever did not fire, after a step.
-    func disarm(in database: AppDatabase) throws {
-        armed.withLock { $0 = .none }
-        try database.write { db in try db.execute(sql: "UPDATE sim_fault SET target = 0, seen = 0") }
+    /// Disarms whatever did not fire, after a step (the database's counter only when it was armed:
+    /// at 0 its triggers do nothing).
+    func disarm() async throws {
+        let fault = armed.withLock { fault in
+            defer { fault = .none }
+            return fault
+        }
+        if case .abortWrite = fault {
+            try await storage.execute("UPDATE sim_fault SET target = 0, seen = 0", [])
+        }
     }
 
     /// Throws if `point` is the armed fault (once).
@@ -245,6 +253,7 @@ final class FaultSwitch: Sendable {
 private struct FaultyPosting: AccountPosting {
     let base: any AccountPosting
     let faults: FaultSwitch
+    let storage: any BankEngine
     let sabotage: Sabotage?
 
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
@@ -259,22 +268,17 @@ private struct FaultyPosting: AccountPosting {
             return try base.post(request, in: transaction)
         case .skipDebit:
             let receipt = try base.post(request, in: transaction)
-            let db = try SQLiteTransaction.open(transaction)
-            try db.execute(
-                sql: "UPDATE account_accounts SET balance = balance + ? WHERE number = ?",
-                arguments: [request.amount.minorUnits, request.from.digits])
+            try storage.adjustBalance(of: request.from.digits, by: request.amount.minorUnits, in: transaction)
             return receipt
         case .overdraft:
             do {
                 return try base.post(request, in: transaction)
             } catch PostingError.insufficientFunds(let number, let balance, let requested) {
                 // Lend the source what it lacks for the posting's own check, then take it back.
-                let db = try SQLiteTransaction.open(transaction)
                 let shortfall = requested.minorUnits - balance.minorUnits
-                let update = "UPDATE account_accounts SET balance = balance + ? WHERE number = ?"
-                try db.execute(sql: update, arguments: [shortfall, number.digits])
+                try storage.adjustBalance(of: number.digits, by: shortfall, in: transaction)
                 let receipt = try base.post(request, in: transaction)
-                try db.execute(sql: update, arguments: [-shortfall, number.digits])
+                try storage.adjustBalance(of: number.digits, by: -shortfall, in: transaction)
                 return receipt
             }
         }

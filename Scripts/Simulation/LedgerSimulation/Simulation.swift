@@ -15,47 +15,69 @@ public enum Simulation {
         public let seed: UInt64
         /// The steps run (up to and including the failing one).
         public let steps: [Step]
+        /// What each step did.
+        public let results: [StepResult]
         public let failure: Violation?
         public let statistics: Statistics
     }
 
-    /// Generates and runs `steps` steps from `seed`, stopping at the first broken invariant.
-    public static func run(seed: UInt64, steps count: Int, sabotage: Sabotage? = nil) async throws -> SeedReport {
-        let runner = try Runner(sabotage: sabotage)
-        var workload = Workload(seed: seed)
-        var steps: [Step] = []
-        for _ in 0..<count {
-            let step = workload.next(runner.model)
-            steps.append(step)
-            if let violation = try await runner.run(step) {
-                return SeedReport(seed: seed, steps: steps, failure: violation, statistics: runner.stats)
+    /// Generates and runs `steps` steps from `seed` on a new bank of `engine`, stopping at the first
+    /// broken invariant.
+    public static func run(seed: UInt64, steps count: Int, on engine: SimulationEngine = .sqlite, sabotage: Sabotage? = nil)
+        async throws -> SeedReport
+    {
+        try await withRunner(on: engine, sabotage: sabotage) { runner in
+            var workload = Workload(seed: seed)
+            var steps: [Step] = []
+            for _ in 0..<count {
+                let step = workload.next(runner.model)
+                steps.append(step)
+                if let violation = try await runner.run(step) {
+                    return SeedReport(seed: seed, steps: steps, results: runner.results, failure: violation, statistics: runner.stats)
+                }
             }
+            return SeedReport(seed: seed, steps: steps, results: runner.results, failure: nil, statistics: runner.stats)
         }
-        return SeedReport(seed: seed, steps: steps, failure: nil, statistics: runner.stats)
     }
 
-    /// Runs recorded `steps` on a new bank: what each did, and the first broken invariant with the
-    /// index of its step.
-    public static func replay(_ steps: [Step], sabotage: Sabotage? = nil) async throws -> (
+    /// Runs recorded `steps` on a new bank of `engine`: what each did, and the first broken invariant
+    /// with the index of its step.
+    public static func replay(_ steps: [Step], on engine: SimulationEngine = .sqlite, sabotage: Sabotage? = nil) async throws -> (
         results: [StepResult], failure: (index: Int, violation: Violation)?
     ) {
-        let runner = try Runner(sabotage: sabotage)
-        for (index, step) in steps.enumerated() {
-            if let violation = try await runner.run(step) { return (runner.results, (index, violation)) }
+        try await withRunner(on: engine, sabotage: sabotage) { runner in
+            for (index, step) in steps.enumerated() {
+                if let violation = try await runner.run(step) { return (runner.results, (index, violation)) }
+            }
+            return (runner.results, nil)
         }
-        return (runner.results, nil)
+    }
+
+    /// `body` with a runner on a new bank, whose database is let go of afterwards, however `body` ends.
+    private static func withRunner<T>(on engine: SimulationEngine, sabotage: Sabotage?, _ body: (Runner) async throws -> T)
+        async throws -> T
+    {
+        let runner = try await Runner.make(on: engine, sabotage: sabotage)
+        do {
+            let value = try await body(runner)
+            await runner.close()
+            return value
+        } catch {
+            await runner.close()
+            throw error
+        }
     }
 
     /// The shortest trace found that still breaks the same invariant: the steps after the failing one
     /// go, then chunks of steps and single steps are removed while the failure remains (delta
     /// debugging), then the faults that do not matter. At most `budget` replays.
-    public static func shorten(_ steps: [Step], failing check: String, sabotage: Sabotage? = nil, budget: Int = 1_500) async throws
-        -> [Step]
-    {
+    public static func shorten(
+        _ steps: [Step], failing check: String, on engine: SimulationEngine = .sqlite, sabotage: Sabotage? = nil, budget: Int = 1_500
+    ) async throws -> [Step] {
         var replays = 0
         func fails(_ candidate: [Step]) async throws -> Int? {
             replays += 1
-            guard let failure = try await replay(candidate, sabotage: sabotage).failure, failure.violation.check == check else {
+            guard let failure = try await replay(candidate, on: engine, sabotage: sabotage).failure, failure.violation.check == check else {
                 return nil
             }
             return failure.index
@@ -236,7 +258,7 @@ struct Workload {
         ["0", "-5", "1e3", "abc", "", "12.345", "NaN", "5,000원", "1,0,0"].randomElement(using: &random) ?? "0"
     }
 
-    /// A fault for one step in eight: SQLite aborting one of its first writes, or — for a transfer,
+    /// A fault for one step in eight: the database aborting one of its first writes, or — for a transfer,
     /// whose unit of work spans Account, Transfer and Inbox — the unit of work throwing midway.
     private mutating func nextFault(for action: Action) -> Fault {
         guard random.chance(12) else { return .none }

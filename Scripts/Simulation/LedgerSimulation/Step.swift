@@ -83,7 +83,7 @@ public struct BatchLine: Sendable, Hashable, CustomStringConvertible {
 /// A fault injected into a step. Each one fires at most once, and only if the step gets that far.
 public enum Fault: Sendable, Hashable, CustomStringConvertible {
     case none
-    /// SQLite aborts the n-th row write of the step (a trigger raises): the transaction dies between
+    /// The database aborts the n-th row write of the step (a trigger raises): the transaction dies between
     /// two of its statements.
     case abortWrite(Int)
     /// The unit of work throws right after Account posted the double entry, before Transfer records it.
@@ -96,7 +96,7 @@ public enum Fault: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .none: "none"
-        case .abortWrite(let n): "SQLite aborts write #\(n)"
+        case .abortWrite(let n): "the database aborts write #\(n)"
         case .throwAfterPosting: "throw after the posting"
         case .throwOnRecord: "throw on recording the transfer"
         case .throwOnNotice: "throw on publishing the notice"
