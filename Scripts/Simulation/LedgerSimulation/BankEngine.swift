@@ -84,14 +84,14 @@ enum Cell: Sendable, Hashable, CustomStringConvertible {
     }
 }
 
-/// A row of cells by column name.
+/// A row of cells, in column order (a fingerprint reads them so) and by column name.
 struct CellRow: Sendable {
-    let cells: [String: Cell]
-
-    subscript(_ column: String) -> Cell { cells[column] ?? .null }
-
-    /// The row in column order, for a fingerprint.
+    let columns: [String]
     let ordered: [Cell]
+
+    subscript(_ column: String) -> Cell {
+        columns.firstIndex(of: column).map { ordered[$0] } ?? .null
+    }
 }
 
 /// What the simulation needs of a database besides the stores: to read the tables the invariants

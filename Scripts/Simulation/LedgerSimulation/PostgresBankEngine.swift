@@ -63,14 +63,13 @@ final class PostgresBankEngine: BankEngine {
         return try await database.read { transaction in
             try queries.map { query in
                 try transaction.rows(query).map { row in
-                    var cells: [String: Cell] = [:]
+                    var columns: [String] = []
                     var ordered: [Cell] = []
                     for cell in row {
-                        let value = try Self.cell(cell)
-                        cells[cell.columnName] = value
-                        ordered.append(value)
+                        columns.append(cell.columnName)
+                        ordered.append(try Self.cell(cell))
                     }
-                    return CellRow(cells: cells, ordered: ordered)
+                    return CellRow(columns: columns, ordered: ordered)
                 }
             }
         }

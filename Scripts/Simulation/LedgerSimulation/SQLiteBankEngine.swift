@@ -30,16 +30,11 @@ final class SQLiteBankEngine: BankEngine {
     func read(_ queries: [Query]) async throws -> [[CellRow]] {
         try database.read { db in
             try queries.map { query in
-                try Row.fetchAll(db, sql: query.sql, arguments: StatementArguments(query.arguments.map(Self.value))).map { row in
-                    var cells: [String: Cell] = [:]
-                    var ordered: [Cell] = []
-                    for (column, value) in row {
-                        let cell = Self.cell(value)
-                        cells[column] = cell
-                        ordered.append(cell)
-                    }
-                    return CellRow(cells: cells, ordered: ordered)
-                }
+                // The same few queries run after every step: compiled once per connection.
+                let statement = try db.cachedStatement(sql: query.sql)
+                let rows = try Row.fetchAll(statement, arguments: StatementArguments(query.arguments.map(Self.value)))
+                let columns = rows.first.map { Array($0.columnNames) } ?? []
+                return rows.map { row in CellRow(columns: columns, ordered: row.databaseValues.map(Self.cell)) }
             }
         }
     }
