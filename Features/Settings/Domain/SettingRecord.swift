@@ -24,7 +24,9 @@ public struct SettingRecord: Codable, Sendable, Hashable {
         self.description = description
     }
 
-    public init(_ entry: SettingEntry) {
+    /// `entry` as JSON shows it; `source`: where its value came from, when the shower names it
+    /// otherwise (the server calls every value that is not the user's `default`).
+    public init(_ entry: SettingEntry, source: String? = nil) {
         key = entry.key.name
         if entry.key.isSecret {
             value = .secretIsSet(entry.value != nil)
@@ -33,7 +35,7 @@ public struct SettingRecord: Codable, Sendable, Hashable {
             value = Value(entry.value)
             `default` = Value(entry.defaultValue)
         }
-        source = entry.source.code
+        self.source = source ?? entry.source.code
         description = entry.key.summary.en
     }
 

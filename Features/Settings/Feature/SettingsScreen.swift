@@ -176,7 +176,7 @@ enum SettingsScreen {
     static func printJSON(_ outcome: SettingsViewModel.Outcome, _ context: CommandContext) throws {
         switch outcome {
         case .listed(let report):
-            try context.printJSON(report.entries.map(SettingRecord.init))
+            try context.printJSON(report.entries.map { SettingRecord($0) })
         case .shown(let setting), .changed(let setting), .reset(let setting, _):
             try context.printJSON(SettingRecord(setting.entry))
         case .stored(let scope, let count), .resetAll(let scope, let count):

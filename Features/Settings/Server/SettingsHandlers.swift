@@ -56,9 +56,6 @@ extension SettingsHandlers {
             throw Problem.invalidParameter("The setting \(entry.key.name) is not served by moa-server.")
         }
         // The server keeps no device or run layer of its own: a value is the user's or the default.
-        let record = SettingRecord(entry)
-        return SettingRecord(
-            key: record.key, value: record.value, default: record.default, source: entry.source == .user ? "user" : "default",
-            description: record.description)
+        return SettingRecord(entry, source: entry.source == .user ? "user" : "default")
     }
 }

@@ -23,8 +23,9 @@ public enum TransferOutcomeCounterKey: ServiceKey {
     public static var expectedProvider: String { "moa-server" }
 }
 
-/// What Transfer adds to `moa-server`: its use cases (as `moa` composes them) and its handlers, on the transfer use cases `moa` runs, naming
-/// refusals by the server's problem catalog and counting outcomes where the server says.
+/// What Transfer adds to `moa-server`: its use cases, composed as `moa` composes them, and its
+/// handlers on them, naming refusals by the server's problem catalog and counting outcomes where the
+/// server says.
 public struct TransferServerModule: FeatureModule {
     public let name = "Transfer"
 
