@@ -31,15 +31,7 @@ import Testing
 
     @Test(arguments: Sabotage.allCases)
     func aBrokenPostingRuleIsCaughtWithinTheFirstHundredSeeds(_ sabotage: Sabotage) async throws {
-        var caught: Simulation.SeedReport?
-        for seed in UInt64(1)...100 {
-            let report = try await Simulation.run(seed: seed, steps: 200, sabotage: sabotage)
-            if report.failure != nil {
-                caught = report
-                break
-            }
-        }
-        let report = try #require(caught, "\(sabotage) went unnoticed for 100 seeds")
+        let report = try #require(try await firstSeedCatching(sabotage), "\(sabotage) went unnoticed for 100 seeds")
         let violation = try #require(report.failure)
         switch sabotage {
         case .overdraft: #expect(violation.check == "no balance below zero")
@@ -93,15 +85,7 @@ import Testing
     func aBrokenPostingRuleIsCaughtOnPostgreSQL(_ sabotage: Sabotage) async throws {
         guard let postgres = try Self.engine() else { return }
         // The first seed SQLite catches it on, run on PostgreSQL.
-        var caught: Simulation.SeedReport?
-        for seed in UInt64(1)...100 {
-            let report = try await Simulation.run(seed: seed, steps: 200, sabotage: sabotage)
-            if report.failure != nil {
-                caught = report
-                break
-            }
-        }
-        let onSQLite = try #require(caught, "\(sabotage) went unnoticed on SQLite for 100 seeds")
+        let onSQLite = try #require(try await firstSeedCatching(sabotage), "\(sabotage) went unnoticed on SQLite for 100 seeds")
         let report = try await Simulation.run(seed: onSQLite.seed, steps: 200, on: postgres, sabotage: sabotage)
         #expect(report.failure == onSQLite.failure)
         #expect(report.steps == onSQLite.steps)
@@ -110,4 +94,13 @@ import Testing
         #expect(shortest.count <= 8, "\(shortest)")
         #expect(try await Simulation.replay(shortest, on: postgres, sabotage: sabotage).failure?.violation.check == violation.check)
     }
+}
+
+/// The first of seeds 1 to 100 on SQLite whose run of 200 steps breaks an invariant under `sabotage`.
+func firstSeedCatching(_ sabotage: Sabotage) async throws -> Simulation.SeedReport? {
+    for seed in UInt64(1)...100 {
+        let report = try await Simulation.run(seed: seed, steps: 200, sabotage: sabotage)
+        if report.failure != nil { return report }
+    }
+    return nil
 }
