@@ -162,7 +162,10 @@ public struct MoaServer: Sendable {
         },
         ServedFeature(SettingsMigrations.all, routes: SettingsRoutesKey.self, userData: SettingsUserDataKey.self) { context in
             // The server reads no MOA_… variables and no flags: a user's stored value or the default.
-            [SettingsDataModule(overrides: SettingsOverrides(), environment: [:], stores: context.stores), SettingsServerModule()]
+            [
+                SettingsDataModule(overrides: SettingsOverrides(), environment: [:], stores: context.stores, cachingSnapshots: true),
+                SettingsServerModule(),
+            ]
         },
         // Archive's whole schema, so that the migration names match `moa`'s; what the server keeps of
         // it is each user's tickets and preferences (the catalogue's table stays empty here).

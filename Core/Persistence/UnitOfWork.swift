@@ -13,6 +13,21 @@ public protocol Transaction: AnyObject {}
 public protocol UnitOfWork: Sendable {
     /// Runs `work` in a write transaction (`BEGIN IMMEDIATE`); commits if it returns, rolls back if it throws.
     func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T
+
+    /// Runs `work` in a write transaction that is serialized with every other one naming any of
+    /// `keys` (say, `transfer-sender:<user>`): what `work` decides from rows no single row lock
+    /// covers — a key not used yet, a day's total — it decides on `keys`, and the rows it changes it
+    /// reads through its stores' locking reads. An engine with one writer (SQLite) serializes every
+    /// transaction anyway; PostgreSQL takes the keys' locks at `READ COMMITTED` instead of running
+    /// `SERIALIZABLE` (no abort to retry on a hot row).
+    func perform<T: Sendable>(serializingOn keys: [String], _ work: @Sendable (any Transaction) throws -> T) async throws -> T
+}
+
+extension UnitOfWork {
+    /// One writer at a time (SQLite, the fakes): every transaction is serialized with every other.
+    public func perform<T: Sendable>(serializingOn keys: [String], _ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await perform(work)
+    }
 }
 
 /// The app's unit of work (provided by Core, implemented on the SQLite database).

@@ -16,7 +16,11 @@ import Synchronization
 /// answer. At most as many threads wait as there are leased connections (``maximumConnections``): the
 /// connection is leased, and `BEGIN` sent, before `work` is handed a thread.
 ///
-/// **Isolation.** Every writing transaction is `SERIALIZABLE`: PostgreSQL then guarantees that the
+/// **Isolation.** A transaction that names what it serializes on (``perform(serializingOn:_:)``:
+/// a transfer names its sender) runs at `READ COMMITTED` under those keys' advisory locks, and its
+/// stores lock the ledger rows they read (`FOR UPDATE`, in id order): it waits for the transactions
+/// it conflicts with instead of being aborted by them. Every other writing transaction is
+/// `SERIALIZABLE`: PostgreSQL then guarantees that the
 /// committed transactions had the effect of some serial order, so the checks a transfer makes (the
 /// idempotency key unused, the day's total under the limit, the balance enough) still hold when it
 /// commits, whichever other server process wrote in between. A transaction PostgreSQL aborts to keep
@@ -185,29 +189,66 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         try await write { try work($0) }
     }
 
+    /// `work` at `READ COMMITTED`, serialized with every transaction naming one of `keys` by
+    /// transaction-scoped advisory locks taken in one statement right after `BEGIN` (``keyLocks(_:)``):
+    /// nothing to abort and retry on a hot row — the stores' ledger reads lock the rows they will
+    /// change (`FOR UPDATE`, in id order), and what no row covers is decided under the keys. Run
+    /// again only after a deadlock PostgreSQL broke.
+    public func perform<T: Sendable>(serializingOn keys: [String], _ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await transaction(.locking(keys)) { try work($0) }
+    }
+
     /// `work` in a `SERIALIZABLE` transaction, run again after a serialization failure or a deadlock
     /// (after ``optimisticAttempts`` of them, alone).
     public func write<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
-        try await transaction(writing: true, work)
+        try await transaction(.serializable, work)
     }
 
     /// `work` in a `REPEATABLE READ READ ONLY` transaction: one consistent snapshot.
     public func read<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
-        try await transaction(writing: false, work)
+        try await transaction(.reading, work)
+    }
+
+    /// How a transaction keeps its promises.
+    enum Mode: Sendable {
+        /// `REPEATABLE READ READ ONLY`.
+        case reading
+        /// `SERIALIZABLE`, retried after a conflict (after ``optimisticAttempts`` of them, alone).
+        case serializable
+        /// `READ COMMITTED` with the keys' advisory locks (``keyLocks(_:)``).
+        case locking([String])
+    }
+
+    /// One statement that takes, in a fixed order, the schema's writers lock shared (so that a
+    /// writer running alone still runs alone) and then one exclusive transaction lock per key (a
+    /// 64-bit hash of the schema and the key; a collision only makes two keys wait for each other),
+    /// sorted: two transactions naming the same keys never wait for each other in a cycle. The order
+    /// is the inner query's (`ORDER BY` keeps it from being flattened), the locks are the outer
+    /// query's (a volatile function is evaluated once per row, as the rows come).
+    static func keyLocks(_ keys: [String]) -> PostgresQuery {
+        let sorted = Set(keys).sorted()
+        return """
+            SELECT count((CASE WHEN k.key IS NULL
+                THEN pg_advisory_xact_lock_shared(\(unescaped: String(writersLock)), hashtext(current_schema()))
+                ELSE pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || k.key, 0)) END)::text)
+            FROM (SELECT NULL::text AS key, 0::bigint AS n
+                  UNION ALL SELECT u.key, u.n FROM unnest(\(sorted)::text[]) WITH ORDINALITY AS u(key, n)
+                  ORDER BY n) k
+            """
     }
 
     /// The advisory lock that writers share and a starved writer takes alone: one per schema (the
     /// tests' schemas do not wait for each other), beside the migrations' (`migrationLock`).
     static let writersLock: Int32 = 0x6D6F62
 
-    private func transaction<T: Sendable>(writing: Bool, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    private func transaction<T: Sendable>(_ mode: Mode, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         // Known away: refused at once, not after a wait for a pool that backs off (run() looks for it).
         if isAway { throw DatabaseUnavailable.unreachable("PostgreSQL at \(location) does not answer") }
         try await turns.acquire()
         inUse.wrappingAdd(1, ordering: .relaxed)
         defer { inUse.wrappingSubtract(1, ordering: .relaxed) }
         do {
-            let value = try await attempts(writing: writing, work)
+            let value = try await attempts(mode, work)
             await turns.release()
             return value
         } catch {
@@ -216,14 +257,16 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
     }
 
-    private func attempts<T: Sendable>(writing: Bool, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+    private func attempts<T: Sendable>(_ mode: Mode, _ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         var attempt = 1
         var staleConnections = 0
         while true {
             do {
                 let value: T
-                if !writing {
+                if case .reading = mode {
                     value = try await once("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
+                } else if case .locking(let keys) = mode {
+                    value = try await once("BEGIN ISOLATION LEVEL READ COMMITTED", locks: Self.keyLocks(keys), work)
                 } else if attempt <= optimisticAttempts {
                     value = try await once("BEGIN ISOLATION LEVEL SERIALIZABLE", writers: .shared, work)
                 } else {
@@ -286,13 +329,14 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func once<T: Sendable>(
-        _ begin: PostgresQuery, writers: WritersLock? = nil, _ work: @Sendable (PostgresTransaction) throws -> T
+        _ begin: PostgresQuery, writers: WritersLock? = nil, locks: PostgresQuery? = nil,
+        _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let lease = LeaseState()
         do {
             return try await withoutActuallyEscaping(work) { work in
                 try await withThrowingTaskGroup(of: T?.self) { group in
-                    group.addTask { try await self.leased(begin, writers: writers, lease, work) }
+                    group.addTask { try await self.leased(begin, writers: writers, locks: locks, lease, work) }
                     group.addTask {
                         // Never throws: a begun transaction is always awaited. After a moment without a
                         // connection, the database's host is asked: away, the transaction is refused now.
@@ -327,12 +371,13 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func leased<T: Sendable>(
-        _ begin: PostgresQuery, writers: WritersLock?, _ lease: LeaseState, _ work: @Sendable (PostgresTransaction) throws -> T
+        _ begin: PostgresQuery, writers: WritersLock?, locks: PostgresQuery?, _ lease: LeaseState,
+        _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
         return try await client.withConnection { connection in
             guard lease.take() else { throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)") }
-            guard let writers else { return try await self.transaction(on: connection, begin, lease, work) }
+            guard let writers else { return try await self.transaction(on: connection, begin, locks: locks, lease, work) }
             do {
                 _ = try await connection.query(writers.take, logger: logger).collect()
             } catch let error as PSQLError {
@@ -341,7 +386,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
                 throw failure
             }
             do {
-                let value = try await self.transaction(on: connection, begin, lease, work)
+                let value = try await self.transaction(on: connection, begin, locks: nil, lease, work)
                 try await Self.release(writers, on: connection, logger: logger)
                 return value
             } catch {
@@ -362,7 +407,8 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func transaction<T: Sendable>(
-        on connection: PostgresConnection, _ begin: PostgresQuery, _ lease: LeaseState, _ work: @Sendable (PostgresTransaction) throws -> T
+        on connection: PostgresConnection, _ begin: PostgresQuery, locks: PostgresQuery?, _ lease: LeaseState,
+        _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
         let threads = threads
@@ -374,6 +420,14 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             throw failure
         }
         lease.begin()
+        if let locks {
+            do {
+                _ = try await connection.query(locks, logger: logger).collect()
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                throw error
+            }
+        }
         let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
         let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
             do { return .success(try work(transaction)) } catch { return .failure(error) }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MoaPostgres
 import PostgresStorage
 import SharedKit
@@ -123,6 +124,50 @@ struct PostgresDatabaseTests {
             let statistics = database.statistics
             #expect(statistics.transactions == 44, "the schema, the table, its row, 40 updates and the read")
             if optimisticAttempts == 0 { #expect(statistics.alone == 43 && statistics.retries == 0) }
+        }
+    }
+
+    /// What a transfer's transaction relies on (`perform(serializingOn:)`, `READ COMMITTED`), from two
+    /// server processes' pools at once, beside `SERIALIZABLE` writers of the same row: a count kept
+    /// only under a key (read without a lock) loses no update, nor does a row read `FOR UPDATE` that
+    /// the serializable writers change too — and the keyed writers are never aborted and run again.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func writersSerializedOnAKeyLoseNoUpdateAndAreNeverRunAgain() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false) { first in
+            let schema = try #require(try await first.read { try $0.value("SELECT current_schema()", as: String.self) })
+            let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+            let second = PostgresAppDatabase(location: location, logger: quiet, maximumConnections: 4, schema: schema)
+            let pool = Task { await second.run() }
+            defer { pool.cancel() }
+            try await first.write { try $0.execute("CREATE TABLE counter (id int PRIMARY KEY, value int NOT NULL)") }
+            try await first.write { try $0.execute("INSERT INTO counter VALUES (1, 0), (2, 0)") }
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for n in 0..<40 {
+                    let database = n.isMultiple(of: 2) ? first : second
+                    group.addTask {
+                        try await database.perform(serializingOn: ["counter"]) { token in
+                            let transaction = try PostgresTransaction.open(token)
+                            let keyed = try transaction.value("SELECT value FROM counter WHERE id = 2", as: Int32.self) ?? -1
+                            let locked = try transaction.value("SELECT value FROM counter WHERE id = 1 FOR UPDATE", as: Int32.self) ?? -1
+                            try transaction.execute("UPDATE counter SET value = \(keyed + 1) WHERE id = 2")
+                            try transaction.execute("UPDATE counter SET value = \(locked + 1) WHERE id = 1")
+                        }
+                    }
+                }
+                for _ in 0..<10 {
+                    group.addTask {
+                        try await first.write { transaction in
+                            let value = try transaction.value("SELECT value FROM counter WHERE id = 1", as: Int32.self) ?? -1
+                            try transaction.execute("UPDATE counter SET value = \(value + 1) WHERE id = 1")
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let values = try await first.read { try $0.rows("SELECT value FROM counter ORDER BY id").map { try $0.decode(Int32.self) } }
+            #expect(values == [50, 40])
+            #expect(second.statistics.retries == 0 && second.statistics.transactions == 20)
         }
     }
 

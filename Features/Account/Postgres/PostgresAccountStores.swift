@@ -89,7 +89,7 @@ struct PostgresAccountStore: AccountStore {
     }
 
     func account(number: AccountNumber) async throws -> AccountSummary? {
-        try await database.read { try PostgresLedgerRows(transaction: $0).accounts(numbered: [number]).first?.summary }
+        try await database.read { try PostgresLedgerRows(transaction: $0).accounts(numbered: [number], locking: false).first?.summary }
     }
 
     func account(id: AccountID) async throws -> AccountSummary? {

@@ -5,9 +5,11 @@ import Money
 import PostgresNIO
 import PostgresStorage
 
-/// The ledger's SQL on PostgreSQL (``LedgerRows``), inside a `SERIALIZABLE` transaction: a balance
-/// read here is still true when it commits, or the transaction is aborted and run again. Every
-/// decision is AccountDomain's ``Ledger``.
+/// The ledger's SQL on PostgreSQL (``LedgerRows``). The accounts a posting reads by number are
+/// locked (`FOR UPDATE`, in id order): at `READ COMMITTED` (a transfer) a balance read here is
+/// still true when it commits, because no other transaction can change it before; in a
+/// `SERIALIZABLE` one the lock makes a writer wait instead of being aborted. Every decision is
+/// AccountDomain's ``Ledger``.
 struct PostgresLedgerRows: LedgerRows {
     let transaction: PostgresTransaction
 
@@ -21,11 +23,21 @@ struct PostgresLedgerRows: LedgerRows {
             balance: balance, openedAt: openedAt, isClosed: closedAt != nil)
     }
 
+    /// One statement; the rows are locked in the order of their ids, whichever way the money goes:
+    /// two transfers in opposite directions queue on the first instead of deadlocking.
     func accounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount] {
-        try numbers.compactMap { number in
-            try transaction.rows("SELECT \(unescaped: Self.columns) FROM account_accounts WHERE number = \(number.digits)").first
-                .map(Self.account)
-        }
+        try accounts(numbered: numbers, locking: true)
+    }
+
+    /// `locking: false` in a read-only transaction, which may lock nothing.
+    func accounts(numbered numbers: [AccountNumber], locking: Bool) throws -> [LedgerAccount] {
+        let found = try transaction.rows(
+            """
+            SELECT \(unescaped: Self.columns) FROM account_accounts WHERE number = ANY(\(numbers.map(\.digits)))
+            ORDER BY id\(unescaped: locking ? " FOR UPDATE" : "")
+            """
+        ).map(Self.account)
+        return numbers.compactMap { number in found.first { $0.number == number } }
     }
 
     func account(id: String) throws -> LedgerAccount? {
@@ -68,30 +80,41 @@ struct PostgresLedgerRows: LedgerRows {
         guard inserted.count == 1 else { throw PostgresFailure.conflict(state: "23505") }
     }
 
+    /// Two statements, however many postings the plan holds: every balance (each only where it is
+    /// still the one read), then every entry.
     func write(_ plan: LedgerPlan) throws -> [Int64] {
-        // The rows are written in the order of their ids, whichever way the money goes: two
-        // transfers in opposite directions then queue on the first row instead of deadlocking.
-        for balance in plan.balances.sorted(by: { $0.account.id < $1.account.id }) {
+        if !plan.balances.isEmpty {
             let changed = try transaction.rows(
-                """
-                UPDATE account_accounts SET balance = \(balance.after)
-                WHERE id = \(balance.account.id) AND balance = \(balance.expected) RETURNING id
-                """)
-            // Impossible in a serializable transaction (a concurrent change aborts it first): a bug.
-            guard changed.count == 1 else {
-                throw PostgresFailure.other(state: nil, message: "the balance of \(balance.account.number) changed")
+                .rows(
+                    "UPDATE account_accounts AS a SET balance = v.after FROM (VALUES ",
+                    plan.balances.sorted { $0.account.id < $1.account.id }.map {
+                        [.text($0.account.id), .integer($0.expected), .integer($0.after)]
+                    },
+                    ") AS v(id, expected, after) WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id"))
+            // Impossible: the rows were read locked (or, serializable, a concurrent change aborts first). A bug.
+            guard changed.count == plan.balances.count else {
+                throw PostgresFailure.other(state: nil, message: "a balance changed between its read and its write")
             }
         }
-        return try plan.entries.map { entry in
-            let id = try transaction.value(
+        guard !plan.entries.isEmpty else { return [] }
+        // The ids come from the table's identity, drawn row by row in the order of VALUES: sorted,
+        // the n-th smallest is the n-th entry's.
+        let ids = try transaction.rows(
+            .rows(
                 """
                 INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-                VALUES (\(entry.account.id), \(entry.amount.minorUnits), \(entry.amount.currency.code), \(entry.balanceAfter.minorUnits),
-                        \(entry.kind.rawValue), \(entry.counterparty.id), \(entry.reference), \(entry.memo), \(entry.at))
-                RETURNING id
-                """, as: Int64.self)
-            guard let id else { throw PostgresFailure.other(state: nil, message: "no id for a new ledger entry") }
-            return id
-        }
+                VALUES\u{20}
+                """,
+                plan.entries.map { entry in
+                    [
+                        .text(entry.account.id), .integer(entry.amount.minorUnits), .text(entry.amount.currency.code),
+                        .integer(entry.balanceAfter.minorUnits), .text(entry.kind.rawValue), .text(entry.counterparty.id),
+                        .text(entry.reference), .text(entry.memo), .date(entry.at),
+                    ]
+                },
+                " RETURNING id")
+        ).map { try $0.decode(Int64.self) }.sorted()
+        guard ids.count == plan.entries.count else { throw PostgresFailure.other(state: nil, message: "no id for a new ledger entry") }
+        return ids
     }
 }

@@ -17,7 +17,8 @@ public struct AuthDataModule: FeatureModule {
         /// One person at a terminal (`moa`): the session file, ``SessionManager`` as
         /// `SessionProviderKey`, the PIN.
         case terminal
-        /// Every request its own user (`moa-server`): ``SessionTokens`` (`SessionTokensKey`); the
+        /// Every request its own user (`moa-server`): ``SessionTokens`` (`SessionTokensKey`) with an
+        /// ``AccessCache`` (`AccessCacheKey`: how long a token revoked elsewhere may pass); the
         /// composition root provides `SessionProviderKey` (the request's user) and `ClientOriginKey`
         /// (the request's client), and there is no session file and no PIN.
         case perRequest
@@ -60,13 +61,16 @@ public struct AuthDataModule: FeatureModule {
                     repository, hasher, secrets, mail, clock, origin in
                     Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, origin: origin)
                 },
-                PasswordReset.provider,
             ]
         switch sessions {
         case .perRequest:
-            return shared + [SessionTokens.provider, AccountDeletion.serverProvider]
+            // One AccessCache: live access tokens let requests in without a read; revocations forget them.
+            return shared + [
+                .singleton(AccessCacheKey.self) { AccessCache() }, SessionTokens.serverProvider, PasswordReset.serverProvider,
+                AccountDeletion.serverProvider,
+            ]
         case .terminal:
-            return shared + terminal
+            return shared + [PasswordReset.provider] + terminal
         }
     }
 

@@ -70,6 +70,8 @@ public struct AccountDeletion: Sendable {
             for owner in owners { try owner.erase(user.id, in: transaction) }
             try repository.eraseUser(user.id, email: user.email, in: transaction)
         }
+        // A server's remembered tokens of the user (``AccessCache``), forgotten again now that it committed.
+        (repository as? ForgettingAuthStore)?.forgetSessions(of: user.id)
         try store?.clear()
         return DeletionReport(user: user, erased: owners.map(\.name) + ["Auth"])
     }

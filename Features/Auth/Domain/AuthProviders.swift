@@ -32,6 +32,19 @@ extension SessionTokens {
             SessionTokens(repository: repository, hasher: hasher, secrets: secrets, clock: clock, inbox: inbox, origin: origin)
         }
     }
+
+    /// `SessionTokensKey` on a server: the same, with the server's ``AccessCache`` (`AccessCacheKey`)
+    /// remembering live access tokens, and every revocation forgetting them (``ForgettingAuthStore``).
+    public static var serverProvider: Provider {
+        .singleton(
+            SessionTokensKey.self, requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            WallClockKey.self, InboxPublisherKey.self, ClientOriginKey.self, AccessCacheKey.self
+        ) { repository, hasher, secrets, clock, inbox, origin, cache in
+            SessionTokens(
+                repository: ForgettingAuthStore(repository, cache: cache), hasher: hasher, secrets: secrets, clock: clock, inbox: inbox,
+                origin: origin, accessCache: cache)
+        }
+    }
 }
 
 extension PinService {
@@ -58,6 +71,18 @@ extension PasswordReset {
                 repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, inbox: inbox, origin: origin)
         }
     }
+
+    /// `PasswordResetKey` on a server: a reset forgets the user's remembered tokens (``ForgettingAuthStore``).
+    public static var serverProvider: Provider {
+        .singleton(
+            PasswordResetKey.self, requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self,
+            MailSenderKey.self, WallClockKey.self, InboxPublisherKey.self, ClientOriginKey.self, AccessCacheKey.self
+        ) { repository, hasher, secrets, mail, clock, inbox, origin, cache in
+            PasswordReset(
+                repository: ForgettingAuthStore(repository, cache: cache), hasher: hasher, secrets: secrets, mail: mail, clock: clock,
+                inbox: inbox, origin: origin)
+        }
+    }
 }
 
 extension AccountDeletion {
@@ -78,9 +103,11 @@ extension AccountDeletion {
     public static var serverProvider: Provider {
         .singleton(
             AccountDeletionKey.self, requires: SessionProviderKey.self, AuthStoreKey.self, UnitOfWorkKey.self,
-            UserDataOwnersKey.self
-        ) { sessions, repository, unitOfWork, owners in
-            AccountDeletion(sessions: sessions, repository: repository, store: nil, unitOfWork: unitOfWork, owners: owners)
+            UserDataOwnersKey.self, AccessCacheKey.self
+        ) { sessions, repository, unitOfWork, owners, cache in
+            AccountDeletion(
+                sessions: sessions, repository: ForgettingAuthStore(repository, cache: cache), store: nil, unitOfWork: unitOfWork,
+                owners: owners)
         }
     }
 }

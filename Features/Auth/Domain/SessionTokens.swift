@@ -18,6 +18,7 @@ public struct SessionTokens: Sendable {
     private let policy: AuthPolicy
     private let inbox: (any InboxPublisher)?
     private let origin: any ClientOrigin
+    private let accessCache: AccessCache?
 
     /// - Parameters:
     ///   - inbox: where security notices go (new login, refresh-token reuse, password changed,
@@ -25,8 +26,10 @@ public struct SessionTokens: Sendable {
     ///   - origin: who is asking (the request's client on a server), for the guessers' locks.
     public init(
         repository: any AuthStore, hasher: any PasswordHasher, secrets: any SecretGenerator, clock: any WallClock,
-        policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil, origin: any ClientOrigin = ThisTerminal()
+        policy: AuthPolicy = AuthPolicy(), inbox: (any InboxPublisher)? = nil, origin: any ClientOrigin = ThisTerminal(),
+        accessCache: AccessCache? = nil
     ) {
+        self.accessCache = accessCache
         self.repository = repository
         self.hasher = hasher
         self.secrets = secrets
@@ -88,10 +91,26 @@ public struct SessionTokens: Sendable {
     /// The session record of a live access token: known, not expired, its generation neither
     /// rotated nor revoked. `nil` for anything else.
     public func liveSession(accessToken: String) async throws -> SessionRecord? {
-        guard let record = try await repository.session(accessDigest: secrets.digest(accessToken)),
-            record.revokedAt == nil, record.rotatedAt == nil, clock.now() < record.accessExpiresAt
+        try await liveSession(digest: secrets.digest(accessToken), at: clock.now())
+    }
+
+    private func liveSession(digest: String, at now: Date) async throws -> SessionRecord? {
+        guard let record = try await repository.session(accessDigest: digest),
+            record.revokedAt == nil, record.rotatedAt == nil, now < record.accessExpiresAt
         else { return nil }
         return record
+    }
+
+    /// The session and user of a live access token (``liveSession(accessToken:)``, then
+    /// ``user(of:)``), from the ``AccessCache`` when one is given and remembers it: no database read.
+    public func liveUser(accessToken: String) async throws -> (session: SessionRecord, user: AuthenticatedUser)? {
+        let digest = secrets.digest(accessToken)
+        let now = clock.now()
+        if let accessCache, let (session, user) = accessCache.live(digest, at: now) { return (session, user) }
+        let generation = accessCache?.generation ?? 0
+        guard let record = try await liveSession(digest: digest, at: now), let user = try await user(of: record) else { return nil }
+        accessCache?.remember(digest, session: record, user: user, checkedAt: now, since: generation)
+        return (record, user)
     }
 
     /// Whose session this is (`nil`: a user deleted since).

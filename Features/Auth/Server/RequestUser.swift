@@ -19,7 +19,7 @@ public struct RequestUser: Sendable {
     /// The user of the access token in `authorization` (an `Authorization` header), if it is live.
     public static func of(authorization: String?, tokens: SessionTokens) async throws -> RequestUser? {
         guard let authorization, let token = BearerToken.parse(authorization),
-            let session = try await tokens.liveSession(accessToken: token), let user = try await tokens.user(of: session)
+            let (session, user) = try await tokens.liveUser(accessToken: token)
         else { return nil }
         return RequestUser(user: user, session: session)
     }

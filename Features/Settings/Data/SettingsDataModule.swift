@@ -17,6 +17,7 @@ public struct SettingsDataModule: FeatureModule {
     private let overrides: SettingsOverrides?
     private let environment: [String: String]
     private let stores: StoreEngine
+    private let cachingSnapshots: Bool
 
     /// - Parameters:
     ///   - scope: whose settings to use; `nil` (the app): follow Auth's session.
@@ -24,12 +25,16 @@ public struct SettingsDataModule: FeatureModule {
     ///     the composition root provides that key itself (from the global options).
     ///   - environment: where `MOA_<KEY>` variables are read; the process environment by default.
     ///   - stores: SQLite, or `.providedByRoot` (the root provides ``sqliteStores``' keys itself).
+    ///   - cachingSnapshots: whether snapshots are remembered a while (``SnapshotCache``: a server,
+    ///     which reads its users' settings on every request).
     public init(
         scope: (any SettingsScopeSource)? = nil,
         overrides: SettingsOverrides? = SettingsOverrides(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        stores: StoreEngine = .sqlite
+        stores: StoreEngine = .sqlite,
+        cachingSnapshots: Bool = false
     ) {
+        self.cachingSnapshots = cachingSnapshots
         self.scope = scope
         self.overrides = overrides
         self.environment = environment
@@ -53,10 +58,13 @@ public struct SettingsDataModule: FeatureModule {
         var providers: [Provider] =
             (stores == .sqlite ? Self.sqliteStores : []) + [
                 scope.map { .instance(SettingsScopeSourceKey.self, $0) } ?? SessionSettingsScope.provider,
-                .singleton(SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self)
-                {
-                    store, scopes, overrides in
-                    SettingsManager(store: store, scopes: scopes, overrides: overrides, environment: environment)
+                .singleton(
+                    SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self,
+                    WallClockKey.self
+                ) { [cachingSnapshots] store, scopes, overrides, clock in
+                    SettingsManager(
+                        store: store, scopes: scopes, overrides: overrides, environment: environment,
+                        cache: cachingSnapshots ? SnapshotCache(clock: clock) : nil)
                 },
                 .singleton(SettingsReaderKey.self, requires: SettingsManagerKey.self) { $0 },
                 SettingsUserDataOwner.provider, // SettingsUserDataKey, for the App's UserDataOwnersKey

@@ -14,6 +14,7 @@ public final class SettingsManager: SettingsReader {
     private let scopes: any SettingsScopeSource
     private let overrides: SettingsOverrides
     private let environment: [String: String]
+    private let cache: SnapshotCache?
     private let subscribers = Mutex(Subscribers())
 
     private struct Subscribers {
@@ -24,10 +25,12 @@ public final class SettingsManager: SettingsReader {
     /// - Parameters:
     ///   - overrides: this run's command-line values (highest precedence).
     ///   - environment: the process environment; only `MOA_<KEY>` variables are read.
+    ///   - cache: where a server remembers snapshots (``SnapshotCache``); `nil`, every read reads the store.
     public init(
         store: any SettingsStore, scopes: any SettingsScopeSource,
-        overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String] = [:]
+        overrides: SettingsOverrides = SettingsOverrides(), environment: [String: String] = [:], cache: SnapshotCache? = nil
     ) {
+        self.cache = cache
         self.store = store
         self.scopes = scopes
         self.overrides = overrides
@@ -78,7 +81,7 @@ public final class SettingsManager: SettingsReader {
         let value: SettingValue
         do { value = try key.parse(text) } catch { throw SettingsError.invalidValue(key, value: text, origin: .argument) }
         let scope = try await scopes.currentScope()
-        try await store.modify(scope) { stored in
+        try await modify(scope) { stored in
             var changed = stored
             changed.own[key.name] = value.storageText
             try SettingsResolver.checkLimits(after: changed, changed: key, byReset: false)
@@ -94,7 +97,7 @@ public final class SettingsManager: SettingsReader {
     public func reset(_ name: String) async throws -> (setting: ScopedSetting, removed: Bool) {
         let key = try SettingKey.named(name)
         let scope = try await scopes.currentScope()
-        let removed = try await store.modify(scope) { stored in
+        let removed = try await modify(scope) { stored in
             var changed = stored
             let removed = changed.own.removeValue(forKey: key.name) != nil
             try SettingsResolver.checkLimits(after: changed, changed: key, byReset: true)
@@ -109,7 +112,7 @@ public final class SettingsManager: SettingsReader {
     /// - Returns: the scope and how many values were removed.
     public func resetAll() async throws -> (scope: SettingsScope, removed: Int) {
         let scope = try await scopes.currentScope()
-        let removed = try await store.modify(scope) { stored in
+        let removed = try await modify(scope) { stored in
             let count = stored.own.count
             stored.own = [:]
             return count
@@ -118,10 +121,26 @@ public final class SettingsManager: SettingsReader {
         return (scope, removed)
     }
 
+    /// The store's `modify`, then the scope's remembered snapshot forgotten (written or not).
+    private func modify<T: Sendable>(
+        _ scope: SettingsScope, _ change: @escaping @Sendable (inout StoredSettings) throws -> T
+    ) async throws -> T {
+        defer { cache?.forget(scope) }
+        return try await store.modify(scope, change)
+    }
+
     // MARK: SettingsReader
 
+    /// From the ``SnapshotCache`` when one is given and remembers the scope's.
     public func snapshot() async throws -> SettingsSnapshot {
-        try await report().snapshot
+        guard let cache else { return try await report().snapshot }
+        let scope = try await scopes.currentScope()
+        let now = cache.clock.now()
+        if let remembered = cache.snapshot(of: scope, at: now) { return remembered }
+        let generation = cache.generation
+        let snapshot = try resolver(SettingsOverrides()).report(stored: try await store.values(in: scope), scope: scope).snapshot
+        cache.remember(snapshot, of: scope, readAt: now, since: generation)
+        return snapshot
     }
 
     public func changes() -> AsyncStream<SettingsSnapshot> {

@@ -29,6 +29,8 @@ public struct SendMoney: TransferStarter {
     private let clock: any WallClock
     private let calendar: Calendar
     private let makeID: @Sendable () -> TransferID
+    /// The senders' accounts looked up so far (their owner and currency never change).
+    private let sources = SourceCache()
 
     /// - Parameters:
     ///   - calendar: whose days the daily limit counts (its time zone is the user's).
@@ -79,8 +81,8 @@ public struct SendMoney: TransferStarter {
         try await send(draft, context: try await prepare())
     }
 
-    /// Sends `draft` for `context.user`. `sources` may remember source accounts between calls (a batch).
-    func send(_ draft: TransferDraft, context: Context, sources: SourceCache? = nil) async throws -> TransferReceipt {
+    /// Sends `draft` for `context.user`.
+    func send(_ draft: TransferDraft, context: Context) async throws -> TransferReceipt {
         let user = context.user
         // Checks that need no lookup come first: a mistyped destination is refused before any.
         let typed: TypedDestination
@@ -96,7 +98,7 @@ public struct SendMoney: TransferStarter {
             case .number(let number): number
             case .alias(let alias): try await recipients.resolve(alias, of: user.id)
             }
-        let source = try await sourceAccount(draft.from, of: user.id, cache: sources)
+        let source = try await sourceAccount(draft.from, of: user.id)
         let amount = try OperationAmount(parsing: draft.amount, currency: source.currency).money
 
         let now = clock.now()
@@ -111,7 +113,9 @@ public struct SendMoney: TransferStarter {
         let store = self.store
         let posting = self.posting
         let inbox = self.inbox
-        return try await unitOfWork.perform { transaction in
+        // Serialized with the sender's other transfers (on every server): the key's lookup and the
+        // day's total hold until it commits. The two accounts are locked by the posting's read.
+        return try await unitOfWork.perform(serializingOn: [Self.senderKey(user.id)]) { transaction in
             if let original = try store.transfer(initiatedBy: user.id, idempotencyKey: key, in: transaction) {
                 guard original.from == request.from.description, original.to == request.to.description,
                     original.amount == request.amount, original.memo == request.memo
@@ -121,7 +125,13 @@ public struct SendMoney: TransferStarter {
             try Self.checkLimits(amount, limits) {
                 try store.sentTotal(initiatedBy: user.id, currency: $0, from: day.start, until: day.end, in: transaction)
             }
-            let posted = try posting.post(request, in: transaction)
+            let posted: PostingReceipt
+            do {
+                posted = try posting.post(request, in: transaction)
+            } catch PostingError.notOwner {
+                // The account remembered is someone else's now (deleted, its number reused): as unknown.
+                throw TransferError.unknownSourceAccount(draft.from)
+            }
             let transfer = TransferSummary(
                 id: id, from: request.from.description, to: request.to.description, amount: amount, memo: memo,
                 idempotencyKey: key, createdAt: now, initiatedBy: user.id,
@@ -133,6 +143,9 @@ public struct SendMoney: TransferStarter {
             return TransferReceipt(transfer: transfer, replayed: false)
         }
     }
+
+    /// What a transfer serializes on: its sender (``UnitOfWork/perform(serializingOn:_:)``).
+    static func senderKey(_ user: UserID) -> String { "transfer-sender:\(user.rawValue)" }
 
     // MARK: Rules
 
@@ -181,8 +194,8 @@ public struct SendMoney: TransferStarter {
 
     /// The user's account to send from, by number or id. Someone else's is "not found", exactly like
     /// a number nobody has: a sender never learns that another user's account exists.
-    private func sourceAccount(_ reference: String, of user: UserID, cache: SourceCache?) async throws -> AccountSummary {
-        if let cached = cache?.account(for: reference) { return cached }
+    private func sourceAccount(_ reference: String, of user: UserID) async throws -> AccountSummary {
+        if let cached = sources.account(reference, of: user) { return cached }
         let account: AccountSummary
         if let number = try? AccountNumber(reference) {
             guard let found = try await directory.account(number: number) else { throw TransferError.unknownSourceAccount(reference) }
@@ -195,7 +208,7 @@ public struct SendMoney: TransferStarter {
             account = found
         }
         guard account.ownerID == user else { throw TransferError.unknownSourceAccount(reference) }
-        cache?.remember(account, for: reference)
+        sources.remember(account, as: reference, of: user)
         return account
     }
 
@@ -233,13 +246,30 @@ private enum TypedDestination {
     case alias(RecipientAlias)
 }
 
-/// Source accounts already looked up during a batch (only their number, owner and currency are used:
-/// balances and the closed state are checked by the posting, inside the transaction).
+/// Each sender's accounts already looked up, by the reference they gave (number or id): only the
+/// number, owner and currency are used — which never change — while the balance, the closed state and
+/// the owner again are checked by the posting, inside the transaction. Bounded: full, it starts over.
 final class SourceCache: Sendable {
-    private let accounts = Mutex<[String: AccountSummary]>([:])
+    private struct Key: Hashable {
+        let user: UserID
+        let reference: String
+    }
 
-    func account(for reference: String) -> AccountSummary? { accounts.withLock { $0[reference] } }
-    func remember(_ account: AccountSummary, for reference: String) { accounts.withLock { $0[reference] = account } }
+    static let capacity = 10_000
+    private let accounts = Mutex<[Key: AccountSummary]>([:])
+
+    func account(_ reference: String, of user: UserID) -> AccountSummary? {
+        accounts.withLock { $0[Key(user: user, reference: reference)] }
+    }
+
+    func remember(_ account: AccountSummary, as reference: String, of user: UserID) {
+        accounts.withLock { accounts in
+            if accounts.count >= Self.capacity { accounts.removeAll(keepingCapacity: true) }
+            accounts[Key(user: user, reference: reference)] = account
+        }
+    }
+
+    var count: Int { accounts.withLock { $0.count } }
 }
 
 /// Sending money as Transfer's own screens need it: one transfer (``TransferStarter``), or a batch
@@ -260,14 +290,13 @@ extension SendMoney: TransferSending {
         PreparedBatch(sendMoney: self, context: try await prepare())
     }
 
-    /// A batch of the embedded app: one context, and source accounts looked up once.
+    /// A batch of the embedded app: one context (source accounts are looked up once by ``SendMoney``).
     struct PreparedBatch: BatchSending {
         let sendMoney: SendMoney
         let context: SendMoney.Context
-        let sources = SourceCache()
 
         func send(_ draft: TransferDraft) async throws -> TransferReceipt {
-            try await sendMoney.send(draft, context: context, sources: sources)
+            try await sendMoney.send(draft, context: context)
         }
     }
 }

@@ -123,19 +123,34 @@ struct PostgresTransferStore: TransferStore {
         return Money(minorUnits: total, currency: currency)
     }
 
+    /// One statement: the transfer, the quarter's total and the recent recipient (the two follow
+    /// the transfer's row: none is written when the key is taken).
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {
         let transaction = try PostgresTransaction.open(transaction)
+        let (user, currency) = (transfer.initiatedBy.rawValue, transfer.amount.currency.code)
+        let quarter = TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false)
         let position = try transaction.value(
             """
-            INSERT INTO transfer_transfers
-                (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
-            VALUES (\(transfer.id.rawValue), \(transfer.initiatedBy.rawValue), \(transfer.idempotencyKey), \(transfer.from), \(transfer.to),
-                    \(transfer.amount.minorUnits), \(transfer.amount.currency.code), \(transfer.memo),
-                    \(transfer.fromBalanceAfter.minorUnits), \(transfer.createdAt))
-            ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
-            RETURNING position
+            WITH inserted AS (
+                INSERT INTO transfer_transfers
+                    (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
+                VALUES (\(transfer.id.rawValue), \(user), \(transfer.idempotencyKey), \(transfer.from), \(transfer.to),
+                        \(transfer.amount.minorUnits), \(currency), \(transfer.memo), \(transfer.fromBalanceAfter.minorUnits),
+                        \(transfer.createdAt))
+                ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
+                RETURNING position),
+            total AS (
+                INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
+                SELECT \(user), \(currency), \(quarter), \(transfer.amount.minorUnits) FROM inserted
+                ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total),
+            recent AS (
+                INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
+                SELECT \(user), \(transfer.to), position, \(transfer.createdAt) FROM inserted
+                ON CONFLICT (user_id, account_number)
+                DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at)
+            SELECT position FROM inserted
             """, as: Int64.self)
-        guard let position else {
+        guard position != nil else {
             // A record this transaction can see: the key is taken (the table's last line of defence,
             // as on SQLite). One it cannot see: another server's transfer with the same key committed
             // since this transaction began, so it is aborted and run again — SendMoney then finds
@@ -148,19 +163,6 @@ struct PostgresTransferStore: TransferStore {
             if let visible, visible > 0 { throw TransferError.idempotencyKeyReused(transfer.idempotencyKey) }
             throw PostgresFailure.conflict(state: "23505")
         }
-        try transaction.execute(
-            """
-            INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
-            VALUES (\(transfer.initiatedBy.rawValue), \(transfer.amount.currency.code),
-                    \(TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false)), \(transfer.amount.minorUnits))
-            ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total
-            """)
-        try transaction.execute(
-            """
-            INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
-            VALUES (\(transfer.initiatedBy.rawValue), \(transfer.to), \(position), \(transfer.createdAt))
-            ON CONFLICT (user_id, account_number) DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at
-            """)
     }
 
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer] {
