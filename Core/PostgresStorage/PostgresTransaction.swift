@@ -38,11 +38,10 @@ public final class PostgresTransaction: Transaction, Sendable {
         guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
         if let failure { throw failure }
         let connection = connection
-        let logger = logger
-        let outcome = Self.wait { try await connection.query(query, logger: logger).collect() }
+        let outcome = Self.wait(for: connection.query(query, logger: logger))
         switch outcome {
-        case .success(let rows):
-            return rows
+        case .success(let result):
+            return result.rows
         case .failure(PostgresFailure.noAnswer):
             // A connection that stopped answering (the server restarted under it, the network broke):
             // closed, so that the pool replaces it and the statement still waiting fails.
@@ -77,14 +76,13 @@ public final class PostgresTransaction: Transaction, Sendable {
         return false
     }
 
-    /// Waits, on this thread, for `body`, which runs as a task on the global concurrent executor, at
-    /// most ``answerTimeout`` seconds (then ``PostgresFailure/noAnswer``).
-    private static func wait<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> Result<T, any Error> {
+    /// Waits, on this thread, for `future` — completed on the connection's event loop, which this
+    /// thread never is — at most ``answerTimeout`` seconds (then ``PostgresFailure/noAnswer``). The
+    /// answer wakes this thread directly: no task of the cooperative pool stands between.
+    private static func wait<T: Sendable>(for future: EventLoopFuture<T>) -> Result<T, any Error> {
         let result = Mutex<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            let outcome: Result<T, any Error>
-            do { outcome = .success(try await body()) } catch { outcome = .failure(error) }
+        future.whenComplete { outcome in
             result.withLock { $0 = outcome }
             done.signal()
         }
