@@ -33,6 +33,8 @@ final class AuthOverTheWireTests {
     let clock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600))
     let home: MoaHome
     let api: InProcessAPI
+    /// The server's token use cases (with its access cache).
+    let tokens: SessionTokens
 
     init() throws {
         home = MoaHome(root: FileManager.default.temporaryDirectory.appendingPathComponent("moa-auth-served-\(UUID().uuidString)"))
@@ -54,6 +56,7 @@ final class AuthOverTheWireTests {
                     },
                 ]),
         ]).validate(root: Root.self).resolve()
+        tokens = root.tokens
         api = InProcessAPI(problems: ProblemCatalog([AuthProblems.classifier]))
         try AuthHandlers(
             tokens: root.tokens, registration: root.registration, passwordReset: root.reset, deletion: root.deletion,
@@ -139,6 +142,31 @@ final class AuthOverTheWireTests {
         let authority = RemoteSessionAuthority(api: try api.client(token: nil), clock: clock)
         _ = try await authority.logIn(email: "ada@moa.example", password: "a-new-long-passphrase-9")
         await #expect(throws: RemoteProblem.self) { try await authority.logIn(email: "ada@moa.example", password: Self.password) }
+    }
+
+    /// The server remembers live tokens (``AccessCache``); every way of ending a session through it
+    /// stops the token at once all the same — a reset code redeemed by `verify` included.
+    @Test(arguments: ["logout", "logout everywhere", "refresh", "password change", "reset", "reset by verify"])
+    func everyWayOfEndingASessionStopsItsRememberedTokenAtOnce(_ way: String) async throws {
+        let email = "ada@moa.example"
+        let session = try await person(email)
+        #expect(try await tokens.liveUser(accessToken: session.accessToken) != nil, "remembered")
+        let authority = RemoteSessionAuthority(api: try api.client(token: session.accessToken), clock: clock)
+        switch way {
+        case "logout": try await authority.logOut(session, everywhere: false)
+        case "logout everywhere": try await authority.logOut(session, everywhere: true)
+        case "refresh": _ = try await authority.rotate(session)
+        case "password change": _ = try await authority.changePassword(of: session, current: Self.password, new: "a-new-long-passphrase-9")
+        case "reset":
+            let reset = RemotePasswordReset(api: try api.client(token: nil))
+            _ = try await reset.request(email: email)
+            _ = try await reset.complete(email: email, code: try code(for: email, kind: "reset"), newPassword: "a-new-long-passphrase-9")
+        default:
+            _ = try await RemotePasswordReset(api: try api.client(token: nil)).request(email: email)
+            try await RemoteRegistration(api: try api.client(token: nil)).verify(
+                email: email, code: try code(for: email, kind: "reset"), password: "a-new-long-passphrase-9")
+        }
+        #expect(try await tokens.liveUser(accessToken: session.accessToken) == nil, "\(way): the old access token still passes")
     }
 
     @Test func withoutALiveTokenAUsersRouteIs401() async throws {

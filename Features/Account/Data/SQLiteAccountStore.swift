@@ -191,4 +191,8 @@ struct SQLiteAccountPosting: AccountPosting {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
         try Ledger.transfer(request, SQLiteLedgerRows(db: try SQLiteTransaction.open(transaction)))
     }
+
+    func group(touching numbers: [AccountNumber], in transaction: any Transaction) throws -> any PostingGroup {
+        try LedgerGroup(SQLiteLedgerRows(db: try SQLiteTransaction.open(transaction)), touching: numbers)
+    }
 }

@@ -8,27 +8,12 @@ import SharedKit
 /// SQL; it never decides a balance or an entry.
 public enum Ledger {
     /// A transfer between customer accounts (``AccountPosting``): the rules of
-    /// ``PostingRules/checkTransfer(_:from:to:)``, both balances and two entries.
+    /// ``PostingRules/checkTransfer(_:from:to:)``, both balances and two entries — a group of one.
     public static func transfer(_ request: PostingRequest, _ rows: some LedgerRows) throws -> PostingReceipt {
-        // The same account and a non-positive amount are refused before anything is read.
-        if request.from == request.to || !request.amount.isPositive {
-            _ = try PostingRules.checkTransfer(request, from: nil, to: nil)
-        }
-        let found = try rows.accounts(numbered: [request.from, request.to])
-        let from = found.first { $0.number == request.from }
-        let to = found.first { $0.number == request.to }
-        let memo = try PostingRules.checkTransfer(request, from: from?.rules, to: to?.rules)
-        guard let from, let to else { throw PostingError.unknownAccount(request.to) }
-        var plan = LedgerPlan()
-        let (debit, credit) = try plan.move(
-            request.amount, from: from, to: to, kinds: (.transferOut, .transferIn), memo: memo, reference: request.reference,
-            at: request.at)
-        let ids = try written(plan, rows)
-        // The balances after are those the entries recorded: no need to read the accounts again.
-        guard let fromAfter = plan.current(from).summary, let toAfter = plan.current(to).summary else {
-            throw PostingError.unknownAccount(request.to)
-        }
-        return PostingReceipt(from: fromAfter, to: toAfter, debitEntryID: ids[debit], creditEntryID: ids[credit])
+        let group = LedgerGroup(rows)
+        let planned = try group.planned(request)
+        let ids = try group.written()
+        return PostingReceipt(from: planned.from, to: planned.to, debitEntryID: ids[planned.debit], creditEntryID: ids[planned.credit])
     }
 
     /// Money in from outside (cash): a credit of the customer's account, a debit of one of the
@@ -104,4 +89,66 @@ public struct LedgerWriteMismatch: Error, CustomStringConvertible {
     public let planned: Int
     public let written: Int
     public var description: String { "The ledger planned \(planned) entries and the engine wrote \(written)." }
+}
+
+/// Transfers between customer accounts planned on one ``LedgerPlan`` and written by one
+/// ``LedgerRows/write(_:)`` (``PostingGroup``): every account is read once — those named up front in
+/// one read, any other when first needed — and each transfer is checked on the balances the earlier
+/// ones leave. A refused transfer plans nothing.
+public final class LedgerGroup<Rows: LedgerRows>: PostingGroup {
+    private let rows: Rows
+    private var read: [AccountNumber: LedgerAccount] = [:]
+    private var missing: Set<AccountNumber> = []
+    private var plan = LedgerPlan()
+
+    public init(_ rows: Rows) {
+        self.rows = rows
+    }
+
+    /// A group whose accounts `numbers` are read at once (one statement).
+    public convenience init(_ rows: Rows, touching numbers: [AccountNumber]) throws {
+        self.init(rows)
+        try fetch(numbers)
+    }
+
+    private func fetch(_ numbers: [AccountNumber]) throws {
+        let wanted = Array(Set(numbers).subtracting(read.keys).subtracting(missing)).sorted { $0.digits < $1.digits }
+        guard !wanted.isEmpty else { return }
+        for account in try rows.accounts(numbered: wanted) { read[account.number] = account }
+        missing.formUnion(wanted.filter { read[$0] == nil })
+    }
+
+    public func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary) {
+        let planned = try planned(request)
+        return (planned.from, planned.to)
+    }
+
+    public func write() throws { _ = try written() }
+
+    /// Nothing is written before ``write()``.
+    public var refusalsLeaveNothing: Bool { true }
+
+    /// Plans `request`; the accounts after it, and its entries' indexes in the plan.
+    func planned(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary, debit: Int, credit: Int) {
+        // The same account and a non-positive amount are refused before anything is read.
+        if request.from == request.to || !request.amount.isPositive {
+            _ = try PostingRules.checkTransfer(request, from: nil, to: nil)
+        }
+        try fetch([request.from, request.to])
+        let from = read[request.from].map(plan.current)
+        let to = read[request.to].map(plan.current)
+        let memo = try PostingRules.checkTransfer(request, from: from?.rules, to: to?.rules)
+        guard let from, let to else { throw PostingError.unknownAccount(request.to) }
+        let (debit, credit) = try plan.move(
+            request.amount, from: from, to: to, kinds: (.transferOut, .transferIn), memo: memo, reference: request.reference,
+            at: request.at)
+        // The balances after are those the entries record: no need to read the accounts again.
+        guard let fromAfter = plan.current(from).summary, let toAfter = plan.current(to).summary else {
+            throw PostingError.unknownAccount(request.to)
+        }
+        return (fromAfter, toAfter, debit, credit)
+    }
+
+    /// Writes the plan: the entries' ids, in the plan's order.
+    func written() throws -> [Int64] { try Ledger.written(plan, rows) }
 }

@@ -110,6 +110,52 @@ public struct PostingReceipt: Sendable, Equatable, Codable {
 /// maximum is an ``AmountError``, a memo that breaks ``Memo``'s rules a ``MemoError``.
 public protocol AccountPosting: Sendable {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt
+
+    /// A group of postings in the caller's transaction (``PostingGroup``): the accounts numbered
+    /// `numbers` are read at once, locked where the engine has other writers.
+    func group(touching numbers: [AccountNumber], in transaction: any Transaction) throws -> any PostingGroup
+}
+
+extension AccountPosting {
+    /// Each posting written as it is planned (``post(_:in:)``): the same outcome, statement by statement.
+    public func group(touching numbers: [AccountNumber], in transaction: any Transaction) throws -> any PostingGroup {
+        PostingOneByOne(posting: self, transaction: transaction)
+    }
+}
+
+/// Postings planned one after the other in the caller's transaction — each checked like
+/// ``AccountPosting/post(_:in:)`` on the balances the earlier ones leave, and refused with the same
+/// errors (planning nothing then) — and written together by ``write()``: a group of transfers costs a
+/// few statements, not a few per transfer. Used inside one transaction, by one caller.
+public protocol PostingGroup: AnyObject {
+    /// Plans `request`: the two accounts as they will stand once written.
+    func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary)
+    /// Writes every posting planned.
+    func write() throws
+    /// Whether a posting ``plan(_:)`` refuses leaves nothing behind (it checks before it writes
+    /// anything); otherwise the caller must roll back a transaction in which one was refused.
+    var refusalsLeaveNothing: Bool { get }
+}
+
+/// ``PostingGroup`` on any ``AccountPosting``: each planned posting is posted at once.
+final class PostingOneByOne: PostingGroup {
+    let posting: any AccountPosting
+    let transaction: any Transaction
+
+    init(posting: any AccountPosting, transaction: any Transaction) {
+        self.posting = posting
+        self.transaction = transaction
+    }
+
+    func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary) {
+        let receipt = try posting.post(request, in: transaction)
+        return (receipt.from, receipt.to)
+    }
+
+    func write() throws {}
+
+    /// Any `post` may have written part of a posting it then refuses.
+    var refusalsLeaveNothing: Bool { false }
 }
 
 /// Why a posting was refused, each one sentence. A business rule refuses with exit status 1; an

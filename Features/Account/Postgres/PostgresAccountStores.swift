@@ -225,6 +225,10 @@ struct PostgresAccountPosting: AccountPosting {
     func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {
         try Ledger.transfer(request, PostgresLedgerRows(transaction: try PostgresTransaction.open(transaction)))
     }
+
+    func group(touching numbers: [AccountNumber], in transaction: any Transaction) throws -> any PostingGroup {
+        try LedgerGroup(PostgresLedgerRows(transaction: try PostgresTransaction.open(transaction)), touching: numbers)
+    }
 }
 
 /// Deleting a user's accounts, inside the deletion's transaction (as AccountData does on SQLite).

@@ -97,9 +97,9 @@ struct PostgresLedgerRows: LedgerRows {
             }
         }
         guard !plan.entries.isEmpty else { return [] }
-        // The ids come from the table's identity, drawn row by row in the order of VALUES: sorted,
-        // the n-th smallest is the n-th entry's.
-        let ids = try transaction.rows(
+        // Each entry's id, matched by what tells the entries of one plan apart: the account, the
+        // kind and the reference (two postings of one plan have different references).
+        let returned = try transaction.rows(
             .rows(
                 """
                 INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
@@ -112,9 +112,23 @@ struct PostgresLedgerRows: LedgerRows {
                         .text(entry.reference), .text(entry.memo), .date(entry.at),
                     ]
                 },
-                " RETURNING id")
-        ).map { try $0.decode(Int64.self) }.sorted()
-        guard ids.count == plan.entries.count else { throw PostgresFailure.other(state: nil, message: "no id for a new ledger entry") }
-        return ids
+                " RETURNING id, account_id, kind, reference")
+        )
+        var ids: [EntryKey: Int64] = [:]
+        for row in returned {
+            let (id, account, kind, reference) = try row.decode((Int64, String, String, String?).self)
+            ids[EntryKey(account: account, kind: kind, reference: reference)] = id
+        }
+        let ordered = plan.entries.compactMap { ids[EntryKey(account: $0.account.id, kind: $0.kind.rawValue, reference: $0.reference)] }
+        guard ids.count == plan.entries.count, ordered.count == plan.entries.count else {
+            throw PostgresFailure.other(state: nil, message: "the ledger entries written do not match the plan")
+        }
+        return ordered
+    }
+
+    private struct EntryKey: Hashable {
+        let account: String
+        let kind: String
+        let reference: String?
     }
 }

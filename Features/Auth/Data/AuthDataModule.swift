@@ -52,25 +52,36 @@ public struct AuthDataModule: FeatureModule {
                 .singleton(MailSenderKey.self, requires: MoaHomeKey.self, WallClockKey.self) { home, clock in
                     OutboxMailSender(folder: home.outboxURL, clock: clock)
                 },
-                .singleton(
-                    RegistrationKey.self,
-                    requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self,
-                    WallClockKey.self,
-                    ClientOriginKey.self
-                ) {
-                    repository, hasher, secrets, mail, clock, origin in
-                    Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, origin: origin)
-                },
             ]
         switch sessions {
         case .perRequest:
             // One AccessCache: live access tokens let requests in without a read; revocations forget them.
+            // Every use case that can revoke a session gets the store through ForgettingAuthStore: a
+            // verification redeems a reset code too (replacing the password, ending every session).
             return shared + [
                 .singleton(AccessCacheKey.self) { AccessCache() }, SessionTokens.serverProvider, PasswordReset.serverProvider,
                 AccountDeletion.serverProvider,
+                .singleton(
+                    RegistrationKey.self,
+                    requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self,
+                    ClientOriginKey.self, AccessCacheKey.self
+                ) { repository, hasher, secrets, mail, clock, origin, cache in
+                    Registration(
+                        repository: ForgettingAuthStore(repository, cache: cache), hasher: hasher, secrets: secrets, mail: mail,
+                        clock: clock, origin: origin)
+                },
             ]
         case .terminal:
-            return shared + [PasswordReset.provider] + terminal
+            return shared + [
+                PasswordReset.provider,
+                .singleton(
+                    RegistrationKey.self,
+                    requires: AuthStoreKey.self, PasswordHasherKey.self, SecretGeneratorKey.self, MailSenderKey.self, WallClockKey.self,
+                    ClientOriginKey.self
+                ) { repository, hasher, secrets, mail, clock, origin in
+                    Registration(repository: repository, hasher: hasher, secrets: secrets, mail: mail, clock: clock, origin: origin)
+                },
+            ] + terminal
         }
     }
 

@@ -58,6 +58,15 @@ public struct InboxNotice: Sendable, Hashable, Codable {
 /// `moa inbox read ID`. Tests and Examples of other features use `FakeInboxPublisher` (InboxTesting).
 public protocol InboxPublisher: Sendable {
     func publish(_ notice: InboxNotice, in transaction: any Transaction) throws
+    /// Publishes `notices`, in order (one statement where the engine can).
+    func publish(_ notices: [InboxNotice], in transaction: any Transaction) throws
+}
+
+extension InboxPublisher {
+    /// One notice after the other.
+    public func publish(_ notices: [InboxNotice], in transaction: any Transaction) throws {
+        for notice in notices { try publish(notice, in: transaction) }
+    }
 }
 
 public enum InboxPublisherKey: ServiceKey {

@@ -11,7 +11,8 @@ import Synchronization
 import TransferInterface
 
 /// The "send money" use case: checks a draft (resolving `@alias` to the user's favourite), then —
-/// in **one** transaction — looks up the idempotency key, adds up what the user sent today, has
+/// in **one** transaction, with the transfers that arrive meanwhile (``TransferGroups``: group
+/// commit) — looks up the idempotency key, adds up what the user sent today, has
 /// Account post the double entry, records the transfer (and the recent recipient), and publishes
 /// the inbox notices: "money received" to the destination's owner when that is someone else, and
 /// "large transfer sent" to the sender at or above `notifications.large-transfer`. Every refusal is
@@ -20,17 +21,15 @@ import TransferInterface
 public struct SendMoney: TransferStarter {
     private let session: any SessionProvider
     private let directory: any AccountDirectory
-    private let posting: any AccountPosting
     private let settings: any SettingsReader
-    private let unitOfWork: any UnitOfWork
-    private let store: any TransferStore
     private let recipients: RecipientBook
-    private let inbox: any InboxPublisher
     private let clock: any WallClock
     private let calendar: Calendar
     private let makeID: @Sendable () -> TransferID
     /// The senders' accounts looked up so far (their owner and currency never change).
     private let sources = SourceCache()
+    /// Transfers that arrive together are written together.
+    private let groups: TransferGroups
 
     /// - Parameters:
     ///   - calendar: whose days the daily limit counts (its time zone is the user's).
@@ -43,15 +42,12 @@ public struct SendMoney: TransferStarter {
     ) {
         self.session = session
         self.directory = directory
-        self.posting = posting
         self.settings = settings
-        self.unitOfWork = unitOfWork
-        self.store = store
         self.recipients = recipients
-        self.inbox = inbox
         self.clock = clock
         self.calendar = calendar
         self.makeID = makeID
+        groups = TransferGroups(unitOfWork: unitOfWork, store: store, posting: posting, inbox: inbox)
     }
 
     /// The Gregorian calendar in this machine's time zone: the user's days.
@@ -104,44 +100,16 @@ public struct SendMoney: TransferStarter {
         let now = clock.now()
         let day = calendar.dateInterval(of: .day, for: now) ?? DateInterval(start: now, duration: 86_400)
         let id = makeID()
-        let key = givenKey ?? id.rawValue
         let request = PostingRequest(
             from: source.number, to: destination, amount: amount, memo: memo, reference: id.rawValue,
             initiatedBy: user.id, at: now)
-        let limits = context.limits
-        let threshold = context.largeTransferThreshold
-        let store = self.store
-        let posting = self.posting
-        let inbox = self.inbox
-        // Serialized with the sender's other transfers (on every server): the key's lookup and the
-        // day's total hold until it commits. The two accounts are locked by the posting's read.
-        return try await unitOfWork.perform(serializingOn: [Self.senderKey(user.id)]) { transaction in
-            if let original = try store.transfer(initiatedBy: user.id, idempotencyKey: key, in: transaction) {
-                guard original.from == request.from.description, original.to == request.to.description,
-                    original.amount == request.amount, original.memo == request.memo
-                else { throw TransferError.idempotencyKeyReused(key) }
-                return TransferReceipt(transfer: original, replayed: true)
-            }
-            try Self.checkLimits(amount, limits) {
-                try store.sentTotal(initiatedBy: user.id, currency: $0, from: day.start, until: day.end, in: transaction)
-            }
-            let posted: PostingReceipt
-            do {
-                posted = try posting.post(request, in: transaction)
-            } catch PostingError.notOwner {
-                // The account remembered is someone else's now (deleted, its number reused): as unknown.
-                throw TransferError.unknownSourceAccount(draft.from)
-            }
-            let transfer = TransferSummary(
-                id: id, from: request.from.description, to: request.to.description, amount: amount, memo: memo,
-                idempotencyKey: key, createdAt: now, initiatedBy: user.id,
-                fromBalanceAfter: posted.from.balance)
-            try store.insert(transfer, in: transaction)
-            for notice in Self.notices(for: transfer, receiver: posted.to.ownerID, largeTransferThreshold: threshold) {
-                try inbox.publish(notice, in: transaction)
-            }
-            return TransferReceipt(transfer: transfer, replayed: false)
-        }
+        // Written with the transfers that arrive meanwhile, in one transaction serialized with the
+        // sender's other transfers on every server (``TransferGroups``): the key's lookup and the
+        // day's total hold until it commits; the accounts are locked by the posting's read.
+        return try await groups.send(
+            PendingTransfer(
+                key: TransferKey(user: user.id, key: givenKey ?? id.rawValue), request: request, day: day, limits: context.limits,
+                largeTransferThreshold: context.largeTransferThreshold, id: id))
     }
 
     /// What a transfer serializes on: its sender (``UnitOfWork/perform(serializingOn:_:)``).

@@ -21,10 +21,38 @@ public protocol TransferStore: Sendable {
     /// Records a transfer; the store refuses a second record with the same user and key.
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws
 
+    /// The transfers recorded under any of `keys` (a group's lookup: one read where the engine can).
+    func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary]
+    /// Records `transfers`, in order (one statement where the engine can).
+    func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws
+
     /// The user's transfers, newest first, those strictly older than `position` (all when `nil`).
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer]
     /// One of the user's transfers.
     func transfer(id: TransferID, initiatedBy user: UserID) async throws -> TransferSummary?
+}
+
+/// Who sent a transfer and under which idempotency key: what makes it unique.
+public struct TransferKey: Sendable, Hashable {
+    public let user: UserID
+    public let key: String
+
+    public init(user: UserID, key: String) {
+        self.user = user
+        self.key = key
+    }
+}
+
+extension TransferStore {
+    /// One lookup per key.
+    public func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
+        try Set(keys).compactMap { try transfer(initiatedBy: $0.user, idempotencyKey: $0.key, in: transaction) }
+    }
+
+    /// One insert per transfer.
+    public func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws {
+        for transfer in transfers { try insert(transfer, in: transaction) }
+    }
 }
 
 /// A transfer and its place in the store's order of insertion (the paging key: increasing, never reused).

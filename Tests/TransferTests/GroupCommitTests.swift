@@ -1,0 +1,117 @@
+import AccountInterface
+import AccountTesting
+import AuthTesting
+import Foundation
+import Money
+import Persistence
+import SharedKit
+import Synchronization
+import Testing
+import TransferDomain
+import TransferInterface
+
+/// A unit of work without a database that holds its first transaction a moment (so that the sends
+/// launched meanwhile queue up behind it) and counts transactions and the keys each serialized on.
+final class HoldingUnitOfWork: UnitOfWork {
+    private let state = Mutex<(transactions: Int, keys: [[String]])>((0, []))
+
+    var transactions: Int { state.withLock { $0.transactions } }
+    var keys: [[String]] { state.withLock { $0.keys } }
+
+    func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await perform(serializingOn: [], work)
+    }
+
+    func perform<T: Sendable>(serializingOn keys: [String], _ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        let first = state.withLock { state in
+            state.transactions += 1
+            state.keys.append(keys.sorted())
+            return state.transactions == 1
+        }
+        if first { try await Task.sleep(for: .milliseconds(200)) }
+        return try await NoDatabaseUnitOfWork().perform(work)
+    }
+}
+
+/// Group commit (``SendMoney`` through its transfer groups): sends that arrive together are written
+/// together, and each is still answered with its own receipt or refusal, as if sent one by one.
+@Suite("Transfers that arrive together are written together")
+struct GroupCommitTests {
+    /// `count` sends at once through one `SendMoney`; their outcomes, in the order launched.
+    func together(
+        _ h: Harness, _ unitOfWork: HoldingUnitOfWork, _ count: Int, _ draft: @escaping @Sendable (Int) -> TransferDraft
+    ) async -> [Result<TransferReceipt, any Error>] {
+        let sendMoney = h.sendMoney(unitOfWork: unitOfWork)
+        return await withTaskGroup(of: (Int, Result<TransferReceipt, any Error>).self) { group in
+            for n in 0..<count {
+                group.addTask {
+                    do { return (n, .success(try await sendMoney.send(draft(n)))) } catch { return (n, .failure(error)) }
+                }
+            }
+            var outcomes: [(Int, Result<TransferReceipt, any Error>)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    @Test func theDailyLimitHoldsExactlyInsideAGroup() async throws {
+        let h = try Harness()
+        let unitOfWork = HoldingUnitOfWork()
+        // 20 sends of 3,000,000 won at once under the default daily limit of 10,000,000.
+        let outcomes = await together(h, unitOfWork, 20) {
+            TransferDraft(from: h.checking.description, to: h.bobs.description, amount: "3,000,000", memo: nil, idempotencyKey: "k\($0)")
+        }
+        let sent = outcomes.compactMap { try? $0.get() }
+        #expect(sent.count == 3)
+        for case .failure(let error) in outcomes {
+            guard case TransferError.dailyLimitExceeded(_, _, let remaining)? = error as? TransferError else {
+                Issue.record("refused with \(error), not the daily limit")
+                continue
+            }
+            #expect(remaining == krw(1_000_000))
+        }
+        #expect(h.accounts.balance(of: h.checking) == krw(41_000_000))
+        #expect(h.store.all.count == 3)
+        #expect(unitOfWork.transactions < 20, "every send had its own transaction: nothing was grouped")
+        // Each transaction serialized on its senders: here, only Ada.
+        #expect(unitOfWork.keys.allSatisfy { $0 == ["transfer-sender:\(FakeSessionProvider.ada.id.rawValue)"] })
+    }
+
+    @Test func oneKeySentManyTimesAtOnceIsOneTransferAndTheRestReplays() async throws {
+        let h = try Harness()
+        let unitOfWork = HoldingUnitOfWork()
+        let outcomes = await together(h, unitOfWork, 6) { _ in
+            TransferDraft(from: h.checking.description, to: h.bobs.description, amount: "70,000", memo: "rent", idempotencyKey: "rent")
+        }
+        let receipts = try outcomes.map { try $0.get() }
+        #expect(receipts.filter { !$0.replayed }.count == 1)
+        #expect(Set(receipts.map(\.transfer.id)).count == 1)
+        #expect(h.accounts.postings.count == 1)
+        #expect(h.accounts.balance(of: h.checking) == krw(49_930_000))
+    }
+
+    @Test func eachRefusalIsItsOwnAndTheOthersAreWritten() async throws {
+        let h = try Harness(balance: 1_000_000)
+        let unitOfWork = HoldingUnitOfWork()
+        // 10 sends of 300,000 from 1,000,000: three fit; one names nobody's account.
+        let outcomes = await together(h, unitOfWork, 10) { n in
+            TransferDraft(
+                from: h.checking.description, to: (n == 9 ? h.nobodys : h.bobs).description, amount: "300,000", memo: nil,
+                idempotencyKey: "k\(n)")
+        }
+        let sent = outcomes.compactMap { try? $0.get() }
+        #expect(sent.count == 3)
+        var insufficient = 0
+        for case .failure(let error) in outcomes {
+            switch error as? PostingError {
+            case .insufficientFunds?: insufficient += 1
+            case .unknownAccount(let number)?: #expect(number == h.nobodys)
+            default: Issue.record("refused with \(error)")
+            }
+        }
+        #expect(insufficient == 6)
+        #expect(h.accounts.balance(of: h.checking) == krw(100_000))
+        // The sender's balance after each is the one its own posting left, in the order written.
+        #expect(Set(sent.map(\.transfer.fromBalanceAfter)) == [krw(700_000), krw(400_000), krw(100_000)])
+    }
+}
