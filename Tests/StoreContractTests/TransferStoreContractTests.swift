@@ -135,6 +135,61 @@ struct TransferStoreContractTests {
         }
     }
 
+    /// What a group of transfers writes at once (``TransferStore/insert(_:in:)-([TransferSummary])``):
+    /// each found by its key, the quarter's total summed over the group, one recent recipient per
+    /// destination at its last send — and a key taken by someone the group did not see refuses all.
+    @Test(arguments: Engine.allCases)
+    func aGroupIsWrittenAndFoundAsItsTransfersOneByOneWouldBe(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let group = [
+                sample(1, amount: 100, at: start), sample(2, amount: 200, at: start.addingTimeInterval(30)),
+                sample(3, user: bob, amount: 400, at: start.addingTimeInterval(60)),
+                sample(4, amount: 800, at: start.addingTimeInterval(86_400)),
+            ]
+            try await stores.unitOfWork.perform { [store = stores.transfers] tx in try store.insert(group, in: tx) }
+            let found = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                try store.transfers(
+                    keyedBy: [
+                        TransferKey(user: ada, key: "key-1"), TransferKey(user: ada, key: "key-2"), TransferKey(user: ada, key: "key-2"),
+                        TransferKey(user: bob, key: "key-3"), TransferKey(user: bob, key: "key-1"),
+                    ], in: tx)
+            }
+            #expect(Set(found.map(\.id.rawValue)) == ["t-user-ada-1", "t-user-ada-2", "t-user-bob-3"])
+            let total = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                try store.sentTotal(initiatedBy: ada, currency: .krw, from: start, until: start.addingTimeInterval(86_400), in: tx)
+            }
+            #expect(total.minorUnits == 300)
+            // The group's read of every sender's day, windows with uneven edges included, as one by one.
+            let days = [
+                SentDay(user: ada, currency: .krw, start: start, end: start.addingTimeInterval(86_400)),
+                SentDay(user: ada, currency: .krw, start: start.addingTimeInterval(10), end: start.addingTimeInterval(86_401)),
+                SentDay(user: ada, currency: .krw, start: start.addingTimeInterval(-5), end: start.addingTimeInterval(40)),
+                SentDay(user: ada, currency: .krw, start: start.addingTimeInterval(20), end: start.addingTimeInterval(25)),
+                SentDay(user: bob, currency: .krw, start: start, end: start.addingTimeInterval(86_400)),
+                SentDay(user: ada, currency: .usd, start: start, end: start.addingTimeInterval(86_400)),
+            ]
+            let (together, oneByOne) = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                (
+                    try store.sentTotals(days, in: tx).map(\.minorUnits),
+                    try days.map { try store.sentTotal(initiatedBy: $0.user, currency: $0.currency, from: $0.start, until: $0.end, in: tx) }
+                        .map(\.minorUnits)
+                )
+            }
+            #expect(together == [300, 1_000, 300, 0, 400, 0])
+            #expect(together == oneByOne)
+            let recents = try await stores.recipients.recentRecipients(of: ada, limit: 5)
+            #expect(recents.map(\.accountNumber) == ["110-0000-0003-1"])
+            #expect(abs((recents.first?.lastSentAt ?? .distantPast).timeIntervalSince(start.addingTimeInterval(86_400))) < 0.001)
+            await #expect(throws: (any Error).self) {
+                try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                    try store.insert([sample(5), sample(6, key: "key-1")], in: tx)
+                }
+            }
+            #expect(
+                try await stores.transfers.transfers(initiatedBy: ada, before: nil, limit: 10).count == 3, "nothing of the refused group")
+        }
+    }
+
     @Test(arguments: Engine.allCases)
     func favouritesAreUniqueByAliasAndNumberAndRecentsFollowTransfers(_ engine: Engine) async throws {
         try await withStores(engine) { stores in

@@ -129,4 +129,16 @@ struct PostgresInboxPublisher: InboxPublisher {
             VALUES (\(notice.recipient.rawValue), \(notice.kind.rawValue), \(notice.title), \(notice.body), \(notice.createdAt))
             """)
     }
+
+    /// One statement for all of them.
+    func publish(_ notices: [InboxNotice], in transaction: any Transaction) throws {
+        guard !notices.isEmpty else { return }
+        try PostgresTransaction.open(transaction).execute(
+            .rows(
+                "INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at) VALUES ",
+                notices.map {
+                    [.text($0.recipient.rawValue), .text($0.kind.rawValue), .text($0.title), .text($0.body), .date($0.createdAt)]
+                },
+                ""))
+    }
 }

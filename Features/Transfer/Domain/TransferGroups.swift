@@ -119,7 +119,13 @@ final class TransferGroups: Sendable {
             recorded[TransferKey(user: original.initiatedBy, key: original.idempotencyKey)] = original
         }
         let group = try posting.group(touching: transfers.flatMap { [$0.request.from, $0.request.to] }, in: transaction)
+        // Every sender's total of the day so far, in the currency it sends, read at once.
+        let days = Array(
+            Set(transfers.map { DayTotal(user: $0.key.user, currency: $0.request.amount.currency, start: $0.day.start, end: $0.day.end) }))
         var sentToday: [DayTotal: Int64] = [:]
+        let totals = try store.sentTotals(
+            days.map { SentDay(user: $0.user, currency: $0.currency, start: $0.start, end: $0.end) }, in: transaction)
+        for (day, total) in zip(days, totals) { sentToday[day] = total.minorUnits }
         var written: [TransferSummary] = []
         var notices: [InboxNotice] = []
         var outcomes: [Result<TransferReceipt, any Error>] = []
@@ -134,7 +140,7 @@ final class TransferGroups: Sendable {
                     continue
                 }
                 try SendMoney.checkLimits(request.amount, pending.limits) { currency in
-                    let day = DayTotal(user: pending.key.user, currency: currency, start: pending.day.start)
+                    let day = DayTotal(user: pending.key.user, currency: currency, start: pending.day.start, end: pending.day.end)
                     if let total = sentToday[day] { return Money(minorUnits: total, currency: currency) }
                     let total = try store.sentTotal(
                         initiatedBy: pending.key.user, currency: currency, from: pending.day.start, until: pending.day.end, in: transaction)
@@ -157,7 +163,9 @@ final class TransferGroups: Sendable {
                     id: pending.id, from: request.from.description, to: request.to.description, amount: request.amount, memo: request.memo,
                     idempotencyKey: pending.key.key, createdAt: request.at, initiatedBy: pending.key.user,
                     fromBalanceAfter: posted.from.balance)
-                sentToday[DayTotal(user: pending.key.user, currency: request.amount.currency, start: pending.day.start), default: 0] +=
+                sentToday[
+                    DayTotal(user: pending.key.user, currency: request.amount.currency, start: pending.day.start, end: pending.day.end),
+                    default: 0] +=
                     request.amount.minorUnits
                 recorded[pending.key] = transfer
                 written.append(transfer)
@@ -179,5 +187,6 @@ final class TransferGroups: Sendable {
         let user: UserID
         let currency: Currency
         let start: Date
+        let end: Date
     }
 }

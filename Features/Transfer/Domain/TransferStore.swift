@@ -21,6 +21,9 @@ public protocol TransferStore: Sendable {
     /// Records a transfer; the store refuses a second record with the same user and key.
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws
 
+    /// The sums of ``sentTotal(initiatedBy:currency:from:until:in:)`` for each of `days`, in order
+    /// (a group's: one read where the engine can).
+    func sentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> [Money]
     /// The transfers recorded under any of `keys` (a group's lookup: one read where the engine can).
     func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary]
     /// Records `transfers`, in order (one statement where the engine can).
@@ -43,7 +46,27 @@ public struct TransferKey: Sendable, Hashable {
     }
 }
 
+/// A sender's sum to read: in one currency, over `[start, end)`.
+public struct SentDay: Sendable, Hashable {
+    public let user: UserID
+    public let currency: Currency
+    public let start: Date
+    public let end: Date
+
+    public init(user: UserID, currency: Currency, start: Date, end: Date) {
+        self.user = user
+        self.currency = currency
+        self.start = start
+        self.end = end
+    }
+}
+
 extension TransferStore {
+    /// One read per day.
+    public func sentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> [Money] {
+        try days.map { try sentTotal(initiatedBy: $0.user, currency: $0.currency, from: $0.start, until: $0.end, in: transaction) }
+    }
+
     /// One lookup per key.
     public func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
         try Set(keys).compactMap { try transfer(initiatedBy: $0.user, idempotencyKey: $0.key, in: transaction) }

@@ -28,10 +28,41 @@ public enum TransferTotals {
         from start: Date, until end: Date, quarters: (_ first: Int64, _ last: Int64) throws -> Int64,
         exact: (_ from: Date, _ until: Date) throws -> Int64
     ) throws -> Int64 {
-        func edge(_ from: Date, _ until: Date) throws -> Int64 { from < until ? try exact(from, until) : 0 }
-        let first = quarter(containing: start, roundingUp: true)
-        let last = quarter(containing: end, roundingUp: false)
-        guard first < last else { return try edge(start, end) }
-        return try quarters(first, last) + edge(start, date(ofQuarter: first)) + edge(date(ofQuarter: last), end)
+        let window = Window(from: start, until: end)
+        return try (window.first < window.last ? quarters(window.first, window.last) : 0)
+            + window.edges.reduce(0) { try $0 + exact($1.from, $1.until) }
+    }
+
+    /// How a window `[start, end)` is summed: the whole quarters `first ..< last` (none when
+    /// `first >= last`) and the uneven edges (each a non-empty range, at most two).
+    public struct Window: Sendable, Hashable {
+        public let first: Int64
+        public let last: Int64
+        public let edges: [Edge]
+
+        public struct Edge: Sendable, Hashable {
+            public let from: Date
+            public let until: Date
+
+            public init(from: Date, until: Date) {
+                self.from = from
+                self.until = until
+            }
+        }
+
+        public init(from start: Date, until end: Date) {
+            let first = TransferTotals.quarter(containing: start, roundingUp: true)
+            let last = TransferTotals.quarter(containing: end, roundingUp: false)
+            let edges =
+                first < last
+                ? [
+                    Edge(from: start, until: TransferTotals.date(ofQuarter: first)),
+                    Edge(from: TransferTotals.date(ofQuarter: last), until: end),
+                ]
+                : [Edge(from: start, until: end)]
+            self.first = first
+            self.last = last
+            self.edges = edges.filter { $0.from < $0.until }
+        }
     }
 }

@@ -165,6 +165,106 @@ struct PostgresTransferStore: TransferStore {
         }
     }
 
+    /// One read for the whole group: per day, its whole quarters from `transfer_totals` and its
+    /// uneven edges from the transfers (``TransferTotals/Window``, as one by one).
+    func sentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> [Money] {
+        guard !days.isEmpty else { return [] }
+        let rows: [[PostgresValue]] = days.enumerated().map { index, day in
+            let window = TransferTotals.Window(from: day.start, until: day.end)
+            let edges =
+                window.edges
+                + Array(repeating: TransferTotals.Window.Edge(from: day.start, until: day.start), count: 2 - window.edges.count)
+            return [
+                .integer(Int64(index)), .text(day.user.rawValue), .text(day.currency.code), .integer(window.first), .integer(window.last),
+                .date(edges[0].from), .date(edges[0].until), .date(edges[1].from), .date(edges[1].until),
+            ]
+        }
+        var sums = [Int64](repeating: 0, count: days.count)
+        for row in try PostgresTransaction.open(transaction).rows(
+            .rows(
+                """
+                SELECT d.n, (
+                    COALESCE((SELECT SUM(t.total) FROM transfer_totals t
+                              WHERE t.initiated_by = d.user_id AND t.currency = d.currency AND t.quarter >= d.first AND t.quarter < d.last), 0)
+                    + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
+                                WHERE x.initiated_by = d.user_id AND x.currency = d.currency
+                                  AND ((x.created_at >= d.from1 AND x.created_at < d.until1)
+                                       OR (x.created_at >= d.from2 AND x.created_at < d.until2))), 0))::bigint
+                FROM (VALUES\u{20}
+                """, rows,
+                ") AS d (n, user_id, currency, first, last, from1, until1, from2, until2)")
+        ) {
+            let (index, sum) = try row.decode((Int64, Int64).self)
+            if sums.indices.contains(Int(index)) { sums[Int(index)] = sum }
+        }
+        return zip(days, sums).map { Money(minorUnits: $1, currency: $0.currency) }
+    }
+
+    /// One read for the whole group.
+    func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
+        let keys = Array(Set(keys))
+        guard !keys.isEmpty else { return [] }
+        return try PostgresTransaction.open(transaction).rows(
+            .rows(
+                "SELECT \(Self.columns) FROM transfer_transfers WHERE (initiated_by, idempotency_key) IN (VALUES ",
+                keys.map { [.text($0.user.rawValue), .text($0.key)] }, ")")
+        ).map { try Self.decode($0).transfer }
+    }
+
+    /// One statement for the whole group: the transfers, the totals of their quarters (summed per
+    /// sender, currency and quarter) and each sender's latest recipients.
+    func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws {
+        guard !transfers.isEmpty else { return }
+        let inserted = try PostgresTransaction.open(transaction).value(
+            .rows(
+                """
+                WITH input (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after,
+                            created_at, quarter) AS (VALUES\u{20}
+                """,
+                transfers.map { transfer in
+                    [
+                        .text(transfer.id.rawValue), .text(transfer.initiatedBy.rawValue), .text(transfer.idempotencyKey),
+                        .text(transfer.from),
+                        .text(transfer.to), .integer(transfer.amount.minorUnits), .text(transfer.amount.currency.code),
+                        .text(transfer.memo),
+                        .integer(transfer.fromBalanceAfter.minorUnits), .date(transfer.createdAt),
+                        .integer(TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false)),
+                    ]
+                },
+                """
+                ),
+                inserted AS (
+                    INSERT INTO transfer_transfers
+                        (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
+                    SELECT id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at
+                    FROM input
+                    ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
+                    RETURNING position, initiated_by, idempotency_key, to_number, amount, currency, created_at),
+                total AS (
+                    INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
+                    SELECT i.initiated_by, i.currency, input.quarter, SUM(i.amount)::bigint
+                    FROM inserted i JOIN input ON input.initiated_by = i.initiated_by AND input.idempotency_key = i.idempotency_key
+                    GROUP BY i.initiated_by, i.currency, input.quarter
+                    ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total),
+                recent AS (
+                    INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
+                    SELECT DISTINCT ON (initiated_by, to_number) initiated_by, to_number, position, created_at
+                    FROM inserted ORDER BY initiated_by, to_number, position DESC
+                    ON CONFLICT (user_id, account_number)
+                    DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at)
+                SELECT COUNT(*) FROM inserted
+                """), as: Int64.self)
+        guard inserted != Int64(transfers.count) else { return }
+        // A key taken by a record this transaction can see: refused, as one by one. One it cannot
+        // see (another server's, committed since): the group runs again, and finds it.
+        let ours = Set(transfers.map(\.id))
+        let keys = transfers.map { TransferKey(user: $0.initiatedBy, key: $0.idempotencyKey) }
+        if let taken = try self.transfers(keyedBy: keys, in: transaction).first(where: { !ours.contains($0.id) }) {
+            throw TransferError.idempotencyKeyReused(taken.idempotencyKey)
+        }
+        throw PostgresFailure.conflict(state: "23505")
+    }
+
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer] {
         try await database.read { transaction in
             try transaction.rows(
