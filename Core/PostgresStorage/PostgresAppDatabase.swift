@@ -17,24 +17,26 @@ import Synchronization
 /// connection is leased, and `BEGIN` sent, before `work` is handed a thread.
 ///
 /// **Isolation.** A transaction that names what it serializes on (``perform(serializingOn:_:)``:
-/// a transfer names its sender) runs at `READ COMMITTED` under those keys' advisory locks, and its
-/// stores lock the ledger rows they read (`FOR UPDATE`, in id order): it waits for the transactions
-/// it conflicts with instead of being aborted by them. Every other writing transaction is
-/// `SERIALIZABLE`: PostgreSQL then guarantees that the
-/// committed transactions had the effect of some serial order, so the checks a transfer makes (the
-/// idempotency key unused, the day's total under the limit, the balance enough) still hold when it
-/// commits, whichever other server process wrote in between. A transaction PostgreSQL aborts to keep
-/// that promise (serialization failure 40001, deadlock 40P01) is rolled back and run again, from
-/// the start, with a growing random pause. Optimism alone can starve a transaction on hot rows (ten
-/// accounts shared by many clients: it loses to a newer one every time), so after
-/// ``optimisticAttempts`` conflicts it runs **alone**: every writing transaction first takes a
-/// shared advisory lock of the schema (`pg_advisory_lock_shared`, on its connection, before `BEGIN`:
-/// ``WritersLock`` says why), and a transaction that lost that often takes it exclusively, in
+/// a group of transfers names its senders) runs at `READ COMMITTED`: one statement right after
+/// `BEGIN` takes the schema's writers lock shared and the keys' transaction advisory locks
+/// (``keyLocks(_:)``), and its stores lock the ledger rows they read (`FOR UPDATE`, in id order):
+/// it waits for the transactions it conflicts with instead of being aborted by them, and runs again
+/// only after a deadlock PostgreSQL broke or a lock wait past `lock_timeout`. Every other writing
+/// transaction is `SERIALIZABLE`: PostgreSQL then guarantees that the committed serializable
+/// transactions had the effect of some serial order, so what each checks still holds when it
+/// commits, whichever other server process wrote in between (beside a keyed transaction too, as
+/// long as what it checks it also writes or locks: see docs/architecture.md). A transaction
+/// PostgreSQL aborts to keep that promise (serialization failure 40001, deadlock 40P01) is rolled
+/// back and run again, from the start, with a growing random pause. Optimism alone can starve a
+/// transaction on hot rows (ten accounts shared by many clients: it loses to a newer one every
+/// time), so after ``optimisticAttempts`` conflicts it runs **alone**: every serializable
+/// transaction first takes a shared advisory lock of the schema (`pg_advisory_lock_shared`, on its
+/// connection, before `BEGIN`: ``WritersLock`` says why; a keyed one takes it inside, which at
+/// `READ COMMITTED` is as safe), and a transaction that lost that often takes it exclusively, in
 /// `READ COMMITTED` — it waits for the writers in flight, new ones wait for it, and with no writer
-/// beside it nothing can abort it. A client sees a conflict only if
-/// ``maximumAttempts`` all failed (lock waits past `lock_timeout`), as a retryable 503 ("busy"). Reads
-/// that span several statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted, and
-/// take no lock.
+/// beside it nothing can abort it. A client sees a conflict only if ``maximumAttempts`` all failed
+/// (lock waits past `lock_timeout`), as a retryable 503 ("busy"). Reads that span several
+/// statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted, and take no lock.
 public final class PostgresAppDatabase: UnitOfWork, Sendable {
     public static let maximumAttempts = 40
     /// Conflicts after which a writing transaction runs alone (6 unless the tests say otherwise).

@@ -24,9 +24,10 @@ struct PendingTransfer: Sendable {
 /// memory one after the other (``write(_:store:posting:inbox:in:)``) and written by a few
 /// statements whatever its size. Each transfer is still answered with its own receipt or its own
 /// refusal; an error that is not one transfer's (the database failing, a bug) fails its whole group,
-/// none of which is written. One group at a time per process: on SQLite, with one writer, that is
-/// all there is; on PostgreSQL, another process's groups run beside it (on other keys they do not
-/// even wait). A lone transfer is a group of one, written at once.
+/// none of which is written. Up to ``width`` groups at a time per process (on PostgreSQL, one is
+/// planned while the other waits for the database; two groups, or two processes' groups, on other
+/// senders and accounts do not even wait for each other; on SQLite, with one writer, they take
+/// turns). A lone transfer is a group of one, written at once.
 final class TransferGroups: Sendable {
     /// The most transfers one group holds (a few thousand bind parameters per statement).
     static let capacity = 64
@@ -38,8 +39,13 @@ final class TransferGroups: Sendable {
 
     private struct Queue {
         var waiting: [Waiting] = []
-        var writing = false
+        /// Groups being written now (at most ``width``).
+        var writers = 0
     }
+
+    /// How many groups one process writes at once: while one waits for the database, the next is
+    /// planned and sent.
+    static let width = 2
 
     private let queue = Mutex(Queue())
     private let unitOfWork: any UnitOfWork
@@ -59,8 +65,9 @@ final class TransferGroups: Sendable {
         try await withCheckedThrowingContinuation { answer in
             let starts = queue.withLock { queue in
                 queue.waiting.append(Waiting(transfer: transfer, answer: answer))
-                defer { queue.writing = true }
-                return !queue.writing
+                guard queue.writers < Self.width else { return false }
+                queue.writers += 1
+                return true
             }
             if starts { Task { await self.writeGroups() } }
         }
@@ -72,7 +79,7 @@ final class TransferGroups: Sendable {
             let group: [Waiting] = queue.withLock { queue in
                 let group = Array(queue.waiting.prefix(Self.capacity))
                 queue.waiting.removeFirst(group.count)
-                if group.isEmpty { queue.writing = false }
+                if group.isEmpty { queue.writers -= 1 }
                 return group
             }
             guard !group.isEmpty else { return }
