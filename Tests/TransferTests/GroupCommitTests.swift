@@ -10,8 +10,9 @@ import Testing
 import TransferDomain
 import TransferInterface
 
-/// A unit of work without a database that holds its first transaction a moment (so that the sends
-/// launched meanwhile queue up behind it) and counts transactions and the keys each serialized on.
+/// A unit of work without a database that holds its first two transactions a moment (so that both of
+/// a process's group writers are busy and the sends launched meanwhile queue up behind them, into one
+/// group) and counts transactions and the keys each serialized on.
 final class HoldingUnitOfWork: UnitOfWork {
     private let state = Mutex<(transactions: Int, keys: [[String]])>((0, []))
 
@@ -26,7 +27,7 @@ final class HoldingUnitOfWork: UnitOfWork {
         let first = state.withLock { state in
             state.transactions += 1
             state.keys.append(keys.sorted())
-            return state.transactions == 1
+            return state.transactions <= 2
         }
         if first { try await Task.sleep(for: .milliseconds(200)) }
         return try await NoDatabaseUnitOfWork().perform(work)
@@ -88,6 +89,21 @@ struct GroupCommitTests {
         #expect(Set(receipts.map(\.transfer.id)).count == 1)
         #expect(h.accounts.postings.count == 1)
         #expect(h.accounts.balance(of: h.checking) == krw(49_930_000))
+    }
+
+    /// Keys are compared as the databases compare them, byte for byte: "café" in NFC and in NFD are
+    /// two keys, two transfers — never one answered with the other's receipt.
+    @Test func keysThatLookAlikeButDifferInBytesAreTwoTransfers() async throws {
+        let h = try Harness()
+        let unitOfWork = HoldingUnitOfWork()
+        let keys = ["warm-up", "warm-up-2", "caf\u{E9}", "cafe\u{301}"]
+        let outcomes = await together(h, unitOfWork, 4) { n in
+            TransferDraft(from: h.checking.description, to: h.bobs.description, amount: "1,000", memo: nil, idempotencyKey: keys[n])
+        }
+        let receipts = try outcomes.map { try $0.get() }
+        #expect(receipts.allSatisfy { !$0.replayed })
+        #expect(Set(receipts.map(\.transfer.id)).count == 4)
+        #expect(h.accounts.postings.count == 4)
     }
 
     @Test func eachRefusalIsItsOwnAndTheOthersAreWritten() async throws {

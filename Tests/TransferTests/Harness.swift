@@ -120,14 +120,17 @@ final class CountingDirectory: AccountDirectory {
     }
 }
 
-/// A `TransferStore` in memory; it ignores the transaction token, like FakeAccounts.
+/// A `TransferStore` in memory; it ignores the transaction token, like FakeAccounts, and compares keys
+/// byte for byte, as the databases do.
 final class InMemoryTransferStore: TransferStore {
     private let rows = Mutex<[PositionedTransfer]>([])
 
     var all: [TransferSummary] { rows.withLock { $0.map(\.transfer) } }
 
     func transfer(initiatedBy user: UserID, idempotencyKey: String, in transaction: any Transaction) throws -> TransferSummary? {
-        rows.withLock { $0.first { $0.transfer.initiatedBy == user && $0.transfer.idempotencyKey == idempotencyKey }?.transfer }
+        rows.withLock {
+            $0.first { $0.transfer.initiatedBy == user && $0.transfer.idempotencyKey.utf8.elementsEqual(idempotencyKey.utf8) }?.transfer
+        }
     }
 
     func sentTotal(initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction) throws
@@ -146,7 +149,8 @@ final class InMemoryTransferStore: TransferStore {
         try rows.withLock { rows in
             guard
                 !rows.contains(where: {
-                    $0.transfer.initiatedBy == transfer.initiatedBy && $0.transfer.idempotencyKey == transfer.idempotencyKey
+                    $0.transfer.initiatedBy == transfer.initiatedBy
+                        && $0.transfer.idempotencyKey.utf8.elementsEqual(transfer.idempotencyKey.utf8)
                 })
             else {
                 throw TransferError.idempotencyKeyReused(transfer.idempotencyKey)

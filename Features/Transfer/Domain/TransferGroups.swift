@@ -69,7 +69,9 @@ final class TransferGroups: Sendable {
                 queue.writers += 1
                 return true
             }
-            if starts { Task { await self.writeGroups() } }
+            // Detached: the writer serves everyone's transfers, and must not carry the request-scoped
+            // values (its user, its logger) of the request that happened to start it.
+            if starts { Task.detached { await self.writeGroups() } }
         }
     }
 
@@ -184,7 +186,17 @@ final class TransferGroups: Sendable {
             }
         }
         try group.write()
-        try store.insert(written, in: transaction)
+        do {
+            try store.insert(written, in: transaction)
+        } catch TransferError.idempotencyKeyReused(let key) {
+            // The table's last line of defence refused one key: that transfer alone, the others again without it.
+            guard
+                let index = transfers.indices.first(where: {
+                    transfers[$0].key.key.utf8.elementsEqual(key.utf8) && recorded[transfers[$0].key]?.id == transfers[$0].id
+                })
+            else { throw TransferError.idempotencyKeyReused(key) }
+            throw Excluded(index: index, refusal: TransferError.idempotencyKeyReused(key))
+        }
         try inbox.publish(notices, in: transaction)
         return outcomes
     }

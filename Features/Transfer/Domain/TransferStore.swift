@@ -35,7 +35,9 @@ public protocol TransferStore: Sendable {
     func transfer(id: TransferID, initiatedBy user: UserID) async throws -> TransferSummary?
 }
 
-/// Who sent a transfer and under which idempotency key: what makes it unique.
+/// Who sent a transfer and under which idempotency key: what makes it unique. Keys are equal when
+/// their bytes are, as the databases compare them — not by Swift's canonical equivalence, which
+/// would take a key in NFD for another in NFC and answer one with the other's transfer.
 public struct TransferKey: Sendable, Hashable {
     public let user: UserID
     public let key: String
@@ -43,6 +45,15 @@ public struct TransferKey: Sendable, Hashable {
     public init(user: UserID, key: String) {
         self.user = user
         self.key = key
+    }
+
+    public static func == (left: TransferKey, right: TransferKey) -> Bool {
+        left.user == right.user && left.key.utf8.elementsEqual(right.key.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(user)
+        for byte in key.utf8 { hasher.combine(byte) }
     }
 }
 
