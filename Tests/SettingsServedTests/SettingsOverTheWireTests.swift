@@ -70,6 +70,17 @@ struct SettingsOverTheWireTests {
         #expect(try await server.entry(named: daily).entry.source != .user)
     }
 
+    /// Every `moa` command reads the snapshot (its language and colours): it asks the server nothing.
+    /// With a server that would refuse any request, the snapshot is still read, with this machine's
+    /// values; what `moa settings` lists still comes from the server.
+    @Test func readingTheSnapshotAsksTheServerNothing() async throws {
+        _ = try await client.set("display.page-size", to: "33")
+        serverSession.set(nil)
+        let snapshot = try await client.snapshot()
+        #expect(snapshot.pageSize == 33)
+        await #expect(throws: RemoteProblem.self) { try await client.report() }
+    }
+
     @Test func aServerThatDoesNotKnowTheUserRefusesInItsOwnSentence() async throws {
         serverSession.set(nil)
         let refused = await #expect(throws: RemoteProblem.self) {

@@ -132,13 +132,17 @@ public final class SettingsManager: SettingsReader {
     // MARK: SettingsReader
 
     /// From the ``SnapshotCache`` when one is given and remembers the scope's.
+    /// Made of the store's ``SettingsStore/snapshotValues(in:)`` (a client's leaves out the money
+    /// settings the server keeps: reading its snapshot asks the server nothing).
     public func snapshot() async throws -> SettingsSnapshot {
-        guard let cache else { return try await report().snapshot }
         let scope = try await scopes.currentScope()
+        guard let cache else {
+            return try resolver(SettingsOverrides()).report(stored: try await store.snapshotValues(in: scope), scope: scope).snapshot
+        }
         let now = cache.clock.now()
         if let remembered = cache.snapshot(of: scope, at: now) { return remembered }
         let generation = cache.generation
-        let snapshot = try resolver(SettingsOverrides()).report(stored: try await store.values(in: scope), scope: scope).snapshot
+        let snapshot = try resolver(SettingsOverrides()).report(stored: try await store.snapshotValues(in: scope), scope: scope).snapshot
         cache.remember(snapshot, of: scope, readAt: now, since: generation)
         return snapshot
     }

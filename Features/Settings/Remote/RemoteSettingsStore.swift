@@ -31,6 +31,17 @@ public struct RemoteSettingsStore: SettingsStore {
         return values
     }
 
+    /// This machine's values only: the money settings bind on the server, which applies the user's
+    /// own, and nothing in `moa` reads them from a snapshot — so a command asks the server nothing
+    /// for its settings (their values here are the defaults; `moa settings` shows the user's).
+    public func snapshotValues(in scope: SettingsScope) async throws -> StoredSettings {
+        var values = try await local.values(in: scope)
+        guard !scope.isDevice else { return values }
+        values.own = values.own.filter { !Self.served.contains($0.key) }
+        values.fallback = values.fallback.filter { !Self.served.contains($0.key) }
+        return values
+    }
+
     /// Runs `change` on the user's values as a whole (the server's and this machine's), then writes
     /// the money settings it changed to the server — which checks them again, the daily limit against
     /// the per-transfer one included — and the others here. Nothing is written when `change` throws.
