@@ -138,24 +138,25 @@ public protocol PostingGroup: AnyObject {
 }
 
 /// ``PostingGroup`` on any ``AccountPosting``: each planned posting is posted at once.
-final class PostingOneByOne: PostingGroup {
+public final class PostingOneByOne: PostingGroup {
     let posting: any AccountPosting
     let transaction: any Transaction
+    public let refusalsLeaveNothing: Bool
 
-    init(posting: any AccountPosting, transaction: any Transaction) {
+    /// - Parameter refusalsLeaveNothing: whether `posting` checks every rule before it writes
+    ///   anything (unknown of any posting: `false`).
+    public init(posting: any AccountPosting, transaction: any Transaction, refusalsLeaveNothing: Bool = false) {
         self.posting = posting
         self.transaction = transaction
+        self.refusalsLeaveNothing = refusalsLeaveNothing
     }
 
-    func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary) {
+    public func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary) {
         let receipt = try posting.post(request, in: transaction)
         return (receipt.from, receipt.to)
     }
 
-    func write() throws {}
-
-    /// Any `post` may have written part of a posting it then refuses.
-    var refusalsLeaveNothing: Bool { false }
+    public func write() throws {}
 }
 
 /// Why a posting was refused, each one sentence. A business rule refuses with exit status 1; an

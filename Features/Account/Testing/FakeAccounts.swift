@@ -50,25 +50,7 @@ public final class FakeAccounts: AccountDirectory, AccountPosting {
 
     /// Each posting applied as it is planned: the fake checks every rule before it changes anything.
     public func group(touching numbers: [AccountNumber], in transaction: any Transaction) throws -> any PostingGroup {
-        Group(accounts: self, transaction: transaction)
-    }
-
-    private final class Group: PostingGroup {
-        let accounts: FakeAccounts
-        let transaction: any Transaction
-
-        init(accounts: FakeAccounts, transaction: any Transaction) {
-            self.accounts = accounts
-            self.transaction = transaction
-        }
-
-        func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary) {
-            let receipt = try accounts.post(request, in: transaction)
-            return (receipt.from, receipt.to)
-        }
-
-        func write() throws {}
-        var refusalsLeaveNothing: Bool { true }
+        PostingOneByOne(posting: self, transaction: transaction, refusalsLeaveNothing: true)
     }
 
     public func post(_ request: PostingRequest, in transaction: any Transaction) throws -> PostingReceipt {

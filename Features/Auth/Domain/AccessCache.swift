@@ -3,7 +3,6 @@ import Foundation
 import Persistence
 import Registry
 import SharedKit
-import Synchronization
 
 /// The access tokens a server found live lately, so that a request is let in without a database
 /// read (``SessionTokens/liveUser(accessToken:)``).
@@ -21,69 +20,41 @@ public final class AccessCache: Sendable {
     public static let lifetime: TimeInterval = 5
     public static let capacity = 10_000
 
-    private struct Entry {
+    private let entries: ExpiringCache<String, Live>
+
+    private struct Live: Sendable {
         let session: SessionRecord
         let user: AuthenticatedUser
-        let checkedAt: Date
     }
 
-    private struct State {
-        var entries: [String: Entry] = [:]
-        /// Counts what was forgotten: a read that began before a revocation must not remember what it read.
-        var generation = 0
-    }
-
-    public let lifetime: TimeInterval
-    private let capacity: Int
-    private let state = Mutex(State())
+    public var lifetime: TimeInterval { entries.lifetime }
 
     public init(lifetime: TimeInterval = AccessCache.lifetime, capacity: Int = AccessCache.capacity) {
-        self.lifetime = lifetime
-        self.capacity = capacity
+        entries = ExpiringCache(lifetime: lifetime, capacity: capacity)
     }
 
     /// The session and user remembered for the token with `digest`, if checked less than
     /// ``lifetime`` before `now` and not expired by `now`.
     func live(_ digest: String, at now: Date) -> (SessionRecord, AuthenticatedUser)? {
-        state.withLock { state in
-            guard let entry = state.entries[digest] else { return nil }
-            guard entry.checkedAt <= now, now < entry.checkedAt.addingTimeInterval(lifetime), now < entry.session.accessExpiresAt else {
-                state.entries[digest] = nil
-                return nil
-            }
-            return (entry.session, entry.user)
-        }
+        entries.value(for: digest, at: now) { now < $0.session.accessExpiresAt }.map { ($0.session, $0.user) }
     }
 
     /// Where forgetting stands: pass it back to ``remember(_:session:user:checkedAt:since:)``.
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { entries.generation }
 
     /// Remembers a token found live at `checkedAt` by a read that began at `generation`, unless
     /// something was forgotten since (that read may predate the revocation).
     func remember(_ digest: String, session: SessionRecord, user: AuthenticatedUser, checkedAt: Date, since generation: Int) {
-        state.withLock { state in
-            guard state.generation == generation else { return }
-            if state.entries.count >= capacity {
-                let lifetime = lifetime
-                state.entries = state.entries.filter {
-                    checkedAt < $0.value.checkedAt.addingTimeInterval(lifetime) && checkedAt < $0.value.session.accessExpiresAt
-                }
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            }
-            state.entries[digest] = Entry(session: session, user: user, checkedAt: checkedAt)
-        }
+        entries.remember(Live(session: session, user: user), for: digest, readAt: checkedAt, since: generation)
     }
 
     /// Forgets every session `matches` picks.
     func forget(where matches: (SessionRecord) -> Bool) {
-        state.withLock { state in
-            state.generation &+= 1
-            state.entries = state.entries.filter { !matches($0.value.session) }
-        }
+        entries.forget { matches($1.session) }
     }
 
     /// How many tokens are remembered now.
-    public var count: Int { state.withLock { $0.entries.count } }
+    public var count: Int { entries.count }
 }
 
 /// `AccessCacheKey`: the server's one ``AccessCache``.

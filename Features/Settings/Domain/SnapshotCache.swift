@@ -1,7 +1,6 @@
 import Foundation
 import SettingsInterface
 import SharedKit
-import Synchronization
 
 /// The snapshots a server resolved lately, by scope, so that a request reads its user's settings
 /// without a database read (``SettingsManager/snapshot()``).
@@ -17,65 +16,33 @@ public final class SnapshotCache: Sendable {
     public static let lifetime: TimeInterval = 5
     public static let capacity = 10_000
 
-    private struct Entry {
-        let snapshot: SettingsSnapshot
-        let readAt: Date
-    }
-
-    private struct State {
-        var entries: [String: Entry] = [:]
-        /// Counts what was forgotten: a read that began before a change must not remember what it read.
-        var generation = 0
-    }
-
     let clock: any WallClock
-    let lifetime: TimeInterval
-    private let capacity: Int
-    private let state = Mutex(State())
+    private let entries: ExpiringCache<String, SettingsSnapshot>
 
     public init(clock: any WallClock, lifetime: TimeInterval = SnapshotCache.lifetime, capacity: Int = SnapshotCache.capacity) {
         self.clock = clock
-        self.lifetime = lifetime
-        self.capacity = capacity
+        entries = ExpiringCache(lifetime: lifetime, capacity: capacity)
     }
 
     /// The snapshot of `scope` read less than ``lifetime`` before `now`, if any.
     func snapshot(of scope: SettingsScope, at now: Date) -> SettingsSnapshot? {
-        state.withLock { state in
-            guard let entry = state.entries[scope.storageKey] else { return nil }
-            guard entry.readAt <= now, now < entry.readAt.addingTimeInterval(lifetime) else {
-                state.entries[scope.storageKey] = nil
-                return nil
-            }
-            return entry.snapshot
-        }
+        entries.value(for: scope.storageKey, at: now)
     }
 
     /// Where forgetting stands: pass it back to ``remember(_:of:readAt:since:)``.
-    var generation: Int { state.withLock { $0.generation } }
+    var generation: Int { entries.generation }
 
     /// Remembers `snapshot`, read at `readAt` by a read that began at `generation`, unless a scope was
     /// forgotten since (that read may predate the change).
     func remember(_ snapshot: SettingsSnapshot, of scope: SettingsScope, readAt: Date, since generation: Int) {
-        state.withLock { state in
-            guard state.generation == generation else { return }
-            if state.entries.count >= capacity {
-                let lifetime = lifetime
-                state.entries = state.entries.filter { readAt < $0.value.readAt.addingTimeInterval(lifetime) }
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
-            }
-            state.entries[scope.storageKey] = Entry(snapshot: snapshot, readAt: readAt)
-        }
+        entries.remember(snapshot, for: scope.storageKey, readAt: readAt, since: generation)
     }
 
     /// Forgets `scope`'s snapshot — every one for the device's, which every user inherits.
     func forget(_ scope: SettingsScope) {
-        state.withLock { state in
-            state.generation &+= 1
-            if scope == .device { state.entries.removeAll() } else { state.entries[scope.storageKey] = nil }
-        }
+        entries.forget { key, _ in scope == .device || key == scope.storageKey }
     }
 
     /// How many scopes are remembered now.
-    public var count: Int { state.withLock { $0.entries.count } }
+    public var count: Int { entries.count }
 }
