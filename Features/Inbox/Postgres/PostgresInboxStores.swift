@@ -122,12 +122,7 @@ struct PostgresInboxStore: InboxStore {
 /// notice commits or rolls back with the event it tells about.
 struct PostgresInboxPublisher: InboxPublisher {
     func publish(_ notice: InboxNotice, in transaction: any Transaction) throws {
-        let transaction = try PostgresTransaction.open(transaction)
-        try transaction.execute(
-            """
-            INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at)
-            VALUES (\(notice.recipient.rawValue), \(notice.kind.rawValue), \(notice.title), \(notice.body), \(notice.createdAt))
-            """)
+        try publish([notice], in: transaction)
     }
 
     /// One statement for all of them.

@@ -98,71 +98,17 @@ struct PostgresTransferStore: TransferStore {
         ).first.map { try Self.decode($0).transfer }
     }
 
-    /// Whole quarters of an hour inside the window from `transfer_totals`, the uneven edges from the
-    /// transfers themselves (``TransferTotals``, as on SQLite).
+    /// The group's read (``sentTotals(_:in:)``) for one day: one statement.
     func sentTotal(
         initiatedBy user: UserID, currency: Currency, from start: Date, until end: Date, in transaction: any Transaction
     ) throws -> Money {
-        let transaction = try PostgresTransaction.open(transaction)
-        let total = try TransferTotals.sent(
-            from: start, until: end,
-            quarters: { first, last in
-                try transaction.value(
-                    """
-                    SELECT COALESCE(SUM(total), 0)::bigint FROM transfer_totals
-                    WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND quarter >= \(first) AND quarter < \(last)
-                    """, as: Int64.self) ?? 0
-            },
-            exact: { from, until in
-                try transaction.value(
-                    """
-                    SELECT COALESCE(SUM(amount), 0)::bigint FROM transfer_transfers
-                    WHERE initiated_by = \(user.rawValue) AND currency = \(currency.code) AND created_at >= \(from) AND created_at < \(until)
-                    """, as: Int64.self) ?? 0
-            })
-        return Money(minorUnits: total, currency: currency)
+        try sentTotals([SentDay(user: user, currency: currency, start: start, end: end)], in: transaction).first
+            ?? Money(minorUnits: 0, currency: currency)
     }
 
-    /// One statement: the transfer, the quarter's total and the recent recipient (the two follow
-    /// the transfer's row: none is written when the key is taken).
+    /// The group's insert (``insert(_:in:)-([TransferSummary])``) of one transfer: one statement.
     func insert(_ transfer: TransferSummary, in transaction: any Transaction) throws {
-        let transaction = try PostgresTransaction.open(transaction)
-        let (user, currency) = (transfer.initiatedBy.rawValue, transfer.amount.currency.code)
-        let quarter = TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false)
-        let position = try transaction.value(
-            """
-            WITH inserted AS (
-                INSERT INTO transfer_transfers
-                    (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
-                VALUES (\(transfer.id.rawValue), \(user), \(transfer.idempotencyKey), \(transfer.from), \(transfer.to),
-                        \(transfer.amount.minorUnits), \(currency), \(transfer.memo), \(transfer.fromBalanceAfter.minorUnits),
-                        \(transfer.createdAt))
-                ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
-                RETURNING position),
-            total AS (
-                INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
-                SELECT \(user), \(currency), \(quarter), \(transfer.amount.minorUnits) FROM inserted
-                ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total),
-            recent AS (
-                INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
-                SELECT \(user), \(transfer.to), position, \(transfer.createdAt) FROM inserted
-                ON CONFLICT (user_id, account_number)
-                DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at)
-            SELECT position FROM inserted
-            """, as: Int64.self)
-        guard position != nil else {
-            // A record this transaction can see: the key is taken (the table's last line of defence,
-            // as on SQLite). One it cannot see: another server's transfer with the same key committed
-            // since this transaction began, so it is aborted and run again — SendMoney then finds
-            // that transfer and answers with it.
-            let visible = try transaction.value(
-                """
-                SELECT COUNT(*) FROM transfer_transfers
-                WHERE initiated_by = \(transfer.initiatedBy.rawValue) AND idempotency_key = \(transfer.idempotencyKey)
-                """, as: Int64.self)
-            if let visible, visible > 0 { throw TransferError.idempotencyKeyReused(transfer.idempotencyKey) }
-            throw PostgresFailure.conflict(state: "23505")
-        }
+        try insert([transfer], in: transaction)
     }
 
     /// One read for the whole group: per day, its whole quarters from `transfer_totals` and its
