@@ -350,6 +350,189 @@ struct PostgresEndToEndTests {
         #expect(audit.status == 0, "\(audit.err)")
         #expect(audit.out.hasPrefix("Ledger OK: 10 accounts, \(2 * 10 + 2 * receipts.count) entries"), "\(audit.out)")
     }
+    /// Issue 26, item 3: the same two faults in the middle of a 64-client run over HTTP (as a load
+    /// balancer's clients would send: keep-alive connections, one request per transfer, no process
+    /// per send). Server 0 is killed (SIGKILL) a quarter of the way in; half way in, PostgreSQL is
+    /// stopped, held down until a request has been refused for it, and started again. A client whose
+    /// request got no answer (a reset connection, a 503) sends it again with the same key, on the
+    /// surviving server once its own is gone. Then, read from the database itself: every
+    /// acknowledged transfer is there exactly once, with the id the client was given, and no other
+    /// transfer is; money is conserved; `moa-server --audit` is clean.
+    @Test func sixtyFourClientsLoseNothingToAKilledServerAndARestartedDatabase() async throws {
+        let dataDirectory = try #require(TestPostgres.dataDirectory, "MOA_TEST_POSTGRES_DATA is not set: the restart drill needs it")
+        let bank = try Bank()
+        try await bank.startServers(2)
+        let wire = Wire()
+        // 16 people, 2 accounts each (32 accounts), 1,000,000 KRW in each; 4 clients per person.
+        var signedUp: [(token: String, accounts: [String])] = []
+        for index in 0..<16 {
+            signedUp.append(try await wire.person("load\(index)@moa.example", password: bank.password, bank: bank, on: index % 2))
+        }
+        let people = signedUp
+        let accounts = people.flatMap(\.accounts)
+        let clients = 64
+        let perClient = 24
+        let progress = Progress()
+        let servers = ServerRotation(clients)
+        let acknowledged = Shared<[String: String]>([:]) // idempotency key → the transfer id its client was given
+        let unanswered = Shared(0)
+
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    defer { progress.withLock { $0.ended += 1 } }
+                    let owner = people[client % people.count]
+                    for send in 0..<perClient {
+                        let key = "load-\(client)-\(send)"
+                        let from = owner.accounts[send % 2]
+                        var to = accounts[(client * 5 + send * 7) % accounts.count]
+                        if to == from { to = accounts[(client * 5 + send * 7 + 1) % accounts.count] }
+                        let body: [String: Any] = ["from": from, "to": to, "amount": "100"]
+                        var id: String?
+                        for _ in 0..<1_200 where id == nil {
+                            var server = servers.current(client)
+                            if bank.url(server).isEmpty, let alive = (0..<2).first(where: { !bank.url($0).isEmpty }) {
+                                servers.move(client, to: alive)
+                                server = alive
+                            }
+                            do {
+                                let (status, answer) = try await wire.call(
+                                    "POST", bank.url(server) + "/v1/transfers", token: owner.token, key: key, json: body)
+                                switch status {
+                                case 200, 201:
+                                    guard let given = answer["id"] as? String else { throw E2EError("\(key): no id in \(answer)") }
+                                    id = given
+                                case 503:
+                                    progress.withLock { $0.refused += 1 }
+                                default:
+                                    throw E2EError("\(key): \(status) \(answer)")
+                                }
+                            } catch let error where !(error is E2EError) {
+                                // No answer (the server died, the connection was reset, the request
+                                // timed out): the outcome is unknown, so it is sent again, same key.
+                                unanswered.withLock { $0 += 1 }
+                                progress.withLock { $0.refused += 1 }
+                            }
+                            if id == nil { try await Task.sleep(for: .milliseconds(50)) }
+                        }
+                        guard let id else { throw E2EError("\(key) was still not answered after 1,200 tries") }
+                        let earlier = acknowledged.withLock { known in
+                            defer { known[key] = known[key] ?? id }
+                            return known[key]
+                        }
+                        #expect(earlier == nil, "\(key) was acknowledged twice")
+                        progress.withLock { $0.sent += 1 }
+                    }
+                }
+            }
+            let total = clients * perClient
+            var refusedWhileDown = 0
+            if try await progress.reached(total / 4, clients: clients, within: .seconds(180)) {
+                try await bank.kill(0)
+                if try await progress.reached(total / 2, clients: clients, within: .seconds(180)) {
+                    let refusedBefore = progress.withLock { $0.refused }
+                    try await Binaries.offloaded { try TestPostgres.cluster("down", dataDirectory) }
+                    let downSince = ContinuousClock.now
+                    while progress.withLock({ $0.refused }) == refusedBefore, ContinuousClock.now < downSince + .seconds(60) {
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
+                    refusedWhileDown = progress.withLock { $0.refused } - refusedBefore
+                    try await Binaries.offloaded { try TestPostgres.cluster("up", dataDirectory) }
+                }
+            }
+            try await group.waitForAll()
+            #expect(refusedWhileDown > 0, "no request was refused in 60 s without a database")
+        }
+
+        // Every send was acknowledged once, with its own transfer.
+        let given = acknowledged.withLock { $0 }
+        #expect(given.count == clients * perClient)
+        #expect(Set(given.values).count == given.count)
+        // The database holds exactly those transfers: each key once, with the id its client was given.
+        let rows = try TestPostgres.query(bank.database.url, "SELECT idempotency_key || ' ' || id FROM transfer_transfers")
+        var stored: [String: String] = [:]
+        for row in rows {
+            let parts = row.split(separator: " ", maxSplits: 1).map(String.init)
+            #expect(parts.count == 2 && stored[parts[0]] == nil, "\(row)")
+            if parts.count == 2 { stored[parts[0]] = parts[1] }
+        }
+        #expect(stored == given, "\(stored.count) transfers stored for \(given.count) acknowledged")
+        // Money conserved: the 32 accounts hold what was deposited into them.
+        let held = try TestPostgres.query(bank.database.url, "SELECT sum(balance) FROM account_accounts WHERE owner_id IS NOT NULL")
+        #expect(held == ["\(32 * 1_000_000)"])
+        let audit = try await bank.audit()
+        #expect(audit.status == 0, "\(audit.err)")
+        #expect(audit.out.hasPrefix("Ledger OK: 32 accounts, \(2 * 32 + 2 * given.count) entries"), "\(audit.out)")
+        print(
+            "64 clients: \(given.count) transfers acknowledged, \(progress.withLock { $0.refused }) refused or unanswered (\(unanswered.withLock { $0 }) unanswered) on the way"
+        )
+    }
+}
+
+/// A client of moa-server's HTTP API: keep-alive connections, up to 128 to each server at once.
+struct Wire: Sendable {
+    let session: URLSession
+
+    init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 128
+        configuration.timeoutIntervalForRequest = 30
+        session = URLSession(configuration: configuration)
+    }
+
+    /// `METHOD url` with a JSON body: the status and the JSON object answered (empty if none).
+    func call(_ method: String, _ url: String, token: String? = nil, key: String? = nil, json: [String: Any]? = nil) async throws -> (
+        Int, [String: Any]
+    ) {
+        guard let address = URL(string: url) else { throw E2EError("not a URL: \(url)") }
+        var request = URLRequest(url: address)
+        request.httpMethod = method
+        if let json {
+            request.httpBody = try JSONSerialization.data(withJSONObject: json)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+    }
+
+    /// Signs `email` up on `server`, verifies it, logs in, and opens two checking accounts with
+    /// 1,000,000 KRW each: the access token and the two numbers.
+    func person(_ email: String, password: String, bank: PostgresEndToEndTests.Bank, on server: Int) async throws -> (
+        token: String, accounts: [String]
+    ) {
+        let base = bank.url(server)
+        let credentials = ["email": email, "password": password]
+        try expect(await call("POST", base + "/v1/auth/signup", json: credentials), 201)
+        let code = try bank.code(for: email)
+        try expect(await call("POST", base + "/v1/auth/verify", json: credentials.merging(["code": code]) { $1 }), 200, 204)
+        let session = try expect(await call("POST", base + "/v1/auth/login", json: credentials), 200)
+        guard let token = session["access_token"] as? String else { throw E2EError("no access token for \(email)") }
+        var numbers: [String] = []
+        for index in 0..<2 {
+            let account = try expect(
+                await call("POST", base + "/v1/accounts", token: token, json: ["type": "checking", "name": "Load \(index)"]), 201)
+            guard let number = account["number"] as? String else { throw E2EError("no number in \(account)") }
+            try expect(await call("POST", base + "/v1/accounts/\(number)/deposits", token: token, json: ["amount": "1,000,000"]), 200, 201)
+            numbers.append(number)
+        }
+        return (token, numbers)
+    }
+
+    @discardableResult
+    private func expect(_ answer: (Int, [String: Any]), _ statuses: Int...) throws -> [String: Any] {
+        guard statuses.contains(answer.0) else { throw E2EError("answered \(answer.0): \(answer.1)") }
+        return answer.1
+    }
+}
+
+/// A value the clients of a load change together.
+final class Shared<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
 }
 
 /// Which server each client talks to (client i starts on server i % 2).
@@ -380,6 +563,14 @@ struct TestPostgres: Sendable {
 
     func drop() {
         try? Self.psql(base, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+    }
+
+    /// The rows `query` answers on `url` (`psql -At`: one line per row).
+    static func query(_ url: String, _ query: String) throws -> [String] {
+        let run = try Binaries.runProcess(
+            URL(fileURLWithPath: "/usr/bin/env"), ["psql", url, "-qAtc", query], stdin: nil, environment: [:])
+        guard run.status == 0 else { throw E2EError("psql \(query): \(run.err)") }
+        return run.out.split(separator: "\n").map(String.init)
     }
 
     static func psql(_ url: String, _ command: String) throws {
