@@ -15,6 +15,9 @@ public final class AppDatabase: Sendable {
     /// How long a writer waits for another process's lock before giving up.
     public static let busyTimeout: TimeInterval = 10
 
+    /// How many times a write still refused as busy after ``busyTimeout`` is tried again.
+    public static let busyRetries = 3
+
     private init(writer: any DatabaseWriter, path: String, cleanup: TemporaryDirectory?) {
         self.writer = writer
         self.path = path
@@ -109,7 +112,7 @@ public final class AppDatabase: Sendable {
 
     /// Runs a write transaction, retrying a bounded number of times if SQLite still reports busy
     /// after the busy timeout (for example under heavy contention from other processes).
-    public func write<T: Sendable>(retries: Int = 3, _ updates: @Sendable (Database) throws -> T) throws -> T {
+    public func write<T: Sendable>(retries: Int = AppDatabase.busyRetries, _ updates: @Sendable (Database) throws -> T) throws -> T {
         var attempt = 0
         while true {
             do {
