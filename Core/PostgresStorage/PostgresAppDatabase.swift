@@ -21,7 +21,8 @@ import Synchronization
 /// `BEGIN` takes the schema's writers lock shared and the keys' transaction advisory locks
 /// (``keyLocks(_:)``), and its stores lock the ledger rows they read (`FOR UPDATE`, in id order):
 /// it waits for the transactions it conflicts with instead of being aborted by them, and runs again
-/// only after a deadlock PostgreSQL broke or a lock wait past `lock_timeout`. Every other writing
+/// only after a deadlock PostgreSQL broke (a lock wait past `lock_timeout` is refused as busy at once:
+/// it has waited 10 s already, and waiting again would hold the request for minutes). Every other writing
 /// transaction is `SERIALIZABLE`: PostgreSQL then guarantees that the committed serializable
 /// transactions had the effect of some serial order, so what each checks still holds when it
 /// commits, whichever other server process wrote in between (beside a keyed transaction too, as
@@ -34,8 +35,8 @@ import Synchronization
 /// connection, before `BEGIN`: ``WritersLock`` says why; a keyed one takes it inside, which at
 /// `READ COMMITTED` is as safe), and a transaction that lost that often takes it exclusively, in
 /// `READ COMMITTED` — it waits for the writers in flight, new ones wait for it, and with no writer
-/// beside it nothing can abort it. A client sees a conflict only if ``maximumAttempts`` all failed
-/// (lock waits past `lock_timeout`), as a retryable 503 ("busy"). Reads that span several
+/// beside it nothing can abort it. A client sees a conflict only if ``maximumAttempts`` all failed,
+/// or a lock was not granted within `lock_timeout`, as a retryable 503 ("busy"). Reads that span several
 /// statements run in `REPEATABLE READ READ ONLY`: one snapshot, never aborted, and take no lock.
 public final class PostgresAppDatabase: UnitOfWork, Sendable {
     public static let maximumAttempts = 40
@@ -288,6 +289,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
                 let ceiling = 1 << min(attempt - 1, 6)
                 try await Task.sleep(for: .microseconds(Int.random(in: 50...(ceiling * 1_000))))
                 attempt += 1
+            } catch PostgresFailure.lockTimeout {
+                logger.warning("A lock was not granted within lock_timeout (SQLSTATE 55P03); the request is refused as busy.")
+                throw DatabaseUnavailable.busy
             } catch PostgresFailure.staleConnection(let reason) {
                 // Connections opened before PostgreSQL restarted fail at once: try the next, a few times.
                 staleConnections += 1
@@ -443,8 +447,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
         case .failure(let error):
             if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
-            // A statement's failure wins over what `work` made of it (a conflict must be retried).
-            throw transaction.failure.flatMap { $0.isConflict ? $0 : nil } ?? error
+            // A statement's failure wins over what `work` made of it (a conflict must be retried, a
+            // lock wait past its timeout refused as busy).
+            throw transaction.failure.flatMap { $0.isConflict || $0 == .lockTimeout ? $0 : nil } ?? error
         }
     }
 
@@ -633,7 +638,8 @@ public enum DatabaseUnavailable: Error, UserFacingError, Equatable {
     /// Unreachable, restarting, or the connection broke (a write's outcome is then unknown: retry it
     /// with the same idempotency key).
     case unreachable(String)
-    /// Transactions kept conflicting with others (every attempt was aborted to keep them serializable).
+    /// Transactions kept conflicting with others (every attempt was aborted to keep them
+    /// serializable), or a lock was not granted within `lock_timeout`.
     case busy
 
     /// One fixed sentence: the reason (a host, a server message) is for the server's log only.

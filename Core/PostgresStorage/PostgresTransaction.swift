@@ -95,6 +95,9 @@ public final class PostgresTransaction: Transaction, Sendable {
 public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     /// Serialization failure (40001) or deadlock (40P01): the unit of work runs the transaction again.
     case conflict(state: String)
+    /// A lock not granted within `lock_timeout` (55P03): the transaction already waited that long, so
+    /// it is refused as busy at once (retryable), never run again to wait as long once more.
+    case lockTimeout
     /// A unique constraint refused a row (23505), with the constraint's name.
     case uniqueViolation(constraint: String?)
     /// The server cannot be reached, is shutting down, or the connection broke.
@@ -115,7 +118,8 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
             let state = error.serverInfo?[.sqlState] ?? ""
             let message = error.serverInfo?[.message] ?? "the server refused the statement"
             switch state {
-            case "40001", "40P01", "55P03": self = .conflict(state: state) // and a lock not granted in time
+            case "40001", "40P01": self = .conflict(state: state)
+            case "55P03": self = .lockTimeout
             case "23505": self = .uniqueViolation(constraint: error.serverInfo?[.constraintName])
             // admin shutdown, crash shutdown, cannot connect now, and every connection exception (08…)
             // a statement or an idle transaction that took too long, too:
@@ -139,7 +143,7 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     var asRequestError: any Error {
         switch self {
         case .unreachable(let reason), .staleConnection(let reason): DatabaseUnavailable.unreachable(reason)
-        case .conflict: DatabaseUnavailable.busy
+        case .conflict, .lockTimeout: DatabaseUnavailable.busy
         default: self
         }
     }
@@ -156,6 +160,7 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .conflict(let state): "The transaction conflicted with another (SQLSTATE \(state))."
+        case .lockTimeout: "A lock was not granted within lock_timeout (SQLSTATE 55P03)."
         case .uniqueViolation(let constraint): "A unique constraint (\(constraint ?? "unnamed")) refused the row."
         case .unreachable(let reason), .staleConnection(let reason): "The database cannot be reached: \(reason)."
         case .offTheDatabaseThreads: "A PostgreSQL statement ran outside the database threads."

@@ -171,6 +171,45 @@ struct PostgresDatabaseTests {
         }
     }
 
+    /// A lock not granted within `lock_timeout` (10 s in moa-server) is a 503 "busy" at once: run
+    /// again, the transaction would wait as long once more, up to ``PostgresAppDatabase/maximumAttempts``
+    /// times (a request held for minutes). Here the timeout is 50 ms and the row is held until the
+    /// waiter is answered: before the fix the waiter was run again and again (and, the holder
+    /// letting go after 10 s, would have succeeded).
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aLockWaitPastItsTimeoutIsRefusedAsBusyAtOnce() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false) { database in
+            try await database.write { try $0.execute("CREATE TABLE held (id int PRIMARY KEY, value int NOT NULL)") }
+            try await database.write { try $0.execute("INSERT INTO held VALUES (1, 0)") }
+            // The holder keeps the row until the waiter is done (or 10 s, a bound should the test fail).
+            let (held, signal) = AsyncStream.makeStream(of: Void.self)
+            let release = DispatchSemaphore(value: 0)
+            async let holder: Void = database.perform(serializingOn: ["holder"]) { token in
+                defer { signal.finish() }
+                let transaction = try PostgresTransaction.open(token)
+                _ = try transaction.value("SELECT value FROM held WHERE id = 1 FOR UPDATE", as: Int32.self)
+                signal.yield()
+                _ = release.wait(timeout: .now() + 10)
+            }
+            var heldYet = held.makeAsyncIterator()
+            _ = await heldYet.next()
+            let before = database.statistics.retries
+            await #expect(throws: DatabaseUnavailable.busy) {
+                try await database.perform(serializingOn: ["waiter"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.execute("SET LOCAL lock_timeout = '50ms'")
+                    try transaction.execute("UPDATE held SET value = value + 1 WHERE id = 1")
+                }
+            }
+            #expect(database.statistics.retries == before)
+            release.signal()
+            try await holder
+            let value = try await database.read { try $0.value("SELECT value FROM held WHERE id = 1", as: Int32.self) }
+            #expect(value == 0)
+        }
+    }
+
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func anAuditWritesNothingAndRefusesADatabaseNotSetUp() async throws {
         let location = try #require(Engine.postgresLocation)
