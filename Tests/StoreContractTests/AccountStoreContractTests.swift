@@ -3,6 +3,7 @@ import AccountInterface
 import Foundation
 import Money
 import Persistence
+import PostgresStorage
 import SharedKit
 import Testing
 
@@ -97,6 +98,52 @@ struct AccountStoreContractTests {
             #expect(receipt.from.balance == krw(7_500) && receipt.to.balance == krw(2_500))
             let bobsHistory = try await stores.accounts.history(of: bobs.number, before: nil, limit: 5)
             #expect(bobsHistory.first?.counterparty == adas.number && bobsHistory.first?.reference == "r4")
+            #expect(try await stores.accounts.audit().problems.isEmpty)
+        }
+    }
+
+    /// A cash account's number is unknown to a transfer, either way — and on PostgreSQL a transfer
+    /// to it locks nothing of it: with the cash account held by another transaction (a deposit),
+    /// the transfer is refused at once instead of waiting (here, past a 100 ms lock_timeout: before
+    /// the fix it was refused as busy, having waited for the deposit's lock; before 55P03 was
+    /// refused at once, it waited until the deposit let go).
+    @Test(arguments: Engine.allCases)
+    func aTransferToACashAccountIsUnknownAndWaitsForNoDeposit(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let adas = try account(1, owner: ada)
+            try await stores.accounts.open(adas)
+            _ = try await stores.accounts.deposit(krw(10_000), to: adas.number, memo: nil, at: start)
+            let cash = try #require(try PostingRules.cashAccountNumber(.krw, rank: 1))
+            let toCash = PostingRequest(
+                from: adas.number, to: cash, amount: krw(100), memo: nil, reference: "to-cash", initiatedBy: ada, at: start)
+            let fromCash = PostingRequest(
+                from: cash, to: adas.number, amount: krw(100), memo: nil, reference: "from-cash", initiatedBy: ada, at: start)
+            // On PostgreSQL, a deposit's transaction holds the cash account meanwhile.
+            // (until the transfers are answered, or 10 s: a bound should the test fail).
+            let (held, signal) = AsyncStream.makeStream(of: Void.self)
+            let release = DispatchSemaphore(value: 0)
+            @Sendable func hold() async throws {
+                defer { signal.finish() }
+                guard engine == .postgres else { return }
+                try await stores.unitOfWork.perform { tx in
+                    _ = try PostgresTransaction.open(tx).rows("SELECT id FROM account_accounts WHERE owner_id IS NULL FOR UPDATE")
+                    signal.yield()
+                    _ = release.wait(timeout: .now() + 10)
+                }
+            }
+            async let holder: Void = hold()
+            var heldYet = held.makeAsyncIterator()
+            _ = await heldYet.next()
+            for (request, unknown) in [(toCash, cash), (fromCash, cash)] {
+                await #expect(throws: PostingError.unknownAccount(unknown)) {
+                    try await stores.unitOfWork.perform(serializingOn: ["sender"]) { [posting = stores.posting] tx in
+                        if engine == .postgres { try PostgresTransaction.open(tx).execute("SET LOCAL lock_timeout = '100ms'") }
+                        _ = try posting.post(request, in: tx)
+                    }
+                }
+            }
+            release.signal()
+            try await holder
             #expect(try await stores.accounts.audit().problems.isEmpty)
         }
     }

@@ -114,7 +114,7 @@ public final class LedgerGroup<Rows: LedgerRows>: PostingGroup {
     private func fetch(_ numbers: [AccountNumber]) throws {
         let wanted = Array(Set(numbers).subtracting(read.keys).subtracting(missing)).sorted { $0.digits < $1.digits }
         guard !wanted.isEmpty else { return }
-        for account in try rows.accounts(numbered: wanted) { read[account.number] = account }
+        for account in try rows.customerAccounts(numbered: wanted) { read[account.number] = account }
         missing.formUnion(wanted.filter { read[$0] == nil })
     }
 

@@ -11,6 +11,12 @@ import Money
 public protocol LedgerRows {
     /// The accounts numbered `numbers` (those that exist), as they stand in this transaction.
     func accounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount]
+    /// The customer accounts (no cash account) numbered `numbers`: what a transfer reads. A cash
+    /// account's number is unknown to a transfer (``PostingRules/checkTransfer(_:from:to:)``), so an
+    /// engine that locks what it reads must not lock a cash account here — a transfer to one
+    /// would make every deposit and withdrawal in that currency wait. By default, `accounts(numbered:)`
+    /// without the cash accounts.
+    func customerAccounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount]
     func account(id: String) throws -> LedgerAccount?
     /// The oldest cash account of `currency` (by opening, then id) whose balance plus `change` stays
     /// within ±`bound`, if any.
@@ -25,4 +31,10 @@ public protocol LedgerRows {
     /// Writes `plan`: every balance it changes — only where the balance is still the one read, else
     /// it throws — then every entry, in order; returns the entries' ids in that order.
     func write(_ plan: LedgerPlan) throws -> [Int64]
+}
+
+extension LedgerRows {
+    public func customerAccounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount] {
+        try accounts(numbered: numbers).filter { !$0.isCash }
+    }
 }

@@ -33,7 +33,7 @@ public struct AccountCommand: AsyncParsableCommand {
     public init() {}
 
     struct Open: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Open an account (checking, savings or investment).")
+        static let configuration = CommandConfiguration(commandName: "open", abstract: "Open an account (checking, savings or investment).")
         @OptionGroup var global: GlobalOptions
         @Option(help: "checking, savings or investment.") var type: AccountKind
         @Option(help: "A name for it (1 to 40 characters, one line, no control characters).") var name: String
@@ -46,7 +46,7 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 
     struct List: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "List your accounts.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List your accounts.")
         @OptionGroup var global: GlobalOptions
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {
             try await AccountScreen.show(.list, environment, context)
@@ -54,7 +54,7 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Show: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Show an account and its latest movements.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show an account and its latest movements.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number (e.g. 110-1234-5678-9) or id.") var account: String
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {
@@ -63,7 +63,7 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Rename: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Rename an account.")
+        static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename an account.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number or id.") var account: String
         @Argument(help: "The new name.") var name: String
@@ -74,6 +74,7 @@ public struct AccountCommand: AsyncParsableCommand {
 
     struct Deposit: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "deposit",
             abstract: "Put money into an account (e.g. 10,000 or 12.50).",
             usage: "moa account deposit [--home <dir>] [--json] [--no-color] [--verbose] <account> <amount> [--memo <memo>]",
             discussion: AmountArgument.bounds)
@@ -91,6 +92,7 @@ public struct AccountCommand: AsyncParsableCommand {
 
     struct Withdraw: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "withdraw",
             abstract: "Take money out of an account.",
             usage: "moa account withdraw [--home <dir>] [--json] [--no-color] [--verbose] <account> <amount> [--memo <memo>]",
             discussion: AmountArgument.bounds)
@@ -107,7 +109,8 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 
     struct History: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "An account's movements, newest first, page by page.")
+        static let configuration = CommandConfiguration(
+            commandName: "history", abstract: "An account's movements, newest first, page by page.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number or id.") var account: String
         @Option(parsing: .unconditional, help: "Entries per page (1–200).") var limit = 20
@@ -118,7 +121,7 @@ public struct AccountCommand: AsyncParsableCommand {
     }
 
     struct Close: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Close an account (its balance must be zero).")
+        static let configuration = CommandConfiguration(commandName: "close", abstract: "Close an account (its balance must be zero).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "Account number or id.") var account: String
         func run(in environment: AccountEnvironment, context: CommandContext) async throws {

@@ -29,12 +29,18 @@ struct PostgresLedgerRows: LedgerRows {
         try accounts(numbered: numbers, locking: true)
     }
 
+    /// The same, without the cash accounts: none is locked (a transfer to a cash account's number,
+    /// refused as unknown, never makes a deposit wait).
+    func customerAccounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount] {
+        try accounts(numbered: numbers, locking: true, customersOnly: true)
+    }
+
     /// `locking: false` in a read-only transaction, which may lock nothing.
-    func accounts(numbered numbers: [AccountNumber], locking: Bool) throws -> [LedgerAccount] {
+    func accounts(numbered numbers: [AccountNumber], locking: Bool, customersOnly: Bool = false) throws -> [LedgerAccount] {
         let found = try transaction.rows(
             """
             SELECT \(unescaped: Self.columns) FROM account_accounts WHERE number = ANY(\(numbers.map(\.digits)))
-            ORDER BY id\(unescaped: locking ? " FOR UPDATE" : "")
+            \(unescaped: customersOnly ? "AND owner_id IS NOT NULL " : "")ORDER BY id\(unescaped: locking ? " FOR UPDATE" : "")
             """
         ).map(Self.account)
         return numbers.compactMap { number in found.first { $0.number == number } }
