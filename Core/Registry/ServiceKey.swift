@@ -25,21 +25,26 @@ extension ServiceKey {
 }
 
 /// A key described for diagnostics: its identity, name, interface and expected provider.
+///
+/// The three names are made when a diagnostic asks for them, never when a key is registered: the
+/// first `String(describing:)` of a type makes the runtime search every protocol conformance of the
+/// binary (is it `CustomStringConvertible`? `TextOutputStreamable`?), and every process composes a
+/// hundred keys on start — that search was 40 % of a release `moa transfer send`.
 public struct KeyInfo: Hashable, Sendable, CustomStringConvertible {
     let id: ObjectIdentifier
+    private let names: @Sendable () -> (name: String, interface: String, expectedProvider: String)
+
     /// The key's type name, e.g. `AccountDirectoryKey`.
-    public let name: String
+    public var name: String { names().name }
     /// The interface (service type) it resolves to, e.g. `any AccountDirectory`.
-    public let interface: String
+    public var interface: String { names().interface }
     /// Who is expected to provide it, e.g. `Account`.
-    public let expectedProvider: String
+    public var expectedProvider: String { names().expectedProvider }
 
     /// Describes `key`.
     public init<K: ServiceKey>(_ key: K.Type) {
         id = ObjectIdentifier(key)
-        name = String(describing: key)
-        interface = String(describing: K.Service.self)
-        expectedProvider = K.expectedProvider
+        names = { (String(describing: K.self), String(describing: K.Service.self), K.expectedProvider) }
     }
 
     public var description: String { name }

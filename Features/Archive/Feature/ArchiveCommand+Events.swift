@@ -12,7 +12,8 @@ import Synchronization
 
 extension ArchiveCommand {
     struct Events: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Search the imported catalogue, sorted by start date.")
+        static let configuration = CommandConfiguration(
+            commandName: "events", abstract: "Search the imported catalogue, sorted by start date.")
         @OptionGroup var global: GlobalOptions
         @Option(help: "Words that must all appear in the title, place or organiser.") var text: String?
         @Option(help: "A district (GUNAME), e.g. 종로구.") var region: String?

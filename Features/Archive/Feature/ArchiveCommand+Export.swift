@@ -15,6 +15,7 @@ extension ExportFormat: ExpressibleByArgument {}
 extension ArchiveCommand {
     struct Export: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export your tickets as JSON or CSV (RFC 4180).",
             discussion: """
                 CSV is UTF-8 without a byte-order mark. Excel (notably on Korean Windows) reads such a file in \

@@ -13,6 +13,7 @@ import Synchronization
 extension ArchiveCommand {
     struct Import: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Import a culturalEventInfo catalogue from a JSON file or the live Seoul Open Data API.",
             usage: """
                 moa archive import FILE.json

@@ -14,13 +14,15 @@ extension ArchiveCommand {
     /// `moa archive preferences [show|set|clear|choices]`: the onboarding choices behind cold-start recommendations.
     struct Preferences: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "preferences",
             abstract:
                 "Your favourite districts and categories: recommendations use them until you have 3 tickets, then boost what matches them.",
             subcommands: [Show.self, SetPreferences.self, Clear.self, Choices.self],
             defaultSubcommand: Show.self)
 
         struct Show: ServiceCommand {
-            static let configuration = CommandConfiguration(abstract: "Show your preferences (the default of `moa archive preferences`).")
+            static let configuration = CommandConfiguration(
+                commandName: "show", abstract: "Show your preferences (the default of `moa archive preferences`).")
             @OptionGroup var global: GlobalOptions
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
                 try await ArchiveScreen.show(.showPreferences, environment, context)
@@ -44,7 +46,7 @@ extension ArchiveCommand {
         }
 
         struct Clear: ServiceCommand {
-            static let configuration = CommandConfiguration(abstract: "Forget your preferences.")
+            static let configuration = CommandConfiguration(commandName: "clear", abstract: "Forget your preferences.")
             @OptionGroup var global: GlobalOptions
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
                 try await ArchiveScreen.show(.clearPreferences, environment, context)
@@ -53,6 +55,7 @@ extension ArchiveCommand {
 
         struct Choices: ServiceCommand {
             static let configuration = CommandConfiguration(
+                commandName: "choices",
                 abstract: "List what you can choose: Seoul's 25 districts and the catalogue's categories.")
             @OptionGroup var global: GlobalOptions
             func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {

@@ -13,6 +13,7 @@ import Synchronization
 extension ArchiveCommand {
     struct Taste: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "taste",
             abstract: "Your taste card: top categories, districts, weekdays and free vs paid.",
             discussion: "Each ticket weighs its rating / 5 (unrated: 0.6), halved for every 180 days since you went.")
         @OptionGroup var global: GlobalOptions
@@ -23,6 +24,7 @@ extension ArchiveCommand {
 
     struct Recommend: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "recommend",
             abstract: "Current and upcoming events you have not archived, ranked by your taste, each with its reason.")
         @OptionGroup var global: GlobalOptions
         @Option(parsing: .unconditional, help: "How many, 1–100.") var limit = 10

@@ -13,6 +13,7 @@ import Synchronization
 extension ArchiveCommand {
     struct Add: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Archive an event you attended: from the catalogue by id, or by hand.",
             usage: """
                 moa archive add EVENT_ID [--rating 1-5] [--memo M] [--attended DATE]
@@ -63,7 +64,7 @@ extension ArchiveCommand {
     }
 
     struct List: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "List your tickets, most recent first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List your tickets, most recent first.")
         @OptionGroup var global: GlobalOptions
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {
             try await ArchiveScreen.show(.list, environment, context)
@@ -71,7 +72,7 @@ extension ArchiveCommand {
     }
 
     struct Remove: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove one of your tickets.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove one of your tickets.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The ticket id (or its first characters, at least 4) from `moa archive list`.") var ticket: String
         func run(in environment: ArchiveEnvironment, context: CommandContext) async throws {

@@ -52,6 +52,7 @@ public struct AuthCommand: AsyncParsableCommand {
 
     struct Verify: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Enter the code from the verification e-mail with your password (or --resend for a new code).",
             discussion:
                 "Whoever holds the mailed code chooses the account's password: it is asked here (twice, without echo, on a terminal), and is the one to log in with."

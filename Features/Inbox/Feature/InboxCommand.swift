@@ -36,6 +36,7 @@ public struct InboxCommand: AsyncParsableCommand {
     /// `moa inbox [list] [--unread] [--limit N] [--before ID]` (a bare `moa inbox` lists).
     struct List: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List your notices, newest first (the default of `moa inbox`).",
             discussion: """
                 Unread notices are marked with ●. Mark them read with `moa inbox read ID` or `moa inbox read --all`. \
@@ -55,7 +56,8 @@ public struct InboxCommand: AsyncParsableCommand {
 
     /// `moa inbox read ID` or `moa inbox read --all`.
     struct Read: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a notice read (by its id), or every notice with --all.")
+        static let configuration = CommandConfiguration(
+            commandName: "read", abstract: "Mark a notice read (by its id), or every notice with --all.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The notice's id, as `moa inbox` shows it.") var id: String?
         @Flag(help: "Mark every unread notice read.") var all = false

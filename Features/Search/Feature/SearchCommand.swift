@@ -43,6 +43,7 @@ public struct SearchCommand: AsyncParsableCommand {
 
     struct Users: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "users",
             abstract: "Search users, page by page (GitHub qualifiers work: `swift location:seoul followers:>100`).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The query; several words are joined with spaces.") var query: [String] = []
@@ -58,7 +59,8 @@ public struct SearchCommand: AsyncParsableCommand {
     }
 
     struct User: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a user's profile (cached; revalidated with the server's ETag).")
+        static let configuration = CommandConfiguration(
+            commandName: "user", abstract: "Show a user's profile (cached; revalidated with the server's ETag).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The login, e.g. octocat.") var login: String
 
@@ -69,6 +71,7 @@ public struct SearchCommand: AsyncParsableCommand {
 
     struct Events: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "events",
             abstract: "Search the imported cultural-event catalogue, sorted by start date.",
             discussion: "The catalogue comes from `moa archive import FILE.json`. Pages hold display.page-size events.")
         @OptionGroup var global: GlobalOptions

@@ -12,6 +12,7 @@ import Synchronization
 extension SettingsCommand {
     struct List: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Show every setting: value, default, where the value comes from, description.",
             discussion:
                 "Secrets are masked. --json prints an array of {key, value, default, source, description}; a secret's value is {\"set\": true|false}, never the secret."
@@ -24,7 +25,7 @@ extension SettingsCommand {
     }
 
     struct Get: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one setting and where its value comes from.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Show one setting and where its value comes from.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The setting, e.g. display.page-size.") var key: String
 

@@ -12,6 +12,7 @@ import Synchronization
 extension SettingsCommand {
     struct Reset: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reset",
             abstract: "Remove a stored setting, or all of them (after a confirmation).",
             discussion: """
                 With a KEY, that value is removed: yours then falls back to this device's value, then to \

@@ -18,6 +18,7 @@ struct RecipientsCommand: AsyncParsableCommand {
 
     struct List: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "Show your favourites (alias, account number, date added) and your last 10 recipients, newest first.")
         @OptionGroup var global: GlobalOptions
 
@@ -28,6 +29,7 @@ struct RecipientsCommand: AsyncParsableCommand {
 
     struct Add: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Save an account number as a favourite under an alias.",
             discussion: """
                 The alias is 1 to 20 letters, digits, “-” or “_”, unique among your favourites whatever the \
@@ -43,7 +45,7 @@ struct RecipientsCommand: AsyncParsableCommand {
     }
 
     struct Remove: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Forget a favourite (your transfers to it stay).")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Forget a favourite (your transfers to it stay).")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The favourite's alias (with or without @).") var alias: String
 

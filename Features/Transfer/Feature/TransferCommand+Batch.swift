@@ -11,6 +11,7 @@ import TransferInterface
 extension TransferCommand {
     struct Batch: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "batch",
             abstract: "Send every transfer of a CSV file, each on its own.",
             discussion: """
                 The file starts with a header row: from,to,amount,memo,idempotency_key (memo and \

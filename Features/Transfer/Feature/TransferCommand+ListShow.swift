@@ -10,7 +10,7 @@ import TransferInterface
 
 extension TransferCommand {
     struct List: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Your transfers, newest first, page by page.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Your transfers, newest first, page by page.")
         @OptionGroup var global: GlobalOptions
         @Option(parsing: .unconditional, help: "Transfers per page (1–200).") var limit = 20
         @Option(help: "The cursor printed under the previous page.") var after: String?
@@ -21,7 +21,7 @@ extension TransferCommand {
     }
 
     struct Show: ServiceCommand {
-        static let configuration = CommandConfiguration(abstract: "Show a transfer's receipt.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a transfer's receipt.")
         @OptionGroup var global: GlobalOptions
         @Argument(help: "The transfer id (from send, batch or list).") var transferID: String
 

@@ -13,6 +13,7 @@ import TransferInterface
 extension TransferCommand {
     struct Send: ServiceCommand {
         static let configuration = CommandConfiguration(
+            commandName: "send",
             abstract: "Send money from one of your accounts to any account number.",
             usage: """
                 moa transfer send [--home <dir>] [--json] [--no-color] [--verbose] --from <from> --to <to> <amount> [--memo <memo>] \
