@@ -428,7 +428,7 @@ let crossCuttingTests: [Module] = [
             grdb, logging,
         ]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
-    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "APIClient", "Registry", "Storage", "DesignSystem", logging], alsoBuilds: ["moa"]),
+    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "APIClient", "Registry", "Storage", "DesignSystem", argumentParser, logging], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test(
         "ServerTests", path: "Tests/ServerTests",

@@ -362,7 +362,7 @@ extension RemoteAPI {
 
     /// Asks the server whether it runs (``ServerUnreachable`` when it cannot be reached).
     public func health() async throws -> Health {
-        let client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
+        let client = Client(serverURL: address.url, configuration: .moa, transport: transport, middlewares: middlewares)
         return try await call {
             guard case .ok(let ok) = try await client.getHealth() else { throw RemoteAPI.unexpected("the health check") }
             let health = try ok.body.json

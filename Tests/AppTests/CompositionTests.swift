@@ -1,4 +1,5 @@
 import APIClient
+import ArgumentParser
 import Foundation
 import Registry
 import Storage
@@ -12,6 +13,20 @@ struct CompositionTests {
         let database = try AppDatabase.temporary(migrations: Composition.migrations)
         let home = MoaHome(root: URL(fileURLWithPath: database.path).deletingLastPathComponent())
         return (Composition.modules(home: home, database: database), database, home)
+    }
+
+    /// Every command of `moa` names itself: a command without `commandName` makes ArgumentParser
+    /// describe its type (`String(describing:)`) on every start of every command, and the first
+    /// description of a type searches every protocol conformance of the binary — 36 such commands
+    /// cost a release `moa` several milliseconds a run (Scripts/bench-client).
+    @Test func everyCommandNamesItself() {
+        var unnamed: [String] = []
+        var commands: [any ParsableCommand.Type] = [MoaCommand.self]
+        while let command = commands.popLast() {
+            if command.configuration.commandName == nil { unnamed.append(String(reflecting: command)) }
+            commands += command.configuration.subcommands
+        }
+        #expect(unnamed.isEmpty, "without commandName: \(unnamed.joined(separator: ", "))")
     }
 
     @Test func theAppsCompositionIsCompleteAndValid() throws {

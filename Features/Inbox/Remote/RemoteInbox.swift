@@ -44,7 +44,7 @@ public struct RemoteInbox: InboxUseCases {
 extension RemoteAPI {
     /// One call of InboxAPI's generated client, on this API's server, connections and credentials.
     func call<T: Sendable>(_ work: @escaping @Sendable (Client) async throws -> T) async throws -> T {
-        let client = Client(serverURL: address.url, transport: transport, middlewares: middlewares)
+        let client = Client(serverURL: address.url, configuration: .moa, transport: transport, middlewares: middlewares)
         return try await call { try await work(client) }
     }
 }

@@ -1,0 +1,30 @@
+import APIClient
+import Foundation
+import Testing
+
+/// The API clients' dates (``InstantTranscoder``): what moa-server writes is read back to the
+/// second, an offset names its instant, and anything else is refused as undecodable (never a date
+/// made up).
+@Suite("API dates")
+struct InstantTranscoderTests {
+    let transcoder = InstantTranscoder()
+    let instant = Date(timeIntervalSince1970: 1_795_435_209) // 2026-11-23T12:00:09Z
+
+    @Test func whatTheServerWritesIsReadAndWrittenTheSame() throws {
+        #expect(try transcoder.decode("2026-11-23T12:00:09Z") == instant)
+        #expect(try transcoder.encode(instant) == "2026-11-23T12:00:09Z")
+        #expect(try transcoder.decode(try transcoder.encode(instant.addingTimeInterval(0.75))) == instant)
+    }
+
+    @Test func anOffsetNamesItsInstant() throws {
+        #expect(try transcoder.decode("2026-11-23T21:00:09+09:00") == instant)
+    }
+
+    @Test(arguments: [
+        "", "yesterday", "2026-11-23", "2026-13-23T12:00:09Z", "2026-11-23T12:00:09Z\u{1B}[2J", "2026-11-23T12:00:09",
+        "2026-11-23T12:00:09+0900", " 2026-11-23T12:00:09Z", "9" + String(repeating: "9", count: 100),
+    ])
+    func anythingElseIsRefused(_ text: String) {
+        #expect(throws: DecodingError.self) { try transcoder.decode(text) }
+    }
+}
