@@ -388,6 +388,10 @@ def read_package_swift(root: Path) -> str | None:
 
 EX_USAGE = 64
 
+# What Scripts/bench-server and Scripts/bench-client build in release, in one scratch path
+# (.build-bench): the same MOA_ONLY, so that neither rebuilds what the other built.
+BENCH_PRODUCTS = "moa-server,moa"
+
 
 def only_names(describe: dict) -> list[str]:
     """The names MOA_ONLY understands here: "Core" and every feature."""
