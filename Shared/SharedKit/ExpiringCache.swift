@@ -9,7 +9,8 @@ import Synchronization
 /// - What is forgotten (``forget(where:)``, after the change it follows was written) is read again;
 ///   and a read that **began** before a forgetting never remembers what it read (``generation``),
 ///   since it may predate the change.
-/// - Bounded: at most `capacity` entries; when full, the expired ones go, and if none had, all do.
+/// - Bounded: at most `capacity` entries; when full, the expired ones go, and if fewer than a quarter
+///   had expired, all do (so a full cache is searched at most once per quarter of its capacity).
 public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private struct Entry {
         let value: Value
@@ -54,7 +55,10 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
             if state.entries.count >= capacity {
                 let lifetime = lifetime
                 state.entries = state.entries.filter { readAt < $0.value.readAt.addingTimeInterval(lifetime) }
-                if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+                // Unless at least a quarter could go, all go: the next quarter's remembers then search
+                // nothing (a cache kept just full, a few entries expiring at a time, searched every
+                // entry on every remember).
+                if state.entries.count > capacity - max(1, capacity / 4) { state.entries.removeAll(keepingCapacity: true) }
             }
             state.entries[key] = Entry(value: value, readAt: readAt)
         }
