@@ -313,24 +313,8 @@ struct PostgresEndToEndTests {
                     return ids
                 }
             }
-            let total = clients * perClient
-            var refusedWhileDown = 0
-            if try await progress.reached(total / 4, clients: clients, within: .seconds(240)) {
-                try await bank.kill(0)
-                if try await progress.reached(total / 2, clients: clients, within: .seconds(240)) {
-                    // The restart: the database goes down (pg_ctl stop -m fast) and stays down until a
-                    // client has been refused (75) for it, then comes back on the same port. A plain
-                    // `pg_ctl restart` can be over before any client asks, and prove nothing.
-                    let refusedBeforeRestart = progress.withLock { $0.refused }
-                    try await Binaries.offloaded { try TestPostgres.cluster("down", dataDirectory) }
-                    let downSince = ContinuousClock.now
-                    while progress.withLock({ $0.refused }) == refusedBeforeRestart, ContinuousClock.now < downSince + .seconds(60) {
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
-                    refusedWhileDown = progress.withLock { $0.refused } - refusedBeforeRestart
-                    try await Binaries.offloaded { try TestPostgres.cluster("up", dataDirectory) }
-                }
-            }
+            let refusedWhileDown = try await Self.drill(
+                bank, progress, sends: clients * perClient, clients: clients, database: dataDirectory, within: .seconds(240))
             var all: [String] = []
             for try await ids in group { all += ids }
             // The restart was felt: sends refused (75) while the database was down, then retried.
@@ -350,6 +334,32 @@ struct PostgresEndToEndTests {
         #expect(audit.status == 0, "\(audit.err)")
         #expect(audit.out.hasPrefix("Ledger OK: 10 accounts, \(2 * 10 + 2 * receipts.count) entries"), "\(audit.out)")
     }
+    /// The faults of both drills, while the clients send: server 0 is killed (SIGKILL) a quarter of
+    /// the way in; half way in, the database goes down (`pg_ctl stop -m fast`) and stays down until
+    /// a client has been refused for it — a plain `pg_ctl restart` can be over before any client
+    /// asks, and prove nothing — then comes back on the same port (also should the test fail
+    /// meanwhile). Returns how many sends were refused while it was down (0: the clients ended
+    /// first, and the task group rethrows why).
+    static func drill(
+        _ bank: Bank, _ progress: Progress, sends: Int, clients: Int, database dataDirectory: String, within timeout: Duration
+    ) async throws -> Int {
+        guard try await progress.reached(sends / 4, clients: clients, within: timeout) else { return 0 }
+        try await bank.kill(0)
+        guard try await progress.reached(sends / 2, clients: clients, within: timeout) else { return 0 }
+        let refusedBefore = progress.withLock { $0.refused }
+        try await Binaries.offloaded { try TestPostgres.cluster("down", dataDirectory) }
+        var restarted = false
+        defer { if !restarted { try? TestPostgres.cluster("up", dataDirectory) } }
+        let downSince = ContinuousClock.now
+        while progress.withLock({ $0.refused }) == refusedBefore, ContinuousClock.now < downSince + .seconds(60) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let refusedWhileDown = progress.withLock { $0.refused } - refusedBefore
+        try await Binaries.offloaded { try TestPostgres.cluster("up", dataDirectory) }
+        restarted = true
+        return refusedWhileDown
+    }
+
     /// Issue 26, item 3: the same two faults in the middle of a 64-client run over HTTP (as a load
     /// balancer's clients would send: keep-alive connections, one request per transfer, no process
     /// per send). Server 0 is killed (SIGKILL) a quarter of the way in; half way in, PostgreSQL is
@@ -427,24 +437,8 @@ struct PostgresEndToEndTests {
                     }
                 }
             }
-            let total = clients * perClient
-            var refusedWhileDown = 0
-            if try await progress.reached(total / 4, clients: clients, within: .seconds(180)) {
-                try await bank.kill(0)
-                if try await progress.reached(total / 2, clients: clients, within: .seconds(180)) {
-                    let refusedBefore = progress.withLock { $0.refused }
-                    try await Binaries.offloaded { try TestPostgres.cluster("down", dataDirectory) }
-                    var restarted = false
-                    defer { if !restarted { try? TestPostgres.cluster("up", dataDirectory) } }
-                    let downSince = ContinuousClock.now
-                    while progress.withLock({ $0.refused }) == refusedBefore, ContinuousClock.now < downSince + .seconds(60) {
-                        try await Task.sleep(for: .milliseconds(20))
-                    }
-                    refusedWhileDown = progress.withLock { $0.refused } - refusedBefore
-                    try await Binaries.offloaded { try TestPostgres.cluster("up", dataDirectory) }
-                    restarted = true
-                }
-            }
+            let refusedWhileDown = try await Self.drill(
+                bank, progress, sends: clients * perClient, clients: clients, database: dataDirectory, within: .seconds(180))
             try await group.waitForAll()
             #expect(refusedWhileDown > 0, "no request was refused in 60 s without a database")
         }
