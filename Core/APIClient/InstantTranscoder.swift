@@ -16,29 +16,40 @@ public struct InstantTranscoder: DateTranscoder {
     }
 
     public func decode(_ text: String) throws -> Date {
-        // The format style reads a date-time at the start of a string and ignores what follows it:
-        // the whole string must have the shape first.
-        guard Self.hasShape(text), let date = try? Date(text, strategy: .iso8601) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Not an RFC 3339 date-time: \(text.prefix(40))"))
-        }
+        // The format style reads a date-time at the start of a string and ignores what follows it,
+        // and rolls a field out of range over into the next (`T25:00` is the next day, `02-31` is
+        // March): the whole string must have the shape, and the instant read, written back in the
+        // string's own offset, must give the string's own fields.
+        guard text.utf8.count <= 25, let offset = Self.offset(text), let zone = TimeZone(secondsFromGMT: offset),
+            let date = try? Date(text, strategy: .iso8601)
+        else { throw Self.notADate(text) }
+        guard Date.ISO8601FormatStyle(timeZone: zone).format(date).prefix(19) == text.prefix(19) else { throw Self.notADate(text) }
         return date
     }
 
-    /// `YYYY-MM-DDThh:mm:ssZ` or `YYYY-MM-DDThh:mm:ss±hh:mm`, and nothing else.
-    static func hasShape(_ text: String) -> Bool {
+    private static func notADate(_ text: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: "Not an RFC 3339 date-time: \(text.prefix(40))"))
+    }
+
+    /// The offset from UTC in seconds of `YYYY-MM-DDThh:mm:ssZ` or `YYYY-MM-DDThh:mm:ss±hh:mm`
+    /// (hours 00–23, minutes 00–59); `nil` for anything else.
+    static func offset(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         let stamp = Array("0000-00-00T00:00:00".utf8)
-        guard bytes.count == stamp.count + 1 || bytes.count == stamp.count + 6 else { return false }
+        guard bytes.count == stamp.count + 1 || bytes.count == stamp.count + 6 else { return nil }
+        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         for (byte, pattern) in zip(bytes, stamp) {
-            guard pattern == UInt8(ascii: "0") ? (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) : byte == pattern else {
-                return false
-            }
+            guard pattern == UInt8(ascii: "0") ? isDigit(byte) : byte == pattern else { return nil }
         }
-        let zone = bytes[stamp.count...]
-        if zone.count == 1 { return zone.first == UInt8(ascii: "Z") }
-        let offset = Array(zone)
-        return (offset[0] == UInt8(ascii: "+") || offset[0] == UInt8(ascii: "-")) && offset[3] == UInt8(ascii: ":")
-            && [offset[1], offset[2], offset[4], offset[5]].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        let zone = Array(bytes[stamp.count...])
+        if zone.count == 1 { return zone[0] == UInt8(ascii: "Z") ? 0 : nil }
+        guard zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"), zone[3] == UInt8(ascii: ":"),
+            [zone[1], zone[2], zone[4], zone[5]].allSatisfy(isDigit)
+        else { return nil }
+        let hours = Int(zone[1] - UInt8(ascii: "0")) * 10 + Int(zone[2] - UInt8(ascii: "0"))
+        let minutes = Int(zone[4] - UInt8(ascii: "0")) * 10 + Int(zone[5] - UInt8(ascii: "0"))
+        guard hours <= 23, minutes <= 59 else { return nil }
+        return (zone[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3_600 + minutes * 60)
     }
 }
 

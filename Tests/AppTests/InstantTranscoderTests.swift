@@ -18,11 +18,16 @@ struct InstantTranscoderTests {
 
     @Test func anOffsetNamesItsInstant() throws {
         #expect(try transcoder.decode("2026-11-23T21:00:09+09:00") == instant)
+        #expect(try transcoder.decode("2026-11-23T07:30:09-04:30") == instant)
+        #expect(try transcoder.decode("2026-11-24T00:00:09+11:59") == instant.addingTimeInterval(60))
+        #expect(try transcoder.decode("2028-02-29T00:00:00Z") == Date(timeIntervalSince1970: 1_835_395_200)) // a leap day
     }
 
     @Test(arguments: [
         "", "yesterday", "2026-11-23", "2026-13-23T12:00:09Z", "2026-11-23T12:00:09Z\u{1B}[2J", "2026-11-23T12:00:09",
-        "2026-11-23T12:00:09+0900", " 2026-11-23T12:00:09Z", "9" + String(repeating: "9", count: 100),
+        "2026-11-23T12:00:09+0900", " 2026-11-23T12:00:09Z", "2026-11-23T25:00:00Z", "2026-11-23T12:60:00Z", "2026-11-23T12:00:61Z",
+        "2026-02-31T00:00:00Z", "2026-02-29T00:00:00Z", "2026-11-23T12:00:09+10:99", "2026-11-23T12:00:09+24:00", "2026-00-10T00:00:00Z",
+        "9" + String(repeating: "9", count: 100),
     ])
     func anythingElseIsRefused(_ text: String) {
         #expect(throws: DecodingError.self) { try transcoder.decode(text) }

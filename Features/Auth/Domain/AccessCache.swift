@@ -14,7 +14,8 @@ import SharedKit
 /// entry is next read, at most ``lifetime`` after it was: that long, and no longer, a revoked token
 /// may still be served by this one. An entry is never used past its token's own expiry.
 ///
-/// Bounded: at most ``capacity`` entries; when full, the expired ones go, and if none had, all do.
+/// Bounded: at most ``capacity`` entries; when full, the expired ones go, and if fewer than a
+/// quarter had expired, all do (SharedKit's `ExpiringCache`).
 public final class AccessCache: Sendable {
     /// How long an access token found live is believed without asking the database again.
     public static let lifetime: TimeInterval = 5

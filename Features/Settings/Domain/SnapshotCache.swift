@@ -11,7 +11,8 @@ import SharedKit
 /// the database is seen here when the snapshot is next read, at most ``lifetime`` after it was (a
 /// lowered transfer limit, say, binds this server's transfers that much later).
 ///
-/// Bounded: at most ``capacity`` scopes; when full, the expired ones go, and if none had, all do.
+/// Bounded: at most ``capacity`` scopes; when full, the expired ones go, and if fewer than a
+/// quarter had expired, all do (SharedKit's `ExpiringCache`).
 public final class SnapshotCache: Sendable {
     public static let lifetime: TimeInterval = 5
     public static let capacity = 10_000
