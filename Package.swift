@@ -111,7 +111,7 @@ let core: [Module] = [
     .library("PostgresStorage", path: "Core/PostgresStorage", deps: ["Persistence", "Registry", "SharedKit", postgresNIO, logging]),
     // What tests (and the tools that replay a seed) share: the seeded generator, log capture. Only
     // tests, Examples and tools may use it (Scripts/check-architecture: Core "testing").
-    .library("TestSupport", path: "Core/TestSupport", deps: [logging]),
+    .library("TestSupport", path: "Core/TestSupport", deps: ["SharedKit", logging]),
     // A feature's generated server and client joined in one process (no socket, no NIO): the
     // served tests of each feature (Tests/<F>ServedTests) run its handlers and remote use cases together.
     .library("APITesting", path: "Core/APITesting", deps: ["APIClient", "APIServing", "SharedKit", openAPIRuntime, httpTypes]),
@@ -157,7 +157,7 @@ let features: [FeatureSpec] = [
         domain: ["AuthInterface", "InboxInterface", "SharedKit", "Registry", "Persistence"],
         data: ["AuthDomain", "AuthInterface", "Storage", "SharedKit", "Registry", "Persistence", grdb, crypto, cryptoExtras],
         feature: ["AuthDomain", "AuthInterface", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit", argumentParser],
-        testing: ["AuthInterface", "Registry"],
+        testing: ["AuthInterface", "SharedKit", "Registry"],
         example: [
             "AuthFeature", "AuthData", "AuthDomain", "AuthInterface", "InboxTesting", "SharedKit", "Registry", "Storage",
             "DesignSystem",
@@ -182,7 +182,7 @@ let features: [FeatureSpec] = [
             "SettingsDomain", "SettingsInterface", "Money", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit",
             argumentParser,
         ],
-        testing: ["SettingsInterface", "Registry"],
+        testing: ["SettingsInterface", "SharedKit", "Registry"],
         example: [
             "SettingsFeature", "SettingsData", "SettingsDomain", "SettingsInterface", "AuthTesting", "SharedKit", "Registry", "Storage",
             "CommandKit",
@@ -266,7 +266,7 @@ let features: [FeatureSpec] = [
             "SearchDomain", "SearchInterface", "SettingsInterface", "ArchiveInterface", "SharedKit", "Registry", "ViewModelKit",
             "DesignSystem", "CommandKit", argumentParser,
         ],
-        testing: ["SearchInterface", "Registry"],
+        testing: ["SearchInterface", "SharedKit", "Registry"],
         example: [
             "SearchFeature", "SearchData", "SearchDomain", "ArchiveInterface", "SettingsTesting", "ArchiveTesting",
             "SharedKit", "Registry", "Storage", "CommandKit", "Networking",
@@ -315,7 +315,7 @@ let features: [FeatureSpec] = [
             "InboxDomain", "InboxInterface", "AuthInterface", "SharedKit", "Registry", "ViewModelKit", "DesignSystem", "CommandKit",
             argumentParser,
         ],
-        testing: ["InboxInterface", "Persistence", "Registry"],
+        testing: ["InboxInterface", "SharedKit", "Persistence", "Registry"],
         example: [
             "InboxFeature", "InboxData", "InboxDomain", "InboxInterface", "AuthTesting", "SharedKit", "Registry",
             "Storage", "CommandKit",
@@ -428,7 +428,7 @@ let crossCuttingTests: [Module] = [
             grdb, logging,
         ]),
     .test("ArchitectureTests", path: "Tests/ArchitectureTests"),
-    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "APIClient", "Registry", "Storage", "DesignSystem", argumentParser, logging], alsoBuilds: ["moa"]),
+    .test("AppTests", path: "Tests/AppTests", deps: ["MoaApp", "APIClient", "Registry", "Storage", "DesignSystem", "SharedKit", argumentParser, logging], alsoBuilds: ["moa"]),
     .test("SimulationTests", path: "Tests/SimulationTests", deps: ["LedgerSimulation"]),
     .test(
         "ServerTests", path: "Tests/ServerTests",

@@ -3,7 +3,6 @@ import DesignSystem
 import Foundation
 import Networking
 import SharedKit
-import Synchronization
 
 /// The tour's clock: starts at a fixed moment (``Tour/start``, while the bundled sample's events run)
 /// and then moves with real time, so the tour's dates are the same on every run and its order real.
@@ -31,12 +30,12 @@ final class TourAnswers: LineInput {
         case computed(@Sendable () -> (answer: String, note: String)?)
     }
 
-    private let answers: Mutex<[Answer]>
+    private let answers: Locked<[Answer]>
     private let output: any TextOutput
     private let theme: Theme
 
     init(_ answers: [Answer], output: any TextOutput, theme: Theme) {
-        self.answers = Mutex(answers)
+        self.answers = Locked(answers)
         self.output = output
         self.theme = theme
     }

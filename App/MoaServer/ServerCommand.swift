@@ -11,7 +11,6 @@ import PostgresStorage
 import ServiceLifecycle
 import SharedKit
 import Storage
-import Synchronization
 
 /// `moa-server`: Moa's bank served over HTTP (issue 15). Its flags, its data folder, and its
 /// lifecycle: it prints `Listening on http://HOST:PORT` as its first line once it accepts
@@ -188,9 +187,9 @@ public struct ServerCommand: AsyncParsableCommand {
 
     /// Resumes a continuation with the first answer given, and ignores the others.
     private final class FirstAnswer: Sendable {
-        private let continuation: Mutex<CheckedContinuation<Bool, Never>?>
+        private let continuation: Locked<CheckedContinuation<Bool, Never>?>
 
-        init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = Mutex(continuation) }
+        init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = Locked(continuation) }
 
         func answer(_ value: Bool) {
             continuation.withLock { pending in
@@ -240,7 +239,7 @@ public struct ServerCommand: AsyncParsableCommand {
 
     /// Whether the server got as far as accepting connections (an error before that is about listening).
     final class Listening: Sendable {
-        private let state = Mutex(false)
+        private let state = Locked(false)
         func started() { state.withLock { $0 = true } }
         var hasStarted: Bool { state.withLock { $0 } }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServing
 import Prometheus
-import Synchronization
+import SharedKit
 import TransferServer
 
 /// `moa-server`'s metrics, in Prometheus's text format at `/metrics` (swift-prometheus's registry;
@@ -43,8 +43,8 @@ public final class ServerMetrics: TrafficCounting {
     private let databaseInUse: Gauge
     private let databaseSize: Gauge
     /// What the database reported at the last scrape (counters grow by the difference).
-    private let lastDatabase = Mutex<DatabaseStatistics>(DatabaseStatistics())
-    private let sources = Mutex<Sources>(Sources())
+    private let lastDatabase = Locked<DatabaseStatistics>(DatabaseStatistics())
+    private let sources = Locked<Sources>(Sources())
 
     /// What the database layer counts, read at each scrape.
     public struct DatabaseStatistics: Sendable, Equatable {

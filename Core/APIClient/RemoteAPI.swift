@@ -3,7 +3,6 @@ import HTTPTypes
 import OpenAPIRuntime
 import OperationsAPI
 import SharedKit
-import Synchronization
 
 /// `moa-server` as the client calls it: one server, its connections (any `ClientTransport`: `moa`'s
 /// is AsyncHTTPClient, in APITransport; a test's may join the server in one process), and what every
@@ -126,7 +125,7 @@ public struct RemoteAPI: Sendable {
     /// How long a call may take, and whether the server already failed to answer this process in time.
     final class Reachability: Sendable {
         let deadline: TimeInterval
-        private let state = Mutex<ServerUnreachable?>(nil)
+        private let state = Locked<ServerUnreachable?>(nil)
 
         init(deadline: TimeInterval) { self.deadline = deadline }
 

@@ -4,7 +4,6 @@ import Foundation
 import HTTPTypes
 import OpenAPIRuntime
 import SharedKit
-import Synchronization
 
 /// A feature's generated server and its generated client in one process, without a socket: the
 /// handlers register their routes here (a `ServerTransport`), and the client sends each request here
@@ -24,7 +23,7 @@ public final class InProcessAPI: ServerTransport, ClientTransport, Sendable {
         let handler: Handler
     }
 
-    private let routes = Mutex<[Route]>([])
+    private let routes = Locked<[Route]>([])
     private let problems: ProblemCatalog
     private let requiresToken: Bool
 

@@ -6,7 +6,6 @@ import NIOPosix
 import NIOSSL
 import OpenAPIAsyncHTTPClient
 import SharedKit
-import Synchronization
 
 /// The HTTP client under ``RemoteAPI``: AsyncHTTPClient on NIO's event loops, which wait for a
 /// socket in `epoll` (Foundation's URLSession on Linux keeps a write source armed on a writable
@@ -20,7 +19,7 @@ import Synchronization
 /// retried until the connect timeout. No proxy is used: AsyncHTTPClient does not read
 /// `http_proxy`/`https_proxy` as libcurl did (docs/architecture.md says so).
 enum HTTPTransport {
-    private static let clients = Mutex<[String: HTTPClient]>([:])
+    private static let clients = Locked<[String: HTTPClient]>([:])
 
     /// How long a connection may take to open.
     static let connectTimeout = TimeAmount.seconds(10)

@@ -1,6 +1,5 @@
 import DesignSystem
 import SharedKit
-import Synchronization
 
 /// Where the interactive mode reads the person's answers: standard input, or a script in tests.
 public protocol LineInput: Sendable {
@@ -16,10 +15,10 @@ public struct StandardLineInput: LineInput {
 
 /// Answers given in advance, for tests and demos.
 public final class ScriptedLineInput: LineInput {
-    private let lines: Mutex<[String]>
+    private let lines: Locked<[String]>
 
     public init(_ lines: [String]) {
-        self.lines = Mutex(lines)
+        self.lines = Locked(lines)
     }
 
     public func readLine() -> String? {

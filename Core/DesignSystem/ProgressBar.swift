@@ -1,4 +1,4 @@
-import Synchronization
+import SharedKit
 
 /// A progress bar: `[██████████░░░░░░░░░░]  50%  5/10`.
 ///
@@ -70,7 +70,7 @@ public final class ProgressReporter: Sendable {
     private let theme: Theme
     private let isInteractive: Bool
     private let logEvery: Int?
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// - Parameters:
     ///   - total: the number of work items.
@@ -88,7 +88,7 @@ public final class ProgressReporter: Sendable {
         self.theme = theme
         self.isInteractive = isInteractive
         self.logEvery = logEvery.flatMap { (1...99).contains($0) ? $0 : nil }
-        self.state = Mutex(State(bar: ProgressBar(done: 0, total: total, width: width, label: label)))
+        self.state = Locked(State(bar: ProgressBar(done: 0, total: total, width: width, label: label)))
     }
 
     /// The progress so far.

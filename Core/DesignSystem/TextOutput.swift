@@ -1,4 +1,4 @@
-import Synchronization
+import SharedKit
 
 #if canImport(Glibc)
     import Glibc
@@ -65,7 +65,7 @@ extension TextOutput where Self == StreamOutput {
 
 /// Collects everything written, for tests. Safe to share between tasks.
 public final class CapturingOutput: TextOutput {
-    private let buffer = Mutex("")
+    private let buffer = Locked("")
 
     public init() {}
 

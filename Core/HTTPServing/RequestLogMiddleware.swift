@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
-import Synchronization
+import SharedKit
 
 /// What the middlewares learn of a request on its way in, for the request log on its way out: the
 /// user its bearer token named (``BearerMiddleware``) and the problem it was answered with
@@ -13,7 +13,7 @@ public final class RequestTrace: Sendable {
         var problem: String?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

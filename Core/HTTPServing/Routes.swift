@@ -3,13 +3,13 @@ import HTTPTypes
 import Hummingbird
 import OpenAPIHummingbird
 import OpenAPIRuntime
-import Synchronization
+import SharedKit
 
 /// The routes the generated code registers — each operation's method and path template
 /// (`/v1/accounts/{account}`) — recorded on their way to the router, so that the server can tell a
 /// path it serves with another method (405, with `Allow`) from a path it does not serve (404).
 public final class RouteTable: Sendable {
-    private let routes = Mutex<[(method: HTTPRequest.Method, segments: [Substring])]>([])
+    private let routes = Locked<[(method: HTTPRequest.Method, segments: [Substring])]>([])
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Foundation
+import SharedKit
 
 /// A test double for ``HTTPClient``: records every endpoint it receives and answers from a queue of
 /// canned results, then from a handler. Safe to share between tasks.
@@ -16,30 +17,13 @@ public final class StubHTTPClient: HTTPClient {
         var queue: [Result<HTTPResponse, NetworkError>] = []
     }
 
-    /// Guarded by `lock`. An `NSLock` (a pthread mutex), not `Synchronization.Mutex`: under contention
-    /// Mutex on Linux hands the lock over through a priority-inheritance futex inside the uninstrumented
-    /// standard library, which ThreadSanitizer cannot see, so it reported this stub's state as raced
-    /// (Scripts/sanitize, docs/reliability.md). TSan intercepts pthread mutexes.
-    private nonisolated(unsafe) var _state: State
-    private let lock = NSLock()
+    private let state: Locked<State>
     private let handler: Handler?
 
     /// A stub answering with `results`, in order, then with `handler` if given.
     public init(_ results: [Result<HTTPResponse, NetworkError>] = [], handler: Handler? = nil) {
-        _state = State(queue: results)
+        state = Locked(State(queue: results))
         self.handler = handler
-    }
-
-    private var state: Guarded { Guarded(stub: self) }
-
-    /// `state.withLock { … }`, as with a Mutex.
-    private struct Guarded {
-        let stub: StubHTTPClient
-        func withLock<R>(_ body: (inout State) -> R) -> R {
-            stub.lock.lock()
-            defer { stub.lock.unlock() }
-            return body(&stub._state)
-        }
     }
 
     /// A stub answering every request through `handler`.

@@ -47,7 +47,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// The pool in use: replaced by a fresh one when the database answers again after it was away
     /// (PostgresNIO's pool backs off up to a minute between attempts; a fresh one connects at once).
     var client: PostgresClient { pool.withLock { $0.client } }
-    private let pool: Mutex<Pool>
+    private let pool: Locked<Pool>
     private let clientConfiguration: PostgresClient.Configuration
     let logger: Logger
     /// The threads `work` runs on, one per connection (a transaction holds its connection first).
@@ -55,7 +55,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// One per connection: a transaction waits here, as long as it takes, for its turn; then the
     /// pool has a connection for it at once — unless the server is away (``leaseTimeout``).
     private let turns: Permits
-    private let attempts = Mutex<(transactions: Int, retries: Int, alone: Int)>((0, 0, 0))
+    private let attempts = Locked<(transactions: Int, retries: Int, alone: Int)>((0, 0, 0))
     private let inUse = Atomic<Int>(0)
 
     /// A pool for `location` (nothing is connected until the first transaction; ``run()`` must run
@@ -77,7 +77,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         self.maximumConnections = maximumConnections
         self.logger = logger
         clientConfiguration = configuration
-        pool = Mutex(Pool(client: PostgresClient(configuration: configuration, backgroundLogger: logger)))
+        pool = Locked(Pool(client: PostgresClient(configuration: configuration, backgroundLogger: logger)))
     }
 
     deinit {
@@ -449,7 +449,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
             // A statement's failure wins over what `work` made of it (a conflict must be retried, a
             // lock wait past its timeout refused as busy).
-            throw transaction.failure.flatMap { $0.isConflict || $0 == .lockTimeout ? $0 : nil } ?? error
+            throw transaction.failure.flatMap { $0.isBusy ? $0 : nil } ?? error
         }
     }
 
@@ -668,7 +668,7 @@ public struct DatabaseCannotStart: Error, UserFacingError, Equatable {
 /// one of them wins.
 private final class LeaseState: Sendable {
     private enum Phase { case waiting, leased, begun, timedOut }
-    private let phase = Mutex(Phase.waiting)
+    private let phase = Locked(Phase.waiting)
 
     /// The connection arrived: `false` if the timer already gave up (the connection goes back unused).
     func take() -> Bool {

@@ -3,7 +3,6 @@ import Logging
 import Persistence
 import PostgresNIO
 import SharedKit
-import Synchronization
 
 /// An open PostgreSQL transaction behind the opaque `Persistence.Transaction` token, for the stores'
 /// synchronous methods. Each statement waits for PostgresNIO's answer on the calling thread, which
@@ -14,7 +13,7 @@ public final class PostgresTransaction: Transaction, Sendable {
     private let connection: PostgresConnection
     private let logger: Logger
     private let threads: ThreadPoolExecutor
-    private let firstFailure = Mutex<PostgresFailure?>(nil)
+    private let firstFailure = Locked<PostgresFailure?>(nil)
 
     init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor) {
         self.connection = connection
@@ -80,7 +79,7 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// thread never is — at most ``answerTimeout`` seconds (then ``PostgresFailure/noAnswer``). The
     /// answer wakes this thread directly: no task of the cooperative pool stands between.
     private static func wait<T: Sendable>(for future: EventLoopFuture<T>) -> Result<T, any Error> {
-        let result = Mutex<Result<T, any Error>?>(nil)
+        let result = Locked<Result<T, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
         future.whenComplete { outcome in
             result.withLock { $0 = outcome }
@@ -139,11 +138,15 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
         return false
     }
 
+    /// Another transaction was in the way: a conflict (run again) or a lock wait past its timeout
+    /// (refused as busy). Either wins over what the unit of work's own code made of the failure.
+    var isBusy: Bool { isConflict || self == .lockTimeout }
+
     /// What a client is told: a broken connection is retryable (75); anything else is ours to fix.
     var asRequestError: any Error {
         switch self {
         case .unreachable(let reason), .staleConnection(let reason): DatabaseUnavailable.unreachable(reason)
-        case .conflict, .lockTimeout: DatabaseUnavailable.busy
+        case _ where isBusy: DatabaseUnavailable.busy
         default: self
         }
     }

@@ -1,4 +1,4 @@
-import Synchronization
+import SharedKit
 
 /// A linked service: its dependencies are already bound, so making it cannot fail.
 protocol AnyNode: Sendable {}
@@ -8,7 +8,7 @@ final class Node<Service: Sendable>: AnyNode {
     private let make: @Sendable () -> Service
     /// Held while a singleton is being made: concurrent first callers wait and get the same instance.
     /// Nested locking follows the dependency graph, which validation proved acyclic.
-    private let cached = Mutex<Service?>(nil)
+    private let cached = Locked<Service?>(nil)
 
     init(scope: Scope, make: @escaping @Sendable () -> Service) {
         self.scope = scope

@@ -1,10 +1,10 @@
 import Logging
-import Synchronization
+import SharedKit
 
 /// Every log line a test's logger wrote, rendered as text (level, message, metadata sorted by key):
 /// `LogLines().logger(label:)` gives the logger, ``all`` and ``text`` what it wrote.
 public final class LogLines: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     public init() {}
 

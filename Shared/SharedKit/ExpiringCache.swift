@@ -24,7 +24,7 @@ public final class ExpiringCache<Key: Hashable & Sendable, Value: Sendable>: Sen
 
     public let lifetime: TimeInterval
     private let capacity: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(lifetime: TimeInterval, capacity: Int) {
         self.lifetime = lifetime

@@ -35,7 +35,7 @@ public final class QueueExecutor: TaskExecutor, Sendable {
 public final class ThreadPoolExecutor: TaskExecutor, Sendable {
     private let label: String
     private let count: Int
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let ready = DispatchSemaphore(value: 0)
     private static let threadKey = "moa.ThreadPoolExecutor"
 

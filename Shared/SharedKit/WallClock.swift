@@ -17,10 +17,10 @@ public struct SystemWallClock: WallClock {
 
 /// A clock that only moves when told to. Safe to share between tasks.
 public final class ManualWallClock: WallClock {
-    private let current: Mutex<Date>
+    private let current: Locked<Date>
 
     public init(_ start: Date = Date(timeIntervalSince1970: 1_767_225_600)) { // 2026-01-01T00:00:00Z
-        current = Mutex(start)
+        current = Locked(start)
     }
 
     public func now() -> Date { current.withLock { $0 } }

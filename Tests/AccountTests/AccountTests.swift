@@ -12,7 +12,6 @@ import Persistence
 import Registry
 import SharedKit
 import Storage
-import Synchronization
 import Testing
 import TransferInterface
 import TransferTesting
@@ -49,7 +48,7 @@ struct AccountHarness {
     /// - Parameter store: Account's store on the database, instead of the real one (e.g. with other bounds).
     init(digits: [String] = [], store makeStore: (@Sendable (AppDatabase) -> any AccountStore)? = nil) throws {
         database = try AppDatabase.inMemory(migrations: [AccountMigrations.all])
-        let draws = Mutex(digits)
+        let draws = Locked(digits)
         registry = try RegistryBuilder(modules: AccountHarness.modules(database: database, clock: clock, session: session)).validate(
             root: AccountServiceKey.self
         )

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SharedKit
 import Testing
 
 /// Exit statuses by type, not by command ("Close the trust boundary", item 4): every leaf command of
@@ -372,7 +372,7 @@ struct BadInputEndToEndTests {
 
     /// Runs every command line at once, a few at a time; results in the same order.
     static func runAll(_ moa: MoaProcess, _ runs: [Run]) -> [MoaProcess.Result?] {
-        let results = Mutex<[MoaProcess.Result?]>(Array(repeating: nil, count: runs.count))
+        let results = Locked<[MoaProcess.Result?]>(Array(repeating: nil, count: runs.count))
         DispatchQueue.concurrentPerform(iterations: runs.count) { index in
             let result = try? moa.run(runs[index].arguments, stdin: runs[index].stdin)
             results.withLock { $0[index] = result }

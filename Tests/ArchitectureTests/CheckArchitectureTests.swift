@@ -71,6 +71,27 @@ struct CheckArchitectureTests {
             ], "\(result)")
     }
 
+    @Test("a bare Mutex anywhere but SharedKit's Locked is refused, in product and test code alike; one in a comment is not")
+    func oneLockType() throws {
+        var fixture = Fixture.clean()
+        fixture.files["Features/Transfer/Domain/TransferQueue.swift"] = """
+            import Synchronization
+            // A Mutex here would look raced to TSan.
+            final class TransferQueue: Sendable { let pending = Mutex<[Int]>([]) }
+            """
+        fixture.files["Tests/CoreTests/Counting.swift"] = "let counted = Synchronization.Mutex(0)\n"
+        fixture.files["Shared/SharedKit/Locked.swift"] = "public final class Locked { let mutex = Mutex(0) }\n"
+        fixture.importStatements += 1
+        let result = try fixture.check()
+        #expect(result.status == 1, "\(result)")
+        let advice = "use SharedKit's Locked, whose handover ThreadSanitizer sees (a contended Mutex on Linux looks raced to it)"
+        #expect(
+            result.lines == [
+                "Features/Transfer/Domain/TransferQueue.swift:3 TransferDomain: uses Mutex: \(advice)",
+                "Tests/CoreTests/Counting.swift:1 CoreTests: uses Mutex: \(advice)",
+            ], "\(result)")
+    }
+
     @Test("a feature's PostgreSQL stores see only their own feature; the feature's own tests and Example may not use them")
     func postgresLayer() throws {
         var fixture = Fixture.clean()

@@ -14,7 +14,6 @@ import SettingsInterface
 import SettingsTesting
 import SharedKit
 import Storage
-import Synchronization
 import Testing
 
 /// Archive composed as the App composes it — real Domain, Data (a SQLite file in a temporary folder)
@@ -46,7 +45,7 @@ struct ArchiveHarness {
         database = try AppDatabase.temporary(migrations: [ArchiveMigrations.all])
         clock = ManualWallClock(Self.date(today))
         self.http = http
-        let ids = Mutex(ticketIDs)
+        let ids = Locked(ticketIDs)
         let modules: [any FeatureModule] = [
             ModuleOf.core(database: database, clock: clock),
             AuthFakes(session: session),

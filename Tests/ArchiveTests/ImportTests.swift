@@ -5,7 +5,6 @@ import Foundation
 import GRDB
 import SharedKit
 import Storage
-import Synchronization
 import Testing
 
 @Suite("Catalogue import")
@@ -255,7 +254,7 @@ struct ImportTests {
 
     @Test func progressIsReportedWhileWriting() async throws {
         let harness = try ArchiveHarness()
-        let seen = Mutex<[ImportProgress]>([])
+        let seen = Locked<[ImportProgress]>([])
         _ = try await harness.root.importer.run(InMemoryCatalogueSource.sample) { event in seen.withLock { $0.append(event) } }
         let events = seen.withLock { $0 }
         #expect(events.first == .read(rows: 13))

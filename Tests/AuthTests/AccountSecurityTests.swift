@@ -12,7 +12,6 @@ import Persistence
 import Registry
 import SharedKit
 import Storage
-import Synchronization
 import Testing
 
 // Password change and reset, deleting an account, and the security notices Auth puts in the inbox.
@@ -24,7 +23,7 @@ private final class FakeOwner: UserDataOwner {
     let name: String
     private let blockers: [String]
     private let failsToErase: Bool
-    private let erased = Mutex<[UserID]>([])
+    private let erased = Locked<[UserID]>([])
 
     init(_ name: String, blockers: [String] = [], failsToErase: Bool = false) {
         self.name = name

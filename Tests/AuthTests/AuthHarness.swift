@@ -15,7 +15,7 @@ final class FakeHasher: PasswordHasher {
     let version: Int
     private let verifications = Atomic<Int>(0)
     /// Runs during each verification (what another server process might do meanwhile).
-    let duringVerification = Mutex<(@Sendable () -> Void)?>(nil)
+    let duringVerification = Locked<(@Sendable () -> Void)?>(nil)
     init(version: Int = 2) { self.version = version }
 
     /// How many verifications ran (unknown addresses must cost one too).
@@ -34,7 +34,7 @@ final class FakeHasher: PasswordHasher {
 
 /// Captures mail instead of writing files; the code can be read back like a person would.
 final class CapturingMail: MailSender {
-    private let sent = Mutex<[Mail]>([])
+    private let sent = Locked<[Mail]>([])
     var mails: [Mail] { sent.withLock { $0 } }
 
     func send(_ mail: Mail) async throws -> String {
@@ -51,7 +51,7 @@ final class CapturingMail: MailSender {
 
 /// The session file, in memory.
 final class MemorySessionStore: SessionStore {
-    private let stored = Mutex<StoredSession?>(nil)
+    private let stored = Locked<StoredSession?>(nil)
     var current: StoredSession? { stored.withLock { $0 } }
     func load() throws -> StoredSession? { current }
     func save(_ session: StoredSession) throws { stored.withLock { $0 = session } }

@@ -3,7 +3,6 @@ import AuthDomain
 import AuthInterface
 import Foundation
 import SharedKit
-import Synchronization
 import Testing
 
 /// ``SessionManager`` over a ``SessionAuthority`` that is not this machine's database — what `moa`
@@ -13,7 +12,7 @@ import Testing
 struct SessionAuthorityTests {
     /// An authority that counts what it is asked, and takes a moment to rotate (as a server would).
     final class CountingAuthority: SessionAuthority {
-        private let state = Mutex((rotations: 0, endAfter: Int.max))
+        private let state = Locked((rotations: 0, endAfter: Int.max))
         var rotations: Int { state.withLock { $0.rotations } }
         func endSessionsAfter(_ rotations: Int) { state.withLock { $0.endAfter = rotations } }
 

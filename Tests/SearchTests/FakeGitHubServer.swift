@@ -4,7 +4,7 @@
 // imports FlyingFox (its `HTTPResponse`/`HTTPHeaders` would clash with Core's).
 import FlyingFox
 import Foundation
-import Synchronization
+import SharedKit
 
 /// A request as the fake GitHub saw it (header names lower-cased).
 struct SeenRequest: Sendable {
@@ -37,7 +37,7 @@ final class FakeGitHubServer: Sendable {
 
     let port: UInt16
     private let server: HTTPServer
-    private let seen = Mutex<[SeenRequest]>([])
+    private let seen = Locked<[SeenRequest]>([])
 
     private init(port: UInt16, server: HTTPServer) {
         self.port = port
@@ -73,7 +73,7 @@ final class FakeGitHubServer: Sendable {
 
     static func start(maxRequests: Int, lifetime: Duration, _ handler: @escaping Handler) async throws -> FakeGitHubServer {
         let http = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
-        let box = Mutex<FakeGitHubServer?>(nil)
+        let box = Locked<FakeGitHubServer?>(nil)
         await http.appendRoute("*") { request in
             let seen = SeenRequest(request)
             guard let fake = box.withLock({ $0 }) else { return HTTPResponse(statusCode: .serviceUnavailable) }

@@ -7,7 +7,6 @@ import Networking
 import SearchDomain
 import SearchInterface
 import SharedKit
-import Synchronization
 import TestSupport
 import Testing
 
@@ -29,7 +28,7 @@ private func base(_ request: SeenRequest) -> String {
 /// Two pages of "swift": page 1 ada, grace, linus; page 2 grace again (a duplicate), ken, barbara; no page 3.
 /// `pageTwo` can replace the second page's reply (an error, a delay).
 private func twoPages(pageTwo: (@Sendable (SeenRequest, Int) -> CannedReply?)? = nil) -> FakeGitHubServer.Handler {
-    let pageTwoCalls = Mutex(0)
+    let pageTwoCalls = Locked(0)
     return { request in
         if request.path == "/users/ken" {
             return .json(
@@ -171,7 +170,7 @@ struct UserListPagingTests {
     }
 
     @Test func anOfflineNextPageKeepsTheList() async throws {
-        let calls = Mutex(0)
+        let calls = Locked(0)
         let stub = StubHTTPClient { endpoint throws(NetworkError) in
             let page = endpoint.query.first { $0.name == "page" }?.value ?? "1"
             calls.withLock { $0 += 1 }

@@ -6,7 +6,6 @@ import SearchInterface
 import SettingsInterface
 import SharedKit
 import Storage
-import Synchronization
 import Testing
 
 /// The user search on Core's `StubHTTPClient`: fast, exact checks of every request and every answer.
@@ -51,7 +50,7 @@ struct UserSearchStubTests {
     }
 
     @Test func theBaseURLIsReadAtEachRequestWithAClientPerBaseURL() async throws {
-        let bases = Mutex<[URL]>([])
+        let bases = Locked<[URL]>([])
         let stub = StubHTTPClient { _ throws(NetworkError) in .json(GitHubJSON.searchPage(total: 0, logins: [])) }
         let clients = SearchHTTPClients { base in
             bases.withLock { $0.append(base) }

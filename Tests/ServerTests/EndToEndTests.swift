@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SharedKit
 import Testing
 
 /// Issue 15, item 9: the built binaries, as people use them. One `moa-server`, and homes that stand
@@ -397,7 +397,7 @@ struct ServerEndToEndTests {
 
 /// How far a burst got: receipts printed, sends refused for want of a server.
 final class Progress: Sendable {
-    private let state = Mutex((sent: 0, refused: 0, ended: 0))
+    private let state = Locked((sent: 0, refused: 0, ended: 0))
     func withLock<T: Sendable>(_ body: (inout (sent: Int, refused: Int, ended: Int)) -> T) -> T { state.withLock { body(&$0) } }
 
     /// Waits until `sent` sends have succeeded: true. False as soon as all `clients` have ended

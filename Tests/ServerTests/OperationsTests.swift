@@ -3,7 +3,7 @@ import HTTPServing
 import HTTPTypes
 import Logging
 import MoaServer
-import Synchronization
+import SharedKit
 import Testing
 
 /// What an operator of `moa-server` sees (issue 24, items 6, 10 and 13): one log line per request
@@ -14,7 +14,7 @@ import Testing
 struct OperationsTests {
     /// Every line a server logged, in its JSON format.
     final class LogLines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         var objects: [[String: Any]] {
             all.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -91,7 +91,7 @@ struct OperationsTests {
 
     @Test func noValueBreaksALineInEitherFormat() throws {
         let hostile = "evil\n{\"level\":\"critical\"}\r\u{1B}[2J\u{7}\u{2028}\u{85}\"\\ end"
-        let sink = Mutex<[String]>([])
+        let sink = Locked<[String]>([])
         for format in LogFormat.allCases {
             var logger = Logger(label: "moa-server") { label in
                 ServerLogHandler(label: label, format: format) { line in sink.withLock { $0.append(line) } }

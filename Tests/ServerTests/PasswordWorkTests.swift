@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import SharedKit
 import Testing
 
 @testable import AuthServer
@@ -8,7 +8,7 @@ import Testing
 @Suite("moa-server · password work")
 struct PasswordWorkTests {
     final class Gauge: Sendable {
-        private let state = Mutex((now: 0, most: 0, elsewhere: 0))
+        private let state = Locked((now: 0, most: 0, elsewhere: 0))
         var most: Int { state.withLock { $0.most } }
         var elsewhere: Int { state.withLock { $0.elsewhere } }
         func enter(onItsQueue: Bool) {

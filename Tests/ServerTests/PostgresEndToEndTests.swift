@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import SharedKit
 import TestSupport
 import Testing
 
@@ -26,7 +26,7 @@ struct PostgresEndToEndTests {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("moa-pg-e2e-\(UUID().uuidString)")
         let database: TestPostgres
         /// The running servers by index (`nil`: killed); read by the clients while the drill kills one.
-        private let servers = Mutex<[ServerProcess?]>([])
+        private let servers = Locked<[ServerProcess?]>([])
         let password = "plum-orbit-lantern-42-quietly"
 
         init() throws {
@@ -385,8 +385,8 @@ struct PostgresEndToEndTests {
         let progress = Progress()
         let servers = ServerRotation(clients)
         // Idempotency key → the transfer its client was told of, and the accounts it was sent between.
-        let acknowledged = Shared<[String: (id: String, from: String, to: String)]>([:])
-        let unanswered = Shared(0)
+        let acknowledged = Locked<[String: (id: String, from: String, to: String)]>([:])
+        let unanswered = Locked(0)
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for client in 0..<clients {
@@ -542,18 +542,11 @@ struct Wire: Sendable {
     }
 }
 
-/// A value the clients of a load change together.
-final class Shared<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<T: Sendable>(_ body: (inout Value) -> T) -> T { value.withLock { body(&$0) } }
-}
-
 /// Which server each client talks to (client i starts on server i % 2).
 final class ServerRotation: Sendable {
-    private let state: Mutex<[Int]>
+    private let state: Locked<[Int]>
 
-    init(_ clients: Int) { state = Mutex((0..<clients).map { $0 % 2 }) }
+    init(_ clients: Int) { state = Locked((0..<clients).map { $0 % 2 }) }
 
     func current(_ client: Int) -> Int { state.withLock { $0[client] } }
     func move(_ client: Int, to server: Int) { state.withLock { $0[client] = server } }

@@ -4,7 +4,6 @@ import SettingsDomain
 import SettingsFeature
 import SettingsInterface
 import SharedKit
-import Synchronization
 import Testing
 
 @Suite("Settings: commands")
@@ -175,7 +174,7 @@ struct SettingsCommandTests {
 
 /// Questions a fake prompt was asked.
 final class Asked: Sendable {
-    private let asked = Mutex<[String]>([])
+    private let asked = Locked<[String]>([])
     var questions: [String] { asked.withLock { $0 } }
     func record(_ question: String) { asked.withLock { $0.append(question) } }
 }

@@ -8,12 +8,11 @@ import SettingsFeature
 import SettingsInterface
 import SharedKit
 import Storage
-import Synchronization
 
 /// Settings kept in memory, for domain tests (no I/O). Same contract as the SQLite store:
 /// a refused change writes nothing.
 final class MemorySettingsStore: SettingsStore {
-    private let scopes = Mutex<[String: [String: String]]>([:])
+    private let scopes = Locked<[String: [String: String]]>([:])
 
     func values(in scope: SettingsScope) async throws -> StoredSettings {
         scopes.withLock { scopes in
@@ -42,8 +41,8 @@ final class MemorySettingsStore: SettingsStore {
 
 /// Whoever the test says is logged in.
 final class SwitchableScope: SettingsScopeSource {
-    private let scope: Mutex<SettingsScope>
-    init(_ scope: SettingsScope = .device) { self.scope = Mutex(scope) }
+    private let scope: Locked<SettingsScope>
+    init(_ scope: SettingsScope = .device) { self.scope = Locked(scope) }
     func become(_ scope: SettingsScope) { self.scope.withLock { $0 = scope } }
     func currentScope() async throws -> SettingsScope { scope.withLock { $0 } }
 }

@@ -4,7 +4,6 @@ import SettingsDomain
 import SettingsFeature
 import SettingsInterface
 import SharedKit
-import Synchronization
 import Testing
 
 /// `archive.api-key`, the second secret setting, and reading secrets without putting them on the
@@ -17,7 +16,7 @@ struct SettingsSecretTests {
 
     /// The sources a ``SecretValueInput`` was asked to read from.
     final class Sources: Sendable {
-        private let asked = Mutex<[SecretInput.Source]>([])
+        private let asked = Locked<[SecretInput.Source]>([])
         func record(_ source: SecretInput.Source) { asked.withLock { $0.append(source) } }
         var all: [SecretInput.Source] { asked.withLock { $0 } }
     }

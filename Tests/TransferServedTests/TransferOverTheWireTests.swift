@@ -7,7 +7,6 @@ import HTTPTypes
 import Money
 import OpenAPIRuntime
 import SharedKit
-import Synchronization
 import Testing
 import TransferDomain
 import TransferInterface
@@ -201,7 +200,7 @@ struct FakeSending: TransferSending, BatchSending {
 
 /// Favourites in memory, refusing an unknown alias as the embedded book does.
 final class FakeRecipientBook: RecipientUseCases {
-    private let favourites = Mutex<[FavouriteRecipient]>([])
+    private let favourites = Locked<[FavouriteRecipient]>([])
     static let at = Date(timeIntervalSince1970: 1_795_687_200)
 
     func recipients() async throws -> Recipients {

@@ -2,7 +2,6 @@ import AccountInterface
 import AuthInterface
 import Foundation
 import SharedKit
-import Synchronization
 import Testing
 import TransferDomain
 import TransferFeature
@@ -143,7 +142,7 @@ struct BatchRunTests {
     @Test func theSummaryCountsDoneRefusedAndSkippedRows() async throws {
         let h = try Harness()
         let file = try TemporaryFile(csv(h))
-        let progress = Mutex<[Int]>([])
+        let progress = Locked<[Int]>([])
         let viewModel = BatchViewModel(
             batch: TransferBatch(sendMoney: h.sendMoney()), onProgress: { done, _ in progress.withLock { $0.append(done) } })
         await viewModel.send(.run(path: file.path))

@@ -5,7 +5,6 @@ import Foundation
 import Money
 import Persistence
 import SharedKit
-import Synchronization
 import Testing
 import TransferDomain
 import TransferInterface
@@ -14,7 +13,7 @@ import TransferInterface
 /// a process's group writers are busy and the sends launched meanwhile queue up behind them, into one
 /// group) and counts transactions and the keys each serialized on.
 final class HoldingUnitOfWork: UnitOfWork {
-    private let state = Mutex<(transactions: Int, keys: [[String]])>((0, []))
+    private let state = Locked<(transactions: Int, keys: [[String]])>((0, []))
 
     var transactions: Int { state.withLock { $0.transactions } }
     var keys: [[String]] { state.withLock { $0.keys } }

@@ -101,8 +101,7 @@ func seoul(day: Int, _ hour: Int, _ minute: Int) -> Date {
 /// An `AccountDirectory` that counts lookups (to prove some refusals come before any).
 final class CountingDirectory: AccountDirectory {
     private let base: FakeAccounts
-    /// An atomic counter, not a `Mutex`: ThreadSanitizer does not see a `Mutex`'s futex on Linux as
-    /// ordering, and reported concurrent lookups' increments inside `withLock` as a Swift access race.
+    /// An atomic counter: lookups from concurrent transfers only add to it.
     private let count = Atomic(0)
 
     init(_ base: FakeAccounts) { self.base = base }
@@ -123,7 +122,7 @@ final class CountingDirectory: AccountDirectory {
 /// A `TransferStore` in memory; it ignores the transaction token, like FakeAccounts, and compares keys
 /// byte for byte, as the databases do.
 final class InMemoryTransferStore: TransferStore {
-    private let rows = Mutex<[PositionedTransfer]>([])
+    private let rows = Locked<[PositionedTransfer]>([])
 
     var all: [TransferSummary] { rows.withLock { $0.map(\.transfer) } }
 
@@ -175,7 +174,7 @@ final class InMemoryRecipientStore: RecipientStore {
     /// The key the SQLite store compares by (``RecipientAlias/key``).
     static func key(_ alias: String) -> String { (try? RecipientAlias(alias))?.key ?? alias.lowercased() }
 
-    private let saved = Mutex<[UserID: [FavouriteRecipient]]>([:])
+    private let saved = Locked<[UserID: [FavouriteRecipient]]>([:])
     private let transfers: InMemoryTransferStore
 
     init(transfers: InMemoryTransferStore) {

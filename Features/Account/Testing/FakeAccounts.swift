@@ -3,7 +3,6 @@ import Foundation
 import Money
 import Persistence
 import SharedKit
-import Synchronization
 
 /// In-memory accounts implementing both `AccountDirectory` and `AccountPosting`, with the same
 /// refusals as the real ledger — for Transfer's tests and Example. It ignores the transaction token
@@ -15,7 +14,7 @@ public final class FakeAccounts: AccountDirectory, AccountPosting {
         var postings: [PostingRequest] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(_ accounts: [AccountSummary] = []) {
         state.withLock { state in

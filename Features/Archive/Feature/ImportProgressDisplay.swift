@@ -8,7 +8,6 @@ import Foundation
 import Registry
 import SettingsInterface
 import SharedKit
-import Synchronization
 
 /// The import's progress bars on standard error: one while pages are fetched, one while rows are
 /// written. Drawn in place on a terminal; in a pipe, only for large imports, a line every 25%.
@@ -22,7 +21,7 @@ public final class ImportProgressDisplay: Sendable {
     private let theme: Theme
     private let isTerminal: Bool
     private let enabled: Bool
-    private let current = Mutex<Current?>(nil)
+    private let current = Locked<Current?>(nil)
 
     /// - Parameters:
     ///   - isTerminal: whether `output` is a terminal (bars redraw in place; elsewhere only large imports log).

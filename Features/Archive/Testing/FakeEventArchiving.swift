@@ -1,6 +1,5 @@
 import ArchiveInterface
 import SharedKit
-import Synchronization
 
 /// An `EventArchiving` for other features' tests and Examples: records every request and answers
 /// with a ticket summary (titled from `catalogue` when the event is there), or throws what it was told to.
@@ -18,7 +17,7 @@ public final class FakeEventArchiving: EventArchiving {
         var failure: (any Error & Sendable)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let catalogue: FakeEventCatalogue?
     private let today: Day
 

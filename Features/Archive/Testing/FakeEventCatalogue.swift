@@ -1,7 +1,6 @@
 import ArchiveInterface
 import Foundation
 import SharedKit
-import Synchronization
 
 /// An in-memory `EventCatalogue` for other features' tests and Examples (Search's event search).
 ///
@@ -23,12 +22,12 @@ public final class FakeEventCatalogue: EventCatalogue {
         var failure: (any Error & Sendable)?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     public init(_ events: [CulturalEvent] = []) {
         var initial = State()
         for event in events { initial.events[event.id] = event }
-        state = Mutex(initial)
+        state = Locked(initial)
     }
 
     /// Adds (or replaces, by id) events.

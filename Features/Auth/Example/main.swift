@@ -15,11 +15,10 @@ import InboxTesting
 import Registry
 import SharedKit
 import Storage
-import Synchronization
 
 /// Mail kept in memory, so the example can "read its inbox".
 final class InMemoryMail: MailSender {
-    let mails = Mutex<[Mail]>([])
+    let mails = Locked<[Mail]>([])
     func send(_ mail: Mail) async throws -> String {
         mails.withLock { $0.append(mail) }
         return "(in memory) mail #\(mails.withLock { $0.count }) to \(mail.to)"
@@ -28,7 +27,7 @@ final class InMemoryMail: MailSender {
 
 /// The session file, in memory.
 final class InMemorySessionStore: SessionStore {
-    let session = Mutex<StoredSession?>(nil)
+    let session = Locked<StoredSession?>(nil)
     func load() throws -> StoredSession? { session.withLock { $0 } }
     func save(_ session: StoredSession) throws { self.session.withLock { $0 = session } }
     func clear() throws { session.withLock { $0 = nil } }

@@ -1,13 +1,13 @@
 import AuthInterface
-import Synchronization
+import SharedKit
 
 /// A `SessionProvider` for other features' tests and Examples: nobody, or a fixed user, logged in.
 public final class FakeSessionProvider: SessionProvider {
-    private let user: Mutex<AuthenticatedUser?>
+    private let user: Locked<AuthenticatedUser?>
 
     /// Starts with `user` logged in (`nil`: nobody).
     public init(user: AuthenticatedUser? = FakeSessionProvider.ada) {
-        self.user = Mutex(user)
+        self.user = Locked(user)
     }
 
     /// A ready-made user.

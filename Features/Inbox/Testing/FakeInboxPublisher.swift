@@ -1,12 +1,12 @@
 import InboxInterface
 import Persistence
-import Synchronization
+import SharedKit
 
 /// An `InboxPublisher` for other features' tests and Examples: keeps what was published, in order.
 /// It ignores the transaction (a notice published in a transaction that later rolls back stays
 /// here), so tests of "no notice on failure" should use the real Inbox store.
 public final class FakeInboxPublisher: InboxPublisher {
-    private let published = Mutex<[InboxNotice]>([])
+    private let published = Locked<[InboxNotice]>([])
 
     public init() {}
 

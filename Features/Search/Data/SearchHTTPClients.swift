@@ -1,7 +1,7 @@
 import Foundation
 import Networking
 import Registry
-import Synchronization
+import SharedKit
 
 /// Makes the HTTP client of a base URL, once per base URL: the search API's address is a setting
 /// read at each request, so a changed `search.api-base-url` gets a client of its own.
@@ -10,7 +10,7 @@ import Synchronization
 /// `search.api-token` applies at once too.
 public final class SearchHTTPClients: Sendable {
     private let make: @Sendable (URL) -> any HTTPClient
-    private let clients = Mutex<[URL: any HTTPClient]>([:])
+    private let clients = Locked<[URL: any HTTPClient]>([:])
 
     /// Clients made by `make`, one per base URL.
     public init(_ make: @escaping @Sendable (URL) -> any HTTPClient) {

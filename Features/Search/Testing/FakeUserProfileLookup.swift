@@ -1,5 +1,5 @@
 import SearchInterface
-import Synchronization
+import SharedKit
 
 /// A `UserProfileLookup` for other features' tests and Examples: profiles you add, and every login
 /// asked for. An unknown login throws ``FakeUserProfileLookup/UnknownUser``.
@@ -13,7 +13,7 @@ public final class FakeUserProfileLookup: UserProfileLookup {
         var asked: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init(_ profiles: [UserProfile] = [FakeUserProfileLookup.octocat]) {
         state.withLock { state in

@@ -1,7 +1,6 @@
 import Registry
 import SettingsInterface
 import SharedKit
-import Synchronization
 
 /// Settings' use cases: read, set and reset validated settings in the current scope, and — as
 /// ``SettingsReader`` — give other features the typed snapshot and a stream of changes.
@@ -15,7 +14,7 @@ public final class SettingsManager: SettingsReader {
     private let overrides: SettingsOverrides
     private let environment: [String: String]
     private let cache: SnapshotCache?
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = Locked(Subscribers())
 
     private struct Subscribers {
         var next = 0

@@ -7,7 +7,6 @@ import Registry
 import SettingsDomain
 import SettingsInterface
 import SharedKit
-import Synchronization
 
 /// Reads a secret setting's value without it ever being on the command line: typed without echo at
 /// a prompt on the terminal, or the first line of standard input (`--value-stdin`).
@@ -41,7 +40,7 @@ public struct SecretValueInput: Sendable {
     /// Answers the given lines in turn, then nothing (tests, scripts); the sources asked are recorded
     /// by `asked`, when given.
     public static func lines(_ lines: [String], asked: (@Sendable (SecretInput.Source) -> Void)? = nil) -> SecretValueInput {
-        let remaining = Mutex(lines)
+        let remaining = Locked(lines)
         return SecretValueInput { _, source, _ in
             asked?(source)
             return remaining.withLock { $0.isEmpty ? nil : $0.removeFirst() }

@@ -1,5 +1,5 @@
 import SettingsInterface
-import Synchronization
+import SharedKit
 
 /// A `SettingsReader` for other features' tests and Examples: a snapshot you can change (each
 /// change goes to every `changes()` stream), or make fail.
@@ -16,11 +16,11 @@ public final class FakeSettingsReader: SettingsReader {
         var continuations: [Int: AsyncStream<SettingsSnapshot>.Continuation] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Starts with `snapshot` (every default unless given).
     public init(_ snapshot: SettingsSnapshot = .defaults) {
-        state = Mutex(State(snapshot: snapshot))
+        state = Locked(State(snapshot: snapshot))
     }
 
     /// The snapshot `snapshot()` returns now.

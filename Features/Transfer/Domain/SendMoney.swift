@@ -7,7 +7,6 @@ import Persistence
 import Registry
 import SettingsInterface
 import SharedKit
-import Synchronization
 import TransferInterface
 
 /// The "send money" use case: checks a draft (resolving `@alias` to the user's favourite), then —
@@ -224,7 +223,7 @@ final class SourceCache: Sendable {
     }
 
     static let capacity = 10_000
-    private let accounts = Mutex<[Key: AccountSummary]>([:])
+    private let accounts = Locked<[Key: AccountSummary]>([:])
 
     func account(_ reference: String, of user: UserID) -> AccountSummary? {
         accounts.withLock { $0[Key(user: user, reference: reference)] }

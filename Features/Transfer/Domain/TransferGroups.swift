@@ -5,7 +5,6 @@ import Money
 import Persistence
 import SettingsInterface
 import SharedKit
-import Synchronization
 import TransferInterface
 
 /// One transfer checked as far as it can be without the database, waiting for its group.
@@ -47,7 +46,7 @@ final class TransferGroups: Sendable {
     /// planned and sent.
     static let width = 2
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let unitOfWork: any UnitOfWork
     private let store: any TransferStore
     private let posting: any AccountPosting

@@ -1,4 +1,5 @@
 import Dispatch
+import SharedKit
 import Synchronization
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ final class StopSignals: Sendable {
     }
 
     private let stopped = Atomic<Bool>(false)
-    private let installed = Mutex(Installed())
+    private let installed = Locked(Installed())
 
     static func install(_ signals: [Int32] = [SIGTERM, SIGINT]) -> StopSignals {
         let watcher = StopSignals()

@@ -1,7 +1,6 @@
 import Foundation
 import Money
 import SharedKit
-import Synchronization
 import TransferInterface
 
 /// A `TransferStarter` for other features' tests and Examples (Account's send-money screen): it
@@ -15,7 +14,7 @@ public final class FakeTransferStarter: TransferStarter {
         var balanceAfter: Money
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let currency: Currency
     private let sentAt: Date
     private let sender: UserID
@@ -24,7 +23,7 @@ public final class FakeTransferStarter: TransferStarter {
         currency: Currency = .krw, balanceAfter: Money = Money(minorUnits: 0, currency: .krw),
         sentAt: Date = Date(timeIntervalSince1970: 1_767_225_600), sender: UserID = "user-ada"
     ) {
-        self.state = Mutex(State(balanceAfter: balanceAfter))
+        self.state = Locked(State(balanceAfter: balanceAfter))
         self.currency = currency
         self.sentAt = sentAt
         self.sender = sender
@@ -60,11 +59,11 @@ public final class FakeTransferStarter: TransferStarter {
 
 /// A `TransferReading` over a list you give, newest first, paged like the real one (cursor = index).
 public final class FakeTransferReading: TransferReading {
-    private let stored: Mutex<[TransferSummary]>
+    private let stored: Locked<[TransferSummary]>
 
     /// `transfers` newest first.
     public init(_ transfers: [TransferSummary] = []) {
-        stored = Mutex(transfers)
+        stored = Locked(transfers)
     }
 
     /// Puts a transfer on top (the newest).
@@ -99,11 +98,11 @@ public final class FakeRecipientsReading: RecipientsReading {
         var failure: (any Error & Sendable)?
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// `favourites` by alias, `recents` newest first — as the real one lists them.
     public init(favourites: [FavouriteRecipient] = [], recents: [RecentRecipient] = []) {
-        state = Mutex(State(recipients: Recipients(favourites: favourites, recents: recents)))
+        state = Locked(State(recipients: Recipients(favourites: favourites, recents: recents)))
     }
 
     /// Replaces what `recipients()` answers.

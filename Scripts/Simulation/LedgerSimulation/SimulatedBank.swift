@@ -13,7 +13,6 @@ import SettingsData
 import SettingsDomain
 import SettingsInterface
 import SharedKit
-import Synchronization
 import TransferData
 import TransferDomain
 import TransferInterface
@@ -95,13 +94,13 @@ final class SimulatedBank: Sendable {
         settings = parts.settings
         unitOfWork = parts.unitOfWork
         accounts = AccountService(
-            store: parts.accounts, session: session, clock: clock, drawDigits: { nextDigits.value.withLock { $0 } })
+            store: parts.accounts, session: session, clock: clock, drawDigits: { nextDigits.withLock { $0 } })
         let recipients = RecipientBook(session: session, store: parts.recipients, directory: parts.directory, clock: clock)
         sendMoney = SendMoney(
             session: session, directory: parts.directory, posting: posting, settings: parts.settings, unitOfWork: parts.unitOfWork,
             store: transfers, recipients: recipients, inbox: inbox, clock: clock, calendar: Self.calendar,
             makeID: {
-                transferCount.value.withLock {
+                transferCount.withLock {
                     $0 += 1
                     return TransferID("t\($0)")
                 }
@@ -120,7 +119,7 @@ final class SimulatedBank: Sendable {
 
     /// Opens an account whose number is drawn from `label` (so a replay opens the same numbers).
     func open(label: Int, kind: AccountKind, currency: Currency) async throws -> AccountSummary {
-        nextDigits.value.withLock { $0 = String(format: "%08d", label) }
+        nextDigits.withLock { $0 = String(format: "%08d", label) }
         return try await accounts.open(kind: kind, name: "Sim \(label)", currency: currency.code)
     }
 
@@ -136,15 +135,6 @@ final class SimulatedBank: Sendable {
     }
 }
 
-/// A value behind a lock, shared with the closures the use cases call.
-private final class Locked<Value: Sendable>: Sendable {
-    let value: Mutex<Value>
-
-    init(_ value: Value) {
-        self.value = Mutex(value)
-    }
-}
-
 /// The deletion of a user was refused: some account still holds money.
 struct DeletionRefused: Error, CustomStringConvertible {
     let blockers: [String]
@@ -153,7 +143,7 @@ struct DeletionRefused: Error, CustomStringConvertible {
 
 /// The logged-in user: whoever the current step says.
 final class SimulatedSession: SessionProvider {
-    private let user = Mutex<AuthenticatedUser?>(nil)
+    private let user = Locked<AuthenticatedUser?>(nil)
 
     func currentUser() async throws -> AuthenticatedUser? { user.withLock { $0 } }
 
@@ -211,7 +201,7 @@ struct InjectedFault: Error, CustomStringConvertible {
 /// count the step's row writes and raise on the n-th (the statement's changes and the whole
 /// transaction are then rolled back).
 final class FaultSwitch: Sendable {
-    private let armed = Mutex(Fault.none)
+    private let armed = Locked(Fault.none)
     private let storage: any BankEngine
 
     init(storage: any BankEngine) {
