@@ -212,8 +212,19 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         try await transaction(.reading, work)
     }
 
+    /// A read made of **one** statement, sent without `BEGIN` and `COMMIT`: PostgreSQL runs a lone
+    /// statement as its own transaction, on one snapshot, so the pair adds two round trips and no
+    /// promise. A second statement in `work` is refused as a bug of ours (``PostgresFailure/notOneStatement``)
+    /// before it is sent: two statements outside a transaction would each see a different database.
+    /// For hot lookups by key (an account by its number or id).
+    public func readOne<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
+        try await transaction(.single, work)
+    }
+
     /// How a transaction keeps its promises.
     enum Mode: Sendable {
+        /// One statement, no `BEGIN` (``readOne(_:)``).
+        case single
         /// `REPEATABLE READ READ ONLY`.
         case reading
         /// `SERIALIZABLE`, retried after a conflict (after ``optimisticAttempts`` of them, alone).
@@ -266,7 +277,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         while true {
             do {
                 let value: T
-                if case .reading = mode {
+                if case .single = mode {
+                    value = try await once(nil, work)
+                } else if case .reading = mode {
                     value = try await once("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", work)
                 } else if case .locking(let keys) = mode {
                     value = try await once("BEGIN ISOLATION LEVEL READ COMMITTED", locks: Self.keyLocks(keys), work)
@@ -335,7 +348,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func once<T: Sendable>(
-        _ begin: PostgresQuery, writers: WritersLock? = nil, locks: PostgresQuery? = nil,
+        _ begin: PostgresQuery?, writers: WritersLock? = nil, locks: PostgresQuery? = nil,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let lease = LeaseState()
@@ -377,7 +390,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func leased<T: Sendable>(
-        _ begin: PostgresQuery, writers: WritersLock?, locks: PostgresQuery?, _ lease: LeaseState,
+        _ begin: PostgresQuery?, writers: WritersLock?, locks: PostgresQuery?, _ lease: LeaseState,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
@@ -412,12 +425,27 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
     }
 
+    /// `begin` `nil`: one statement on its own (``readOne(_:)``), with no `COMMIT` or `ROLLBACK` after it.
     private func transaction<T: Sendable>(
-        on connection: PostgresConnection, _ begin: PostgresQuery, locks: PostgresQuery?, _ lease: LeaseState,
+        on connection: PostgresConnection, _ begin: PostgresQuery?, locks: PostgresQuery?, _ lease: LeaseState,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
         let threads = threads
+        guard let begin else {
+            lease.begin()
+            let statement = PostgresTransaction(connection: connection, logger: logger, threads: threads, statements: 1)
+            let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
+                do { return .success(try work(statement)) } catch { return .failure(error) }
+            }
+            switch statement.failure {
+            case .unreachable(let reason) where !statement.stoppedAnswering:
+                // A pooled connection PostgreSQL closed (it restarted): nothing was read, another is tried.
+                throw PostgresFailure.staleConnection(reason)
+            case let failure? where failure.isBusy || outcome.isSuccess: throw failure
+            default: return try outcome.get()
+            }
+        }
         do {
             _ = try await connection.query(begin, logger: logger).collect()
         } catch let error as PSQLError {
@@ -666,6 +694,13 @@ public struct DatabaseCannotStart: Error, UserFacingError, Equatable {
 
 /// Whether a transaction got its connection in time: the lease and the timer race once, and only
 /// one of them wins.
+extension Result {
+    fileprivate var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
 private final class LeaseState: Sendable {
     private enum Phase { case waiting, leased, begun, timedOut }
     private let phase = Locked(Phase.waiting)

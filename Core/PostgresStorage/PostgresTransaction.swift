@@ -14,11 +14,16 @@ public final class PostgresTransaction: Transaction, Sendable {
     private let logger: Logger
     private let threads: ThreadPoolExecutor
     private let firstFailure = Locked<PostgresFailure?>(nil)
+    /// Whether a statement went unanswered for ``answerTimeout`` (not a connection found closed at once).
+    private let silent = Locked(false)
+    /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read.
+    private let statementsLeft: Locked<Int?>
 
-    init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor) {
+    init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor, statements: Int? = nil) {
         self.connection = connection
         self.logger = logger
         self.threads = threads
+        self.statementsLeft = Locked(statements)
     }
 
     /// Opens a token handed to a PostgreSQL store.
@@ -36,6 +41,15 @@ public final class PostgresTransaction: Transaction, Sendable {
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
         if let failure { throw failure }
+        let allowed = statementsLeft.withLock { left in
+            guard let count = left else { return true }
+            left = count - 1
+            return count > 0
+        }
+        guard allowed else {
+            firstFailure.withLock { $0 = $0 ?? .notOneStatement }
+            throw PostgresFailure.notOneStatement
+        }
         let connection = connection
         let outcome = Self.wait(for: connection.query(query, logger: logger))
         switch outcome {
@@ -46,6 +60,7 @@ public final class PostgresTransaction: Transaction, Sendable {
             // closed, so that the pool replaces it and the statement still waiting fails.
             let failure = PostgresFailure.unreachable("PostgreSQL did not answer within \(Self.answerTimeout) seconds")
             firstFailure.withLock { $0 = $0 ?? failure }
+            silent.withLock { $0 = true }
             Task.detached { try? await connection.close() }
             throw failure
         case .failure(let error):
@@ -68,6 +83,9 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// How long a statement may go unanswered: longer than the server's own `statement_timeout` (30 s),
     /// so that only a connection that stopped answering reaches it.
     static let answerTimeout = 40
+
+    /// Whether the connection stopped answering (rather than being found closed at once).
+    var stoppedAnswering: Bool { silent.withLock { $0 } }
 
     /// Whether the connection was found dead (the unit of work then does not send `ROLLBACK` on it).
     var connectionLost: Bool {
@@ -108,6 +126,8 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     case noAnswer
     /// A statement ran outside the database threads (a bug of ours: it would block a thread that must not wait).
     case offTheDatabaseThreads
+    /// A single-statement read (``PostgresAppDatabase/readOne(_:)``) tried a second statement (a bug of ours).
+    case notOneStatement
     /// Anything else PostgreSQL or the driver said.
     case other(state: String?, message: String)
 
@@ -167,6 +187,7 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
         case .uniqueViolation(let constraint): "A unique constraint (\(constraint ?? "unnamed")) refused the row."
         case .unreachable(let reason), .staleConnection(let reason): "The database cannot be reached: \(reason)."
         case .offTheDatabaseThreads: "A PostgreSQL statement ran outside the database threads."
+        case .notOneStatement: "A single-statement read sent a second statement."
         case .noAnswer: "PostgreSQL did not answer."
         case .other(let state, let message): "PostgreSQL failed\(state.map { " (SQLSTATE \($0))" } ?? ""): \(message)."
         }

@@ -210,6 +210,36 @@ struct PostgresDatabaseTests {
         }
     }
 
+    /// A single-statement read (an account looked up by number, on every transfer whose source is
+    /// not cached yet) sends its statement alone, in the server's default transaction (`READ
+    /// COMMITTED`), where `read` first sends a `BEGIN` that asks for `REPEATABLE READ` (and a `COMMIT`
+    /// after): two round trips fewer. A second statement would see another snapshot: it is refused
+    /// before it is sent, even when `work` swallows the error.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aSingleStatementReadSendsNoBeginAndRefusesASecondStatement() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false) { database in
+            let alone = try await database.readOne { try $0.value("SELECT current_setting('transaction_isolation')", as: String.self) }
+            #expect(alone == "read committed")
+            let afterBegin = try await database.read { try $0.value("SELECT current_setting('transaction_isolation')", as: String.self) }
+            #expect(afterBegin == "repeatable read")
+            try await database.write { try $0.execute("CREATE TABLE seen (n int NOT NULL)") }
+            await #expect(throws: PostgresFailure.notOneStatement) {
+                try await database.readOne { transaction in
+                    _ = try transaction.value("SELECT 1", as: Int32.self)
+                    try transaction.execute("INSERT INTO seen VALUES (2)")
+                }
+            }
+            await #expect(throws: PostgresFailure.notOneStatement) {
+                try await database.readOne { transaction -> Int32? in
+                    _ = try transaction.value("SELECT 1", as: Int32.self)
+                    return try? transaction.value("SELECT 2", as: Int32.self)
+                }
+            }
+            #expect(try await database.readOne { try $0.value("SELECT count(*)::int FROM seen", as: Int32.self) } == 0)
+        }
+    }
+
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func anAuditWritesNothingAndRefusesADatabaseNotSetUp() async throws {
         let location = try #require(Engine.postgresLocation)

@@ -89,15 +89,15 @@ struct PostgresAccountStore: AccountStore {
     }
 
     func account(number: AccountNumber) async throws -> AccountSummary? {
-        try await database.read { try PostgresLedgerRows(transaction: $0).accounts(numbered: [number], locking: false).first?.summary }
+        try await database.readOne { try PostgresLedgerRows(transaction: $0).accounts(numbered: [number], locking: false).first?.summary }
     }
 
     func account(id: AccountID) async throws -> AccountSummary? {
-        try await database.read { try PostgresLedgerRows(transaction: $0).account(id: id.rawValue)?.summary }
+        try await database.readOne { try PostgresLedgerRows(transaction: $0).account(id: id.rawValue)?.summary }
     }
 
     func accounts(of owner: UserID) async throws -> [AccountSummary] {
-        try await database.read { transaction in
+        try await database.readOne { transaction in
             try transaction.rows(
                 """
                 SELECT \(unescaped: PostgresLedgerRows.columns) FROM account_accounts WHERE owner_id = \(owner.rawValue)
