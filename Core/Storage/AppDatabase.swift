@@ -111,16 +111,38 @@ public final class AppDatabase: Sendable {
     }
 
     /// Runs a write transaction, retrying a bounded number of times if SQLite still reports busy
-    /// after the busy timeout (for example under heavy contention from other processes).
+    /// after the busy timeout (for example under heavy contention from other processes). Blocks the
+    /// calling thread until SQLite's one writer is free: for synchronous code (migrations, the
+    /// command line's own steps); async code awaits the other `write`.
     public func write<T: Sendable>(retries: Int = AppDatabase.busyRetries, _ updates: @Sendable (Database) throws -> T) throws -> T {
         var attempt = 0
         while true {
             do {
                 return try writer.write(updates)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < retries {
+            } catch let error where Self.isBusy(error, attempt: attempt, of: retries) {
                 attempt += 1
             }
         }
+    }
+
+    /// `updates` in a write transaction on GRDB's writer queue, the calling task suspended meanwhile
+    /// rather than its thread blocked: on two cores, two requests waiting for SQLite's one writer
+    /// would otherwise hold every thread of Swift's cooperative pool, and nothing else could run
+    /// (not even the request that is writing, should it await). Retried like the synchronous `write`.
+    public func write<T: Sendable>(retries: Int = AppDatabase.busyRetries, _ updates: @Sendable (Database) throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await writer.write(updates)
+            } catch let error where Self.isBusy(error, attempt: attempt, of: retries) {
+                attempt += 1
+            }
+        }
+    }
+
+    /// Whether `error` is SQLite still busy after its timeout, with retries left.
+    private static func isBusy(_ error: any Error, attempt: Int, of retries: Int) -> Bool {
+        (error as? DatabaseError)?.resultCode == .SQLITE_BUSY && attempt < retries
     }
 
     /// Runs a read (in a read transaction: a consistent snapshot across its statements).

@@ -21,18 +21,9 @@ public final class SQLiteTransaction: Transaction {
 }
 
 extension AppDatabase: UnitOfWork {
-    /// `work` in a write transaction on GRDB's writer queue, the calling task suspended meanwhile (not
-    /// blocking its thread: on two cores, two writers waiting for the one SQLite writer would hold
-    /// every thread of Swift's cooperative pool, and no request could be read while a group of
-    /// transfers is written). Retried like ``write(retries:_:)`` while another process holds the lock.
+    /// `work` in a write transaction, the calling task suspended while it waits for SQLite's writer
+    /// (the async ``AppDatabase/write(retries:_:)``).
     public func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T {
-        var attempt = 0
-        while true {
-            do {
-                return try await writer.write { db in try work(SQLiteTransaction(db)) }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < Self.busyRetries {
-                attempt += 1
-            }
-        }
+        try await write { db in try work(SQLiteTransaction(db)) }
     }
 }

@@ -102,7 +102,7 @@ struct AccountInputTests {
         // leave it, 10 short of the maximum, balanced against the cash account.
         _ = try await harness.service.deposit("1", to: number, memo: nil)
         let seeded = AmountBounds.maximumBalanceMinorUnits - 10
-        try harness.database.write { db in
+        try await harness.database.write { db in
             try db.execute(sql: "UPDATE account_accounts SET balance = ? WHERE number = ?", arguments: [seeded, account.number.digits])
             try db.execute(sql: "UPDATE account_accounts SET balance = ? WHERE id = 'cash-KRW'", arguments: [-seeded])
             try db.execute(sql: "UPDATE account_entries SET amount = ?, balance_after = ? WHERE amount = 1", arguments: [seeded, seeded])
@@ -125,7 +125,7 @@ struct AccountInputTests {
         let from = try await harness.service.open(kind: .checking, name: "From")
         let to = try await harness.service.open(kind: .checking, name: "To")
         _ = try await harness.service.deposit("100", to: from.number.description, memo: nil)
-        try harness.database.write { db in
+        try await harness.database.write { db in
             try db.execute(
                 sql: "UPDATE account_accounts SET balance = ? WHERE number = ?",
                 arguments: [AmountBounds.maximumBalanceMinorUnits, to.number.digits])
@@ -325,7 +325,7 @@ struct CashAccountTests {
         let ada = try await harness.service.open(kind: .checking, name: "Ada")
         _ = try await harness.service.deposit("1", to: ada.number.description, memo: nil)
         // What the shared account looked like after one user's deposits of 9,000,000,000,000,000,000 KRW.
-        try harness.database.write { db in
+        try await harness.database.write { db in
             try db.execute(sql: "UPDATE account_accounts SET balance = ? WHERE id = 'cash-KRW'", arguments: [Int64.min + 5])
         }
         harness.session.set(AccountHarness.bo)
@@ -344,7 +344,7 @@ struct CashAccountTests {
         let ada = try await harness.service.open(kind: .checking, name: "Ada")
         _ = try await harness.service.deposit("1", to: ada.number.description, memo: nil)
         let big: Int64 = 9_000_000_000_000_000_000
-        try harness.database.write { db in
+        try await harness.database.write { db in
             for (id, number) in [("cash-KRW-9", "00000000901"), ("cash-KRW-10", "00000001001")] {
                 let full = try AccountNumber(prefix: number).digits
                 try db.execute(

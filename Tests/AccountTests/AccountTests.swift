@@ -310,7 +310,7 @@ struct AccountPostingTests {
     @Test func theAuditFindsABalanceThatDoesNotMatchItsEntries() async throws {
         let harness = try AccountHarness()
         let (a, _) = try await twoAccounts(harness)
-        try harness.database.write { db in
+        try await harness.database.write { db in
             try db.execute(sql: "UPDATE account_accounts SET balance = balance + 1 WHERE number = ?", arguments: [a.number.digits])
         }
         let problems = try await harness.audit()

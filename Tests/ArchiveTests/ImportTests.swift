@@ -240,7 +240,7 @@ struct ImportTests {
 
     @Test func aFailureWhileWritingRollsBackEveryRow() async throws {
         let harness = try ArchiveHarness()
-        try harness.database.write { db in
+        try await harness.database.write { db in
             try db.execute(
                 sql: """
                     CREATE TRIGGER archive_test_fail BEFORE INSERT ON archive_events WHEN NEW.title = '연극 ''햄릿''' BEGIN

@@ -29,7 +29,7 @@ struct AccessCacheTests {
         #expect(try await tokens.liveUser(accessToken: session.accessToken)?.user.email == Self.email)
         #expect(cache.count == 1)
         // Remembered: the database is not asked again (its row gone, the token still passes).
-        try harness.database.write { try $0.execute(sql: "UPDATE auth_sessions SET access_digest = 'elsewhere'") }
+        try await harness.database.write { try $0.execute(sql: "UPDATE auth_sessions SET access_digest = 'elsewhere'") }
         #expect(try await tokens.liveUser(accessToken: session.accessToken) != nil)
 
         try await tokens.logOut(try await tokens.session(refreshToken: session.refreshToken), user: user(session), everywhere: false)

@@ -419,7 +419,7 @@ struct AccountDeletionTests {
     @Test func ownersAndAuthShareOneTransactionSoAFailureUndoesEveryErase() async throws {
         let auth = try AuthHarness()
         let (user, _) = try await loggedInTwice(auth)
-        try auth.database.write { db in
+        try await auth.database.write { db in
             try db.execute(sql: "CREATE TABLE test_notes (user_id TEXT NOT NULL, text TEXT NOT NULL)")
             try db.execute(sql: "INSERT INTO test_notes VALUES (?, 'remember the milk')", arguments: [user.id.rawValue])
         }

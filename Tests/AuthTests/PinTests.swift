@@ -172,7 +172,7 @@ struct PinStorageTests {
     @Test func removingTheUserRemovesTheirPin() async throws {
         let harness = try PinHarness()
         let user = try await harness.loggedIn()
-        try harness.auth.database.write { db in
+        try await harness.auth.database.write { db in
             try db.execute(sql: "DELETE FROM auth_users WHERE id = ?", arguments: [user.id.rawValue])
         }
         #expect(try harness.auth.count("SELECT COUNT(*) FROM auth_pins") == 0)

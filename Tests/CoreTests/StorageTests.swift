@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Persistence
+import SharedKit
 import Storage
 import Testing
 
@@ -155,5 +156,39 @@ struct StorageTests {
         #expect(MoaHome.resolve(option: nil, environment: ["MOA_HOME": "/tmp/b", "HOME": "/home/x"]).root.path == "/tmp/b")
         #expect(MoaHome.resolve(option: nil, environment: ["HOME": "/home/x"]).root.path == "/home/x/.moa")
         #expect(MoaHome.resolve(option: "~/moa", environment: ["HOME": "/home/x"]).root.path == "/home/x/moa")
+    }
+}
+
+/// moa-server on SQLite: requests that wait for SQLite's one writer must not hold the threads every
+/// other request needs (Swift's cooperative pool has one per core).
+@Suite("Storage: waiting for the writer")
+struct WriterWaitTests {
+    /// Eight writes wait for a writer held elsewhere; an unrelated task must still run meanwhile.
+    /// With the blocking `write` (as every store but the transfers' used until now) the eight took
+    /// every thread of the pool, and the unrelated task ran only once the watchdog let the writer go.
+    @Test func writesWaitingForTheWriterLeaveThePoolFree() async throws {
+        let database = try AppDatabase.temporary(migrations: [notes])
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let released = Locked<String?>(nil)
+        Thread {
+            try? database.write { _ in
+                holding.signal()
+                // Let go when the unrelated task ran, or after 5 s (so a failing test ends).
+                let why = release.wait(timeout: .now() + 5) == .success ? "the unrelated task ran" : "the watchdog"
+                released.withLock { $0 = why }
+            }
+        }.start()
+        holding.wait()
+        let writers = (0..<8).map { index in
+            Task { try await database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: ["\(index)"]) } }
+        }
+        try await Task.sleep(for: .milliseconds(100)) // the writers are waiting by now
+        let ranWhileHeld = await Task { released.withLock { $0 } == nil }.value
+        release.signal()
+        for writer in writers { try await writer.value }
+        #expect(ranWhileHeld)
+        #expect(released.withLock { $0 } == "the unrelated task ran")
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") } == 8)
     }
 }

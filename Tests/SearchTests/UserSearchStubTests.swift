@@ -292,7 +292,7 @@ struct UserSearchStubTests {
 
     @Test func anUnreadableCachedBodyIsFetchedAgainUnconditionally() async throws {
         let database = try AppDatabase.temporary(migrations: [SearchMigrations.all])
-        try database.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "INSERT INTO search_user_cache (base_url, login, etag, body, fetched_at) VALUES (?, ?, ?, ?, ?)",
                 arguments: ["https://api.github.com", "octocat", #""old""#, Data("not json".utf8), Date()])

@@ -241,7 +241,7 @@ struct RecipientsTests {
             let old = try AppDatabase.open(at: url, migrations: [v1])
             for (n, number) in [to[0], to[1], to[0], to[2], to[1]].enumerated() {
                 let transfer = sent(n, to: number)
-                try old.write { db in
+                try await old.write { db in
                     try db.execute(
                         sql: """
                             INSERT INTO transfer_transfers (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo,

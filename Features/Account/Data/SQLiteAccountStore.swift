@@ -15,7 +15,7 @@ struct SQLiteAccountStore: AccountStore {
 
     func open(_ account: AccountSummary, quota: AccountQuota) async throws {
         do {
-            try database.write { db in
+            try await database.write { db in
                 let counts = try Row.fetchOne(
                     db,
                     sql: "SELECT count(*) AS held, coalesce(sum(closed_at IS NULL), 0) AS open FROM account_accounts WHERE owner_id = ?",
@@ -59,7 +59,7 @@ struct SQLiteAccountStore: AccountStore {
     }
 
     func rename(_ number: AccountNumber, to name: String) async throws -> AccountSummary {
-        try database.write { db in
+        try await database.write { db in
             try db.execute(sql: "UPDATE account_accounts SET name = ? WHERE number = ?", arguments: [name, number.digits])
             guard let account = try SQLiteLedgerRows.account(number: number, db)?.summary else {
                 throw AccountError.notFound(number.description)
@@ -69,7 +69,7 @@ struct SQLiteAccountStore: AccountStore {
     }
 
     func close(_ number: AccountNumber, at: Date) async throws -> AccountSummary {
-        try database.write { db in
+        try await database.write { db in
             guard let row = try SQLiteLedgerRows.account(number: number, db), let account = row.summary else {
                 throw AccountError.notFound(number.description)
             }
@@ -84,13 +84,13 @@ struct SQLiteAccountStore: AccountStore {
     }
 
     func deposit(_ amount: Money, to number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
-        try database.write { db in
+        try await database.write { db in
             try Ledger.deposit(amount, to: number, memo: memo, at: at, cashBound: cashBound, SQLiteLedgerRows(db: db))
         }
     }
 
     func withdraw(_ amount: Money, from number: AccountNumber, memo: String?, at: Date) async throws -> LedgerEntry {
-        try database.write { db in
+        try await database.write { db in
             try Ledger.withdraw(amount, from: number, memo: memo, at: at, cashBound: cashBound, SQLiteLedgerRows(db: db))
         }
     }

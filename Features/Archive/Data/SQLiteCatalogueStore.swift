@@ -21,7 +21,7 @@ public struct SQLiteCatalogueStore: CatalogueStore {
             return []
         }
         let step = max(1, entries.count / 200)
-        return try database.write { db in
+        return try await database.write { db in
             let select = try db.cachedStatement(sql: "SELECT natural_key, \(Self.columns) FROM archive_events WHERE id = ?")
             let insert = try db.cachedStatement(
                 sql: """

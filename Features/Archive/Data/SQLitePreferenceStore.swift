@@ -30,7 +30,7 @@ public struct SQLitePreferenceStore: PreferenceStore {
     public func save(_ preferences: ArchivePreferences, of owner: UserID, at date: Date) async throws {
         let districts = try Self.text(preferences.districts)
         let categories = try Self.text(preferences.categories)
-        try database.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO archive_preferences (owner_id, districts, categories, updated_at) VALUES (?, ?, ?, ?)
@@ -41,7 +41,7 @@ public struct SQLitePreferenceStore: PreferenceStore {
     }
 
     public func clear(of owner: UserID) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM archive_preferences WHERE owner_id = ?", arguments: [owner.rawValue])
             return db.changesCount > 0
         }

@@ -18,7 +18,7 @@ public struct SQLiteTicketStore: TicketStore {
 
     public func insert(_ ticket: Ticket) async throws -> Ticket {
         do {
-            try database.write { db in
+            try await database.write { db in
                 try db.execute(
                     sql: "INSERT INTO archive_tickets (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     arguments: [
@@ -43,7 +43,7 @@ public struct SQLiteTicketStore: TicketStore {
     }
 
     public func delete(_ id: TicketID, of owner: UserID) async throws -> Bool {
-        try database.write { db in
+        try await database.write { db in
             try db.execute(sql: "DELETE FROM archive_tickets WHERE id = ? AND owner_id = ?", arguments: [id.rawValue, owner.rawValue])
             return db.changesCount == 1
         }

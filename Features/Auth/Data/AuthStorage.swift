@@ -19,9 +19,12 @@ enum AuthStorage {
         }
     }
 
-    static func write<T: Sendable>(_ database: AppDatabase, unreadable: String, _ body: @Sendable (Database) throws -> T) throws -> T {
+    /// `body` in a write transaction, the calling task suspended (not its thread blocked) while it
+    /// waits for SQLite's writer.
+    static func write<T: Sendable>(_ database: AppDatabase, unreadable: String, _ body: @Sendable (Database) throws -> T) async throws -> T
+    {
         do {
-            return try database.write(body)
+            return try await database.write(body)
         } catch {
             throw Self.error(error, unreadable: unreadable)
         }

@@ -21,7 +21,7 @@ public struct SQLiteAuthStore: AuthStore {
 
     public func createUser(_ user: UserRecord, verification: VerificationRecord) async throws {
         do {
-            try database.write { db in
+            try await database.write { db in
                 try db.execute(
                     sql: "INSERT INTO auth_users (id, email, password_hash, created_at, verified_at) VALUES (?, ?, ?, ?, ?)",
                     arguments: [user.id.rawValue, user.email, user.passwordHash, user.createdAt, user.verifiedAt])
@@ -37,7 +37,7 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func deleteUnverifiedUser(_ id: UserID) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM auth_users WHERE id = ? AND verified_at IS NULL", arguments: [id.rawValue])
         }
     }
@@ -55,13 +55,13 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func markVerified(_ id: UserID, at date: Date) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE auth_users SET verified_at = ? WHERE id = ?", arguments: [date, id.rawValue])
         }
     }
 
     public func updatePasswordHash(_ id: UserID, to hash: String) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE auth_users SET password_hash = ? WHERE id = ?", arguments: [hash, id.rawValue])
         }
     }
@@ -75,11 +75,11 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func saveVerification(_ verification: VerificationRecord) async throws {
-        try write { db in try Self.upsert(verification, in: db) }
+        try await write { db in try Self.upsert(verification, in: db) }
     }
 
     public func recordWrongCode(for id: UserID) async throws -> Int {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE auth_verifications SET attempts = attempts + 1 WHERE user_id = ?", arguments: [id.rawValue])
             if let attempts = try Int.fetchOne(
                 db, sql: "SELECT attempts FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
@@ -92,7 +92,7 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func deleteVerification(for id: UserID) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM auth_verifications WHERE user_id = ?", arguments: [id.rawValue])
         }
     }
@@ -100,7 +100,7 @@ public struct SQLiteAuthStore: AuthStore {
     // MARK: Sessions
 
     public func insertSession(_ session: SessionRecord) async throws {
-        try write { db in try Self.insert(session, in: db) }
+        try await write { db in try Self.insert(session, in: db) }
     }
 
     public func session(accessDigest: String) async throws -> SessionRecord? {
@@ -116,7 +116,7 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func rotate(_ id: String, to next: SessionRecord, at date: Date) async throws -> Bool {
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE auth_sessions SET rotated_at = ? WHERE id = ? AND rotated_at IS NULL AND revoked_at IS NULL",
                 arguments: [date, id])
@@ -127,14 +127,14 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func revokeFamily(_ familyID: String, at date: Date) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE auth_sessions SET revoked_at = ? WHERE family_id = ? AND revoked_at IS NULL", arguments: [date, familyID])
         }
     }
 
     public func revokeAllSessions(of user: UserID, at date: Date) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE auth_sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL", arguments: [date, user.rawValue])
         }
@@ -152,7 +152,7 @@ public struct SQLiteAuthStore: AuthStore {
         -> ThrottleUpdate
     {
         let key = email.lowercased()
-        return try write { db in
+        return try await write { db in
             let before = try Self.throttle(for: key, in: db)
             let after = change(before)
             if after == before { return ThrottleUpdate(before: before, after: after) }
@@ -181,7 +181,7 @@ public struct SQLiteAuthStore: AuthStore {
 
     /// Stores the event (address, kind, time: nothing secret). Nothing is logged.
     public func record(_ event: SecurityEvent) async throws {
-        try write { db in
+        try await write { db in
             try Self.insert(event, in: db)
         }
     }
@@ -192,7 +192,7 @@ public struct SQLiteAuthStore: AuthStore {
         _ session: SessionRecord, recording event: SecurityEvent, clearingWrongPins: Bool,
         alongside: @Sendable (any Transaction) throws -> Void
     ) async throws {
-        try write { db in
+        try await write { db in
             try Self.insert(session, in: db)
             try Self.insert(event, in: db)
             if clearingWrongPins {
@@ -203,7 +203,7 @@ public struct SQLiteAuthStore: AuthStore {
     }
 
     public func record(_ event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void) async throws {
-        try write { db in
+        try await write { db in
             try Self.insert(event, in: db)
             try alongside(SQLiteTransaction(db))
         }
@@ -213,7 +213,7 @@ public struct SQLiteAuthStore: AuthStore {
         of user: UserID, with hash: String, at date: Date, newSession: SessionRecord?, event: SecurityEvent,
         alongside: @Sendable (any Transaction) throws -> Void
     ) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: "UPDATE auth_users SET password_hash = ?, verified_at = COALESCE(verified_at, ?) WHERE id = ?",
                 arguments: [hash, date, user.rawValue])
@@ -251,8 +251,8 @@ public struct SQLiteAuthStore: AuthStore {
 
     private static let unreadable = "a stored sign-in record could not be read"
 
-    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        try AuthStorage.write(database, unreadable: Self.unreadable, body)
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await AuthStorage.write(database, unreadable: Self.unreadable, body)
     }
 
     private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {

@@ -27,7 +27,7 @@ public struct SQLitePinStore: PinStore {
     }
 
     public func savePin(hash: String, for user: UserID, at date: Date) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(
                 sql: """
                     INSERT INTO auth_pins (user_id, pin_hash, failures, updated_at) VALUES (?, ?, 0, ?)
@@ -39,7 +39,7 @@ public struct SQLitePinStore: PinStore {
     public func deletePin(
         for user: UserID, recording event: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void
     ) async throws -> Bool {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "DELETE FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue])
             guard db.changesCount > 0 else { return false }
             try AuthStorage.insert(event, in: db)
@@ -51,7 +51,7 @@ public struct SQLitePinStore: PinStore {
     public func recordWrongPin(
         for user: UserID, limit: Int, lockout: SecurityEvent, alongside: @Sendable (any Transaction) throws -> Void
     ) async throws -> Int {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE auth_pins SET failures = failures + 1 WHERE user_id = ?", arguments: [user.rawValue])
             let failures = try Int.fetchOne(db, sql: "SELECT failures FROM auth_pins WHERE user_id = ?", arguments: [user.rawValue]) ?? 0
             if failures == limit {
@@ -63,7 +63,7 @@ public struct SQLitePinStore: PinStore {
     }
 
     public func resetWrongPins(for user: UserID) async throws {
-        try write { db in
+        try await write { db in
             try db.execute(sql: "UPDATE auth_pins SET failures = 0 WHERE user_id = ?", arguments: [user.rawValue])
         }
     }
@@ -72,8 +72,8 @@ public struct SQLitePinStore: PinStore {
 
     private static let unreadable = "a stored PIN record could not be read"
 
-    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {
-        try AuthStorage.write(database, unreadable: Self.unreadable, body)
+    private func write<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await AuthStorage.write(database, unreadable: Self.unreadable, body)
     }
 
     private func read<T: Sendable>(_ body: @Sendable (Database) throws -> T) throws -> T {

@@ -35,7 +35,7 @@ struct SQLiteInboxStore: InboxStore {
     }
 
     func markRead(_ id: Int64, for recipient: UserID, at: Date) async throws -> InboxReadResult? {
-        try database.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE inbox_notices SET read_at = ? WHERE id = ? AND recipient_id = ? AND read_at IS NULL",
                 arguments: [at, id, recipient.rawValue])
@@ -48,7 +48,7 @@ struct SQLiteInboxStore: InboxStore {
     }
 
     func markAllRead(for recipient: UserID, at: Date) async throws -> Int {
-        try database.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE inbox_notices SET read_at = ? WHERE recipient_id = ? AND read_at IS NULL",
                 arguments: [at, recipient.rawValue])

@@ -22,7 +22,7 @@ public struct SQLiteSettingsStore: SettingsStore {
         _ scope: SettingsScope, _ change: @escaping @Sendable (inout StoredSettings) throws -> T
     ) async throws -> T {
         let now = clock.now()
-        return try database.write { db in
+        return try await database.write { db in
             let before = try Self.values(in: scope, db)
             var after = before
             let result = try change(&after)

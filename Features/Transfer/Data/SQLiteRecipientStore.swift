@@ -37,7 +37,7 @@ struct SQLiteRecipientStore: RecipientStore {
         // The same key lookups use (RecipientAlias.key: NFKC, lower case); an alias saved through the
         // book is always valid, so the fallback only serves rows written some other way.
         let key = (try? RecipientAlias(favourite.alias))?.key ?? favourite.alias.lowercased()
-        try database.write { db in
+        try await database.write { db in
             // Checked here, in the write transaction, for a clear error; the table's keys are the last word.
             if let taken = try Row.fetchOne(
                 db, sql: "SELECT alias, account_number FROM transfer_favourites WHERE user_id = ? AND alias_key = ?",
@@ -62,7 +62,7 @@ struct SQLiteRecipientStore: RecipientStore {
     }
 
     func remove(_ alias: RecipientAlias, of user: UserID) async throws -> FavouriteRecipient? {
-        try database.write { db in
+        try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,

@@ -41,7 +41,7 @@ final class SQLiteBankEngine: BankEngine {
 
     func execute(_ sql: String, _ arguments: [Cell]) async throws {
         let arguments = StatementArguments(arguments.map(Self.value))
-        try database.write { db in try db.execute(sql: sql, arguments: arguments) }
+        try await database.write { db in try db.execute(sql: sql, arguments: arguments) }
     }
 
     func adjustBalance(of digits: String, by delta: Int64, in transaction: any Transaction) throws {
