@@ -214,8 +214,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
 
     /// A read made of **one** statement, sent without `BEGIN` and `COMMIT`: PostgreSQL runs a lone
     /// statement as its own transaction, on one snapshot, so the pair adds two round trips and no
-    /// promise. A second statement in `work` is refused as a bug of ours (``PostgresFailure/notOneStatement``)
-    /// before it is sent: two statements outside a transaction would each see a different database.
+    /// promise. A second statement in `work`, or one that is not a `SELECT`, is refused as a bug of
+    /// ours (``PostgresFailure/notOneRead``) before it is sent: two statements outside a transaction
+    /// would each see a different database, and a write would commit on its own.
     /// For hot lookups by key (an account by its number or id).
     public func readOne<T: Sendable>(_ work: @Sendable (PostgresTransaction) throws -> T) async throws -> T {
         try await transaction(.single, work)
@@ -439,8 +440,8 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
                 do { return .success(try work(statement)) } catch { return .failure(error) }
             }
             switch statement.failure {
-            case .unreachable(let reason) where !statement.stoppedAnswering:
-                // A pooled connection PostgreSQL closed (it restarted): nothing was read, another is tried.
+            case .unreachable(let reason) where statement.connectionLost == .closed:
+                // A pooled connection PostgreSQL closed (it restarted): a SELECT, tried on another.
                 throw PostgresFailure.staleConnection(reason)
             case let failure? where failure.isBusy || outcome.isSuccess: throw failure
             default: return try outcome.get()
@@ -471,10 +472,10 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             _ = try await connection.query("COMMIT", logger: logger).collect()
             return value
         case .success:
-            if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
+            if transaction.connectionLost == nil { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
             throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
         case .failure(let error):
-            if !transaction.connectionLost { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
+            if transaction.connectionLost == nil { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
             // A statement's failure wins over what `work` made of it (a conflict must be retried, a
             // lock wait past its timeout refused as busy).
             throw transaction.failure.flatMap { $0.isBusy ? $0 : nil } ?? error

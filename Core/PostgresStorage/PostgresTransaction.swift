@@ -14,9 +14,16 @@ public final class PostgresTransaction: Transaction, Sendable {
     private let logger: Logger
     private let threads: ThreadPoolExecutor
     private let firstFailure = Locked<PostgresFailure?>(nil)
-    /// Whether a statement went unanswered for ``answerTimeout`` (not a connection found closed at once).
-    private let silent = Locked(false)
-    /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read.
+    /// How the connection was lost, if it was: found closed, or silent for ``answerTimeout``.
+    private let lost = Locked<Lost?>(nil)
+
+    enum Lost {
+        /// The connection failed or PostgreSQL ended the session (it restarted, it shut down).
+        case closed
+        /// A statement went unanswered for ``PostgresTransaction/answerTimeout`` (the connection was then closed).
+        case silent
+    }
+    /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read, and a `SELECT`.
     private let statementsLeft: Locked<Int?>
 
     init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor, statements: Int? = nil) {
@@ -44,11 +51,11 @@ public final class PostgresTransaction: Transaction, Sendable {
         let allowed = statementsLeft.withLock { left in
             guard let count = left else { return true }
             left = count - 1
-            return count > 0
+            return count > 0 && Self.isSelect(query)
         }
         guard allowed else {
-            firstFailure.withLock { $0 = $0 ?? .notOneStatement }
-            throw PostgresFailure.notOneStatement
+            firstFailure.withLock { $0 = $0 ?? .notOneRead }
+            throw PostgresFailure.notOneRead
         }
         let connection = connection
         let outcome = Self.wait(for: connection.query(query, logger: logger))
@@ -60,14 +67,22 @@ public final class PostgresTransaction: Transaction, Sendable {
             // closed, so that the pool replaces it and the statement still waiting fails.
             let failure = PostgresFailure.unreachable("PostgreSQL did not answer within \(Self.answerTimeout) seconds")
             firstFailure.withLock { $0 = $0 ?? failure }
-            silent.withLock { $0 = true }
+            lost.withLock { $0 = $0 ?? .silent }
             Task.detached { try? await connection.close() }
             throw failure
         case .failure(let error):
             let failure = (error as? PSQLError).map(PostgresFailure.init) ?? .other(state: nil, message: String(describing: error))
             firstFailure.withLock { $0 = $0 ?? failure }
+            if let error = error as? PSQLError, PostgresFailure.endsTheSession(error) { lost.withLock { $0 = $0 ?? .closed } }
             throw failure
         }
+    }
+
+    /// Whether `query` is a plain `SELECT` (what a single-statement read may send: outside a
+    /// transaction, anything else would commit on its own, and a stale connection's retry could run it twice).
+    private static func isSelect(_ query: PostgresQuery) -> Bool {
+        let words = query.sql.drop(while: \.isWhitespace).prefix(7).uppercased()
+        return words == "SELECT " || words == "SELECT\n"
     }
 
     /// Runs `query` for its effect.
@@ -84,14 +99,8 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// so that only a connection that stopped answering reaches it.
     static let answerTimeout = 40
 
-    /// Whether the connection stopped answering (rather than being found closed at once).
-    var stoppedAnswering: Bool { silent.withLock { $0 } }
-
-    /// Whether the connection was found dead (the unit of work then does not send `ROLLBACK` on it).
-    var connectionLost: Bool {
-        if case .unreachable? = failure { return true }
-        return false
-    }
+    /// How the connection was lost, if it was.
+    var connectionLost: Lost? { lost.withLock { $0 } }
 
     /// Waits, on this thread, for `future` — completed on the connection's event loop, which this
     /// thread never is — at most ``answerTimeout`` seconds (then ``PostgresFailure/noAnswer``). The
@@ -126,8 +135,9 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     case noAnswer
     /// A statement ran outside the database threads (a bug of ours: it would block a thread that must not wait).
     case offTheDatabaseThreads
-    /// A single-statement read (``PostgresAppDatabase/readOne(_:)``) tried a second statement (a bug of ours).
-    case notOneStatement
+    /// A single-statement read (``PostgresAppDatabase/readOne(_:)``) tried a second statement, or one
+    /// that is not a `SELECT` (a bug of ours).
+    case notOneRead
     /// Anything else PostgreSQL or the driver said.
     case other(state: String?, message: String)
 
@@ -156,6 +166,20 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     var isConflict: Bool {
         if case .conflict = self { return true }
         return false
+    }
+
+    /// Whether `error` means the connection is gone — it failed, or PostgreSQL ended the session
+    /// (shutdown, a crash, an idle transaction past its timeout, SQLSTATE 08…) — as opposed to a
+    /// statement refused on a connection that lives on (a statement timeout, 57014: the unit of work
+    /// must still roll back on it before the pool lends it again).
+    static func endsTheSession(_ error: PSQLError) -> Bool {
+        switch error.code {
+        case .server:
+            let state = error.serverInfo?[.sqlState] ?? ""
+            return ["57P01", "57P02", "57P03", "25P03"].contains(state) || state.hasPrefix("08")
+        case .connectionError, .serverClosedConnection, .uncleanShutdown, .clientClosedConnection, .poolClosed: return true
+        default: return false
+        }
     }
 
     /// Another transaction was in the way: a conflict (run again) or a lock wait past its timeout
@@ -187,7 +211,7 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
         case .uniqueViolation(let constraint): "A unique constraint (\(constraint ?? "unnamed")) refused the row."
         case .unreachable(let reason), .staleConnection(let reason): "The database cannot be reached: \(reason)."
         case .offTheDatabaseThreads: "A PostgreSQL statement ran outside the database threads."
-        case .notOneStatement: "A single-statement read sent a second statement."
+        case .notOneRead: "A single-statement read tried a second statement, or one that is not a SELECT."
         case .noAnswer: "PostgreSQL did not answer."
         case .other(let state, let message): "PostgreSQL failed\(state.map { " (SQLSTATE \($0))" } ?? ""): \(message)."
         }

@@ -78,6 +78,7 @@ struct CheckArchitectureTests {
             import Synchronization
             // A Mutex here would look raced to TSan.
             final class TransferQueue: Sendable { let pending = Mutex<[Int]>([]) }
+            struct MutexFree { let name = "Mutex"; let handle = _MutexHandle.self; let other = lock.Mutex }
             """
         fixture.files["Tests/CoreTests/Counting.swift"] = "let counted = Synchronization.Mutex(0)\n"
         fixture.files["Shared/SharedKit/Locked.swift"] = "public final class Locked { let mutex = Mutex(0) }\n"

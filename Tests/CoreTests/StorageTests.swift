@@ -163,9 +163,11 @@ struct StorageTests {
 /// other request needs (Swift's cooperative pool has one per core).
 @Suite("Storage: waiting for the writer")
 struct WriterWaitTests {
-    /// Eight writes wait for a writer held elsewhere; an unrelated task must still run meanwhile.
-    /// With the blocking `write` (as every store but the transfers' used until now) the eight took
-    /// every thread of the pool, and the unrelated task ran only once the watchdog let the writer go.
+    /// Two writes wait for a writer held elsewhere, on an executor of two threads (as the cooperative
+    /// pool has on two cores; its own, so that other tests running at once cannot starve it); an
+    /// unrelated task on that executor must still run meanwhile. With the blocking `write` (as every
+    /// store but the transfers' used until now) the two writes took both threads, and the unrelated
+    /// task ran only once the watchdog let the writer go (20 s).
     @Test func writesWaitingForTheWriterLeaveThePoolFree() async throws {
         let database = try AppDatabase.temporary(migrations: [notes])
         let holding = DispatchSemaphore(value: 0)
@@ -174,21 +176,29 @@ struct WriterWaitTests {
         Thread {
             try? database.write { _ in
                 holding.signal()
-                // Let go when the unrelated task ran, or after 5 s (so a failing test ends).
-                let why = release.wait(timeout: .now() + 5) == .success ? "the unrelated task ran" : "the watchdog"
+                // Let go when the unrelated task ran, or after 20 s (so a failing test ends).
+                let why = release.wait(timeout: .now() + 20) == .success ? "the unrelated task ran" : "the watchdog"
                 released.withLock { $0 = why }
             }
         }.start()
-        holding.wait()
-        let writers = (0..<8).map { index in
-            Task { try await database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: ["\(index)"]) } }
-        }
-        try await Task.sleep(for: .milliseconds(100)) // the writers are waiting by now
-        let ranWhileHeld = await Task { released.withLock { $0 } == nil }.value
-        release.signal()
-        for writer in writers { try await writer.value }
+        let pool = ThreadPoolExecutor(label: "moa.tests.writer-wait", count: 2)
+        defer { pool.shutdown() }
+        // All of it on the two threads, none on the shared pool that other tests keep busy.
+        let (written, ranWhileHeld) = try await Task(executorPreference: pool) {
+            holding.wait()
+            let writers = (0..<2).map { index in
+                Task(executorPreference: pool) {
+                    try await database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: ["\(index)"]) }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100)) // the writers are waiting by now
+            let ranWhileHeld = await Task(executorPreference: pool) { released.withLock { $0 } == nil }.value
+            release.signal()
+            for writer in writers { try await writer.value }
+            return (writers.count, ranWhileHeld)
+        }.value
         #expect(ranWhileHeld)
         #expect(released.withLock { $0 } == "the unrelated task ran")
-        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") } == 8)
+        #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") } == written)
     }
 }

@@ -213,8 +213,8 @@ struct PostgresDatabaseTests {
     /// A single-statement read (an account looked up by number, on every transfer whose source is
     /// not cached yet) sends its statement alone, in the server's default transaction (`READ
     /// COMMITTED`), where `read` first sends a `BEGIN` that asks for `REPEATABLE READ` (and a `COMMIT`
-    /// after): two round trips fewer. A second statement would see another snapshot: it is refused
-    /// before it is sent, even when `work` swallows the error.
+    /// after): two round trips fewer. A second statement would see another snapshot, and a write
+    /// would commit on its own: both are refused before they are sent, even when `work` swallows the error.
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func aSingleStatementReadSendsNoBeginAndRefusesASecondStatement() async throws {
         let location = try #require(Engine.postgresLocation)
@@ -224,19 +224,53 @@ struct PostgresDatabaseTests {
             let afterBegin = try await database.read { try $0.value("SELECT current_setting('transaction_isolation')", as: String.self) }
             #expect(afterBegin == "repeatable read")
             try await database.write { try $0.execute("CREATE TABLE seen (n int NOT NULL)") }
-            await #expect(throws: PostgresFailure.notOneStatement) {
+            await #expect(throws: PostgresFailure.notOneRead) {
+                try await database.readOne { try $0.execute("INSERT INTO seen VALUES (1)") }
+            }
+            await #expect(throws: PostgresFailure.notOneRead) {
                 try await database.readOne { transaction in
                     _ = try transaction.value("SELECT 1", as: Int32.self)
                     try transaction.execute("INSERT INTO seen VALUES (2)")
                 }
             }
-            await #expect(throws: PostgresFailure.notOneStatement) {
+            await #expect(throws: PostgresFailure.notOneRead) {
                 try await database.readOne { transaction -> Int32? in
                     _ = try transaction.value("SELECT 1", as: Int32.self)
                     return try? transaction.value("SELECT 2", as: Int32.self)
                 }
             }
             #expect(try await database.readOne { try $0.value("SELECT count(*)::int FROM seen", as: Int32.self) } == 0)
+        }
+    }
+
+    /// A statement past its `statement_timeout` (57014) fails its transaction on a connection that
+    /// lives on: the transaction is rolled back before the pool lends the connection again. Found by
+    /// a reviewer: the timeout counted as a lost connection, no `ROLLBACK` was sent, and the next
+    /// transactions leased that connection were refused (25P02, "current transaction is aborted")
+    /// until PostgreSQL's idle-in-transaction timeout closed it a minute later.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aStatementTimeoutIsRolledBackAndItsConnectionServesTheNextTransactions() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false) { database in
+            // A read, and a transfer's keyed transaction: neither holds the writers' session lock,
+            // whose release on a failed connection closes it.
+            await #expect(throws: DatabaseUnavailable.self) {
+                try await database.read { transaction in
+                    try transaction.execute("SET LOCAL statement_timeout = '20ms'")
+                    try transaction.execute("SELECT pg_sleep(1)")
+                }
+            }
+            await #expect(throws: DatabaseUnavailable.self) {
+                try await database.perform(serializingOn: ["slow"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.execute("SET LOCAL statement_timeout = '20ms'")
+                    try transaction.execute("SELECT pg_sleep(1)")
+                }
+            }
+            for _ in 0..<8 {
+                let one = try await database.read { try $0.value("SELECT 1", as: Int32.self) }
+                #expect(one == 1)
+            }
         }
     }
 

@@ -86,7 +86,7 @@ public struct GitHubUserStore: UserSearchStore {
 
         if response.isNotModified, let cached {
             await memory.put(key, CachedUser(profile: cached.profile, etag: response.etag ?? cached.etag, freshUntil: freshUntil))
-            try? store?.touch(key, at: answeredAt)
+            try? await store?.touch(key, at: answeredAt)
             return FetchedUser(profile: cached.profile, source: .revalidated)
         }
         guard response.status == 200 else {
@@ -95,7 +95,7 @@ public struct GitHubUserStore: UserSearchStore {
         let profile = try GitHubAPI.decodeUser(response)
         await memory.put(key, CachedUser(profile: profile, etag: response.etag, freshUntil: freshUntil))
         if let etag = response.etag {
-            try? store?.save(key, StoredUser(etag: etag, body: response.body, fetchedAt: answeredAt))
+            try? await store?.save(key, StoredUser(etag: etag, body: response.body, fetchedAt: answeredAt))
         }
         return FetchedUser(profile: profile, source: .network)
     }

@@ -18,9 +18,9 @@ struct SQLiteUserCacheStore: UserCacheStore {
         }
     }
 
-    func save(_ key: UserCacheKey, _ user: StoredUser) throws {
+    func save(_ key: UserCacheKey, _ user: StoredUser) async throws {
         let limit = limit
-        try database.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: """
                     INSERT INTO search_user_cache (base_url, login, etag, body, fetched_at) VALUES (?, ?, ?, ?, ?)
@@ -34,8 +34,8 @@ struct SQLiteUserCacheStore: UserCacheStore {
         }
     }
 
-    func touch(_ key: UserCacheKey, at date: Date) throws {
-        try database.write { db in
+    func touch(_ key: UserCacheKey, at date: Date) async throws {
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE search_user_cache SET fetched_at = ? WHERE base_url = ? AND login = ?",
                 arguments: [date, key.baseURL, key.login])

@@ -32,7 +32,8 @@ public struct StoredUser: Sendable, Equatable {
 /// instead of downloading again.
 public protocol UserCacheStore: Sendable {
     func load(_ key: UserCacheKey) throws -> StoredUser?
-    func save(_ key: UserCacheKey, _ user: StoredUser) throws
+    /// Awaits SQLite's writer (not blocking a thread of the cooperative pool).
+    func save(_ key: UserCacheKey, _ user: StoredUser) async throws
     /// Records that the server confirmed the copy (304) at `date`.
-    func touch(_ key: UserCacheKey, at date: Date) throws
+    func touch(_ key: UserCacheKey, at date: Date) async throws
 }
