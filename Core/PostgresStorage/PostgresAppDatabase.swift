@@ -439,13 +439,11 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
                 do { return .success(try work(statement)) } catch { return .failure(error) }
             }
-            switch statement.failure {
-            case .unreachable(let reason) where statement.connectionLost == .closed:
+            if case .unreachable(let reason) = statement.failure, statement.connectionLost == .closed {
                 // A pooled connection PostgreSQL closed (it restarted): a SELECT, tried on another.
                 throw PostgresFailure.staleConnection(reason)
-            case let failure? where failure.isBusy || outcome.isSuccess: throw failure
-            default: return try outcome.get()
             }
+            return try Self.settled(outcome, statement.failure).get()
         }
         do {
             _ = try await connection.query(begin, logger: logger).collect()
@@ -467,18 +465,25 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
             do { return .success(try work(transaction)) } catch { return .failure(error) }
         }
-        switch outcome {
-        case .success(let value) where transaction.failure == nil:
+        let settled = Self.settled(outcome, transaction.failure)
+        if case .success(let value) = settled {
             _ = try await connection.query("COMMIT", logger: logger).collect()
             return value
-        case .success:
-            if transaction.connectionLost == nil { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
-            throw transaction.failure ?? PostgresFailure.other(state: nil, message: "a statement failed")
-        case .failure(let error):
-            if transaction.connectionLost == nil { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
-            // A statement's failure wins over what `work` made of it (a conflict must be retried, a
-            // lock wait past its timeout refused as busy).
-            throw transaction.failure.flatMap { $0.isBusy ? $0 : nil } ?? error
+        }
+        if transaction.connectionLost == nil { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
+        return try settled.get()
+    }
+
+    /// What `work` came to, once the failure of its statements is known: a success only if no
+    /// statement failed (`work` may have caught the error), and a statement's failure that is
+    /// ``PostgresFailure/isBusy`` wins over what `work` made of it (a conflict must be retried, a
+    /// lock wait past its timeout refused as busy).
+    private static func settled<T>(_ outcome: Result<T, any Error>, _ failure: PostgresFailure?) -> Result<T, any Error> {
+        switch (outcome, failure) {
+        case (.success, nil): outcome
+        case (.success, let failure?): .failure(failure)
+        case (.failure, let failure?) where failure.isBusy: .failure(failure)
+        case (.failure, _): outcome
         }
     }
 
@@ -695,13 +700,6 @@ public struct DatabaseCannotStart: Error, UserFacingError, Equatable {
 
 /// Whether a transaction got its connection in time: the lease and the timer race once, and only
 /// one of them wins.
-extension Result {
-    fileprivate var isSuccess: Bool {
-        if case .success = self { return true }
-        return false
-    }
-}
-
 private final class LeaseState: Sendable {
     private enum Phase { case waiting, leased, begun, timedOut }
     private let phase = Locked(Phase.waiting)
