@@ -37,13 +37,28 @@ public enum RequestIdentifier {
     public static let header = HTTPField.Name("X-Request-Id")!
 
     public static func of(_ headers: HTTPFields) -> String {
-        if let given = headers[header], (1...64).contains(given.utf8.count),
-            given.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)) }
-            )
-        {
+        if let given = headers[header], (1...64).contains(given.utf8.count), given.utf8.allSatisfy(isTokenByte) {
             return given
         }
-        return (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        var generator = SystemRandomNumberGenerator()
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 32) { buffer in
+            for index in stride(from: 0, to: 32, by: 2) {
+                let byte = UInt8.random(in: 0...255, using: &generator)
+                buffer[index] = digits[Int(byte >> 4)]
+                buffer[index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return 32
+        }
+    }
+
+    /// An ASCII letter or digit, `-`, `_` or `.`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."): true
+        default: false
+        }
     }
 }
 
@@ -85,6 +100,13 @@ public struct RequestLogMiddleware: RouterMiddleware {
         return response
     }
 
+    /// `duration` in milliseconds to one decimal, rounded ("12.3"), without Foundation's formatter.
+    public static func milliseconds(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let tenths = max(0, seconds) * 10_000 + (max(0, attoseconds) + 50_000_000_000_000) / 100_000_000_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     private func log(_ request: Request, _ context: Context, id: String, status: Int, since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let route = context.endpointPath.map { $0 == "NotFound" ? "unmatched" : $0 } ?? "unmatched"
@@ -93,8 +115,7 @@ public struct RequestLogMiddleware: RouterMiddleware {
         var metadata: Logger.Metadata = [
             "request_id": .string(id), "client": .string(client), "method": .string(request.method.rawValue),
             "route": .string(route), "path": .string(request.uri.path), "status": .stringConvertible(status),
-            "ms": .string(
-                String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1_000)),
+            "ms": .string(Self.milliseconds(elapsed)),
         ]
         if let user = context.trace.user { metadata["user"] = .string(user) }
         if let problem = context.trace.problem { metadata["problem"] = .string(problem) }

@@ -75,6 +75,23 @@ struct OperationsTests {
         }
     }
 
+    @Test func durationsAreLoggedInMillisecondsToOneDecimalRounded() {
+        #expect(RequestLogMiddleware.milliseconds(.zero) == "0.0")
+        #expect(RequestLogMiddleware.milliseconds(.microseconds(49)) == "0.0")
+        #expect(RequestLogMiddleware.milliseconds(.microseconds(50)) == "0.1")
+        #expect(RequestLogMiddleware.milliseconds(.microseconds(12_349)) == "12.3")
+        #expect(RequestLogMiddleware.milliseconds(.microseconds(12_350)) == "12.4")
+        #expect(RequestLogMiddleware.milliseconds(.seconds(2)) == "2000.0")
+        #expect(RequestLogMiddleware.milliseconds(.seconds(61) + .microseconds(999_960)) == "62000.0")
+    }
+
+    @Test func requestIdsMadeHereAreThirtyTwoHexDigitsAndNeverRepeat() {
+        let made = (0..<1_000).map { _ in RequestIdentifier.of(HTTPFields()) }
+        #expect(Set(made).count == made.count)
+        #expect(made.allSatisfy { $0.utf8.count == 32 && $0.allSatisfy { "0123456789abcdef".contains($0) } })
+        #expect(RequestIdentifier.of([RequestIdentifier.header: "A-z_0.9"]) == "A-z_0.9")
+    }
+
     @Test func an80KilobyteURLIsOneShortLine() async throws {
         let log = LogLines()
         try await APIHarness(logger: log.logger).run { api in

@@ -68,6 +68,14 @@ struct RecipientsTests {
     }
 
     @Test(
+        "white space around an alias is not part of it, and an alias of white space alone is refused",
+        arguments: [(" 엄마", "엄마"), ("엄마\u{3000}", "엄마"), ("\t@mom\n", "mom"), ("  Ελένη  ", "ελένη")])
+    func whiteSpaceAroundAnAlias(typed: String, key: String) throws {
+        #expect(try RecipientAlias(typed).key == key)
+        #expect(throws: (any Error).self) { try RecipientAlias(" \u{3000}\n") }
+    }
+
+    @Test(
         "what could pass for an account number, or hide or reorder text, is refused",
         arguments: [
             "1101234", "110-1234-5678-9", "2026", "--", "_", "엄\u{202E}마", "mom\u{200B}", "a\u{1B}[31m", "엄마 ❤️", "🏠",

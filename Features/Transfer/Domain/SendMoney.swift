@@ -197,8 +197,12 @@ public struct SendMoney: TransferStarter {
         return trimmed
     }
 
+    /// `text` without the white space that starts and ends it (reading it once from each end: the
+    /// idempotency key of every request passes here).
     static func trimmed(_ text: String) -> String {
-        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+        guard let first = text.firstIndex(where: { !$0.isWhitespace }), let last = text.lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
+        return String(text[first...last])
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
