@@ -24,14 +24,19 @@ enum Scripts {
         try runTool(repositoryRoot.appendingPathComponent("Scripts").appendingPathComponent(name).path, arguments)
     }
 
-    /// Runs the executable at `path` with `arguments` from the repository root and waits for it.
-    static func runTool(_ path: String, _ arguments: [String]) throws -> Result {
+    /// Runs the executable at `path` with `arguments` from `directory` (the repository root unless
+    /// given), with `environment` added to ours, and waits for it.
+    static func runTool(_ path: String, _ arguments: [String], environment added: [String: String] = [:], in directory: URL? = nil)
+        throws -> Result
+    {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory ?? repositoryRoot
         var environment = ProcessInfo.processInfo.environment
         environment["MOA_ONLY"] = nil
+        environment["CI"] = nil
+        environment.merge(added) { _, new in new }
         process.environment = environment
 
         // Output goes to files, not pipes: a full pipe can never block the script.
