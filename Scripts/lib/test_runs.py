@@ -27,6 +27,7 @@ and attempts. Scripts/flaky-report reads it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -319,9 +320,10 @@ def history_path(root: Path) -> Path:
     return Path(given) if given else root / HISTORY_FILE
 
 
-def append_history(root: Path, outcome: Outcome, runner: str) -> None:
+def append_history(root: Path, outcome: Outcome, runner: str, walls: dict[str, float] | None = None) -> None:
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
     record = {
+        **({"targets": {target: round(seconds, 2) for target, seconds in walls.items()}} if walls else {}),
         "run": uuid.uuid4().hex, "at": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "commit": commit or None, "runner": runner,
         "green": outcome.status == 0,
         "tests": {case.id: {"outcome": case.outcome, "attempts": case.attempts, "time": round(case.time, 3)}
@@ -349,6 +351,74 @@ def read_history(path: Path) -> list[dict]:
     return runs
 
 
+# MARK: - Shards
+
+
+def target_durations(runs: list[dict]) -> dict[str, float]:
+    """Each test target's duration: the wall time of its own `swift test` in the latest run of the
+    history that ran it alone (a sharded run: `run_targets`). Its tests' own times do not add up to
+    it: Swift Testing starts them all at once, and each one's time includes its wait for a thread."""
+    durations: dict[str, float] = {}
+    for run in reversed(runs):
+        walls = run.get("targets")
+        if isinstance(walls, dict):
+            for target, seconds in walls.items():
+                if isinstance(seconds, (int, float)):
+                    durations.setdefault(target, float(seconds))
+    return durations
+
+
+def shard_parts(root: Path, targets: list[str], count: int, shard: int, mark: bool = True) -> tuple[list[list[str]], dict[str, float]]:
+    """The parts of a split for shard `shard`, and the durations they were balanced on. The shards
+    of one split — one commit, one selection, one N — must agree on its parts, whichever runs first
+    and whatever durations the others record meanwhile: the first to run balances and keeps the plan
+    beside the history; each sibling takes it from there, once; a shard that already ran under that
+    plan begins the next split, balanced on every duration recorded since. (CI's shards each start
+    from the same history, so they balance alike without the plan.)"""
+    durations = target_durations(read_history(history_path(root)))
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    key = hashlib.sha256(f"{commit}\n{','.join(sorted(targets))}\n{count}".encode()).hexdigest()[:16]
+    path = history_path(root).parent / "shard-plans" / f"{key}.json"
+    try:
+        plan = json.loads(path.read_text(encoding="utf-8"))
+        valid = (isinstance(plan, dict) and isinstance(plan.get("parts"), list) and len(plan["parts"]) == count
+                 and sorted(t for part in plan["parts"] for t in part) == sorted(targets))
+    except (FileNotFoundError, json.JSONDecodeError):
+        plan, valid = None, False
+    if not valid or shard in plan.get("ran", []):
+        plan = {"parts": shards(targets, durations, count), "ran": []}
+    if not mark:  # a dry run: nothing ran
+        return plan["parts"], durations
+    plan["ran"] = sorted(set(plan["ran"]) | {shard})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(json.dumps(plan), encoding="utf-8")
+    temporary.replace(path)
+    return plan["parts"], durations
+
+
+def shards(targets: list[str], durations: dict[str, float], count: int) -> list[list[str]]:
+    """`targets` in `count` parts of about equal duration: the longest first, each to the part that
+    has the least so far (ties: the first). A target without a recorded duration weighs what the
+    recorded ones weigh on average — 1 when none is recorded, so that the parts are even by count.
+    Every target is in exactly one part; the same inputs give the same parts on every machine."""
+    known = [durations[t] for t in targets if t in durations]
+    default = sum(known) / len(known) if known else 1.0
+    weight = {t: durations.get(t, default) for t in targets}
+    parts: list[list[str]] = [[] for _ in range(count)]
+    loads = [0.0] * count
+    for target in sorted(targets, key=lambda t: (-weight[t], t)):
+        index = min(range(count), key=lambda i: (loads[i], i))
+        parts[index].append(target)
+        loads[index] += weight[target]
+    return [sorted(part) for part in parts]
+
+
+def shard_seconds(part: list[str], durations: dict[str, float]) -> float | None:
+    """The recorded duration of `part`, or None if a target of it has none."""
+    return round(sum(durations[t] for t in part), 1) if all(t in durations for t in part) else None
+
+
 # MARK: - One call for the runners
 
 
@@ -374,6 +444,44 @@ def run(command: list[str], rerun: list[str], environment: dict[str, str], root:
     if outcome.reported:
         append_history(root, outcome, label)
     return outcome.status
+
+
+def run_targets(build: list[str], rerun: list[str], targets: list[str], environment: dict[str, str], root: Path, *,
+                retries: int, junit: Path | None, skipped_targets: dict[str, str] | None, label: str) -> int:
+    """Builds once (`build`), then runs each test target on its own (`rerun --filter ^Target\\.`),
+    one after the other, timing each: the durations a shard's balance is made from (the history
+    keeps them). A target whose process ended without a report is one failed test case of its own."""
+    status = subprocess.run(build, cwd=root, env=environment).returncode
+    if status != 0:
+        outcome = Outcome(status, [], False)
+        print(summary(outcome, label), flush=True)
+        if junit is not None:
+            write_junit(junit, outcome, skipped_targets or {}, label)
+        return status
+    cases: list[Case] = []
+    walls: dict[str, float] = {}
+    final = 0
+    for target in targets:
+        print(f"{label}: {target}", flush=True)
+        with tempfile.TemporaryDirectory(prefix="moa-tests-") as directory:
+            started = time.monotonic()
+            status = subprocess.run([*rerun, "--filter", "^" + re.escape(target) + r"\.", *xunit_arguments(Path(directory))],
+                                    cwd=root, env=environment).returncode
+            walls[target] = time.monotonic() - started
+            outcome = settle(status, Path(directory), rerun, environment, root, retries, label)
+        if not outcome.reported:
+            outcome.cases.append(Case(target, "(the test process)", walls[target], FAILED, 1,
+                                      [f"swift test exited with status {status} without a report (a crash?)"]))
+        cases += outcome.cases
+        final = final or outcome.status
+    outcome = Outcome(final, cases, True)
+    print(summary(outcome, label), flush=True)
+    print(f"{label}: " + ", ".join(f"{target} {seconds:.1f} s" for target, seconds in walls.items()), flush=True)
+    if junit is not None:
+        write_junit(junit, outcome, skipped_targets or {}, label)
+        print(f"{label}: JUnit report in {junit}", flush=True)
+    append_history(root, outcome, label, walls)
+    return final
 
 
 def without_option(arguments: list[str], option: str, takes_value: bool) -> tuple[list[str], str | None]:

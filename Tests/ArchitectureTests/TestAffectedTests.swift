@@ -213,4 +213,73 @@ struct TestAffectedTests {
         #expect(Set(changed.selected.keys) == ["TransferTests", "AppTests"], "\(changed.selected)")
         #expect(changed.selected["TransferTests"] == ["TransferTests", "TransferDomain", "Features/Transfer/Domain/TransferDomain.swift"])
     }
+
+    // MARK: Shards
+
+    static func matrix(_ shards: Int, history: URL?) throws -> (Scripts.Result, [[String: Any]]) {
+        let result = try Scripts.runTool(
+            Scripts.repositoryRoot.appendingPathComponent("Scripts/test-affected").path,
+            ["--files", "Package.swift", "--shards", "\(shards)", "--matrix", "--json"],
+            environment: ["MOA_TEST_HISTORY": history?.path ?? "/nonexistent/moa-history.jsonl"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        return (result, object?["include"] as? [[String: Any]] ?? [])
+    }
+
+    @Test("--shards 3 splits a full selection into three parts whose union is the selection, each target once, even by count")
+    func shardsCoverTheSelectionOnce() throws {
+        let (result, parts) = try Self.matrix(3, history: nil)
+        #expect(result.status == 0, "\(result)")
+        let targets = parts.flatMap { $0["targets"] as? [String] ?? [] }
+        let (_, all) = try Self.files("Package.swift")
+        #expect(parts.count == 3 && parts.map { $0["shard"] as? Int } == [1, 2, 3], "\(result)")
+        #expect(targets.count == Set(targets).count, "a target in two shards: \(result)")
+        #expect(Set(targets) == Set(all.selected.keys), "\(result)")
+        let sizes = parts.map { ($0["targets"] as? [String] ?? []).count }
+        #expect((sizes.max() ?? 0) - (sizes.min() ?? 0) <= 1, "no durations recorded: even by count, \(sizes)")
+        #expect(parts.allSatisfy { $0["seconds"] is NSNull }, "\(result)")
+
+        // Each --shard run takes its part (a dry run: nothing is built or recorded).
+        var union: [String] = []
+        for shard in 1...3 {
+            let one = try Scripts.runTool(
+                Scripts.repositoryRoot.appendingPathComponent("Scripts/test-affected").path,
+                ["--files", "Package.swift", "--shards", "3", "--shard", "\(shard)", "--dry-run", "--json"],
+                environment: ["MOA_TEST_HISTORY": "/nonexistent/moa-history.jsonl"])
+            union += try Selection(one).selected.keys
+        }
+        #expect(union.sorted() == targets.sorted())
+    }
+
+    @Test("with durations recorded, the shards' recorded times are within 1.5x of each other, the longest target first")
+    func shardsBalanceOnRecordedDurations() throws {
+        let (_, all) = try Self.files("Package.swift")
+        let names = all.selected.keys.sorted()
+        // One long target, a few middling ones, many short ones: what this repository's runs record.
+        var walls: [String: Double] = [:]
+        for (index, name) in names.enumerated() {
+            walls[name] = index == 0 ? 60 : index < 5 ? Double(20 + index * 5) : Double(index % 4 + 1)
+        }
+        let history = FileManager.default.temporaryDirectory.appendingPathComponent("moa-history-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: history) }
+        let record = try JSONSerialization.data(withJSONObject: ["run": "r", "tests": [String: Any](), "targets": walls])
+        try (record + Data("\n".utf8)).write(to: history)
+        let (result, parts) = try Self.matrix(3, history: history)
+        let seconds = parts.compactMap { $0["seconds"] as? Double }
+        #expect(seconds.count == 3, "\(result)")
+        #expect((seconds.max() ?? 0) <= 1.5 * (seconds.min() ?? 0), "\(seconds)")
+        #expect(abs(seconds.reduce(0, +) - walls.values.reduce(0, +)) < 0.5, "\(seconds)")
+        let longest = try #require(walls.max { $0.value < $1.value }?.key)
+        #expect(parts.filter { ($0["targets"] as? [String] ?? []).contains(longest) }.count == 1)
+    }
+
+    @Test("--shard without --shards, a shard out of range and --shards with swift test's arguments are refused with 64")
+    func badShardArguments() throws {
+        for arguments in [
+            ["--shard", "1"], ["--shards", "3", "--shard", "4"], ["--shards", "0", "--matrix"],
+            ["--shards", "2", "--shard", "1", "--", "--filter", "X"],
+        ] {
+            let result = try Scripts.run("test-affected", ["--files", "README.md"] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+        }
+    }
 }
