@@ -214,6 +214,41 @@ struct TestAffectedTests {
         #expect(changed.selected["TransferTests"] == ["TransferTests", "TransferDomain", "Features/Transfer/Domain/TransferDomain.swift"])
     }
 
+    @Test("a green run's marks travel as git notes: a fresh clone that fetched them selects nothing, unless its toolchain differs")
+    func greenMarksAreSharedThroughGitNotes() throws {
+        let first = try Repository()
+        defer { first.remove() }
+        let clone = first.root.deletingLastPathComponent().appendingPathComponent("moa-affected-clone-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: clone) }
+        _ = try Scripts.runTool("/usr/bin/env", ["git", "clone", "-q", first.root.path, clone.path])
+        let since = ["--since-green", "--dry-run", "--json", "--describe", first.describe.path, "--root", clone.path]
+
+        let marked = try Scripts.run(
+            "test-affected", ["--since-green", "--mark-green", "--describe", first.describe.path, "--root", first.root.path])
+        #expect(marked.status == 0 && marked.stdout.contains("green marks for 5 targets in refs/notes/moa-green"), "\(marked)")
+
+        let before = try Scripts.run("test-affected", since)
+        #expect(try before.status == 0 && Selection(before).selected.count == 5, "no notes fetched yet: \(before)")
+
+        let fetched = try Scripts.runTool(
+            "/usr/bin/env", ["git", "-C", clone.path, "fetch", "-q", "origin", "refs/notes/moa-green:refs/notes/moa-green"])
+        #expect(fetched.status == 0, "\(fetched)")
+        let after = try Scripts.run("test-affected", since)
+        let nothing = try Selection(after)
+        #expect(nothing.selected.isEmpty && nothing.skipped.count == 5, "\(after)")
+        #expect(after.stdout.contains("green elsewhere on this toolchain and platform"), "\(after)")
+
+        // Another toolchain (a `swift` that answers another version): the marks do not count.
+        let bin = clone.appendingPathComponent(".fake-bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try Data("#!/bin/sh\necho 'Swift version 99.0 (another toolchain)'\n".utf8).write(to: bin.appendingPathComponent("swift"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("swift").path)
+        let other = try Scripts.runTool(
+            Scripts.repositoryRoot.appendingPathComponent("Scripts/test-affected").path, since,
+            environment: ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+        #expect(try Selection(other).selected.count == 5, "\(other)")
+    }
+
     // MARK: Shards
 
     static func matrix(_ shards: Int, history: URL?) throws -> (Scripts.Result, [[String: Any]]) {
