@@ -223,20 +223,27 @@ struct TestAffectedTests {
         _ = try Scripts.runTool("/usr/bin/env", ["git", "clone", "-q", first.root.path, clone.path])
         let since = ["--since-green", "--dry-run", "--json", "--describe", first.describe.path, "--root", clone.path]
 
-        let marked = try Scripts.run(
-            "test-affected", ["--since-green", "--mark-green", "--describe", first.describe.path, "--root", first.root.path])
+        let script = Scripts.repositoryRoot.appendingPathComponent("Scripts/test-affected").path
+        let withoutPostgres = ["MOA_TEST_POSTGRES_URL": ""]
+        let marked = try Scripts.runTool(
+            script, ["--since-green", "--mark-green", "--describe", first.describe.path, "--root", first.root.path],
+            environment: withoutPostgres)
         #expect(marked.status == 0 && marked.stdout.contains("green marks for 5 targets in refs/notes/moa-green"), "\(marked)")
 
-        let before = try Scripts.run("test-affected", since)
+        let before = try Scripts.runTool(script, since, environment: withoutPostgres)
         #expect(try before.status == 0 && Selection(before).selected.count == 5, "no notes fetched yet: \(before)")
 
         let fetched = try Scripts.runTool(
             "/usr/bin/env", ["git", "-C", clone.path, "fetch", "-q", "origin", "refs/notes/moa-green:refs/notes/moa-green"])
         #expect(fetched.status == 0, "\(fetched)")
-        let after = try Scripts.run("test-affected", since)
+        let after = try Scripts.runTool(script, since, environment: withoutPostgres)
         let nothing = try Selection(after)
         #expect(nothing.selected.isEmpty && nothing.skipped.count == 5, "\(after)")
         #expect(after.stdout.contains("green elsewhere on this toolchain and platform"), "\(after)")
+
+        // A run with PostgreSQL does not take the word of one without it (its contract tests were skipped there).
+        let withPostgres = try Scripts.runTool(script, since, environment: ["MOA_TEST_POSTGRES_URL": "postgres://127.0.0.1:1/moa"])
+        #expect(try Selection(withPostgres).selected.count == 5, "\(withPostgres)")
 
         // Another toolchain (a `swift` that answers another version): the marks do not count.
         let bin = clone.appendingPathComponent(".fake-bin")
@@ -244,8 +251,10 @@ struct TestAffectedTests {
         try Data("#!/bin/sh\necho 'Swift version 99.0 (another toolchain)'\n".utf8).write(to: bin.appendingPathComponent("swift"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("swift").path)
         let other = try Scripts.runTool(
-            Scripts.repositoryRoot.appendingPathComponent("Scripts/test-affected").path, since,
-            environment: ["PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")])
+            script, since,
+            environment: [
+                "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "MOA_TEST_POSTGRES_URL": "",
+            ])
         #expect(try Selection(other).selected.count == 5, "\(other)")
     }
 

@@ -24,13 +24,16 @@ struct TestRunsTests {
         report="${out%.xml}-swift-testing.xml"
         b_fails=no
         case "$FAKE_MODE" in
-          flaky) [ $((n % 2)) = 1 ] && b_fails=yes ;;
+          flaky|outside) [ $((n % 2)) = 1 ] && b_fails=yes ;;
           always|quarantined|hostile) b_fails=yes ;;
         esac
         message='b broke'
         [ "$FAKE_MODE" = hostile ] && message=$'b broke &lt;\x1b[31mred\xe2\x80\xae\x01'
         {
-          echo '<?xml version="1.0" encoding="UTF-8"?><testsuites><testsuite name="TestResults">'
+          counted=0; [ $b_fails = yes ] && counted=1
+          # outside: one more failure than the test cases hold (an issue recorded outside any test)
+          [ "$FAKE_MODE" = outside ] && [ -z "$filter" ] && counted=$((counted + 1))
+          echo "<?xml version=\"1.0\" encoding=\"UTF-8\"?><testsuites><testsuite name=\"TestResults\" failures=\"$counted\">"
           [ -z "$filter" ] && echo '<testcase classname="Fake.Suite" name="a()" time="0.5" />'
           if [ $b_fails = yes ]; then
             echo "<testcase classname=\"Fake.Suite\" name=\"b()\" time=\"0.25\"><failure message=\"$message\" /></testcase>"
@@ -103,6 +106,15 @@ struct TestRunsTests {
         #expect(run.history.last?["green"] as? Bool == true)
     }
 
+    @Test("a failure the report counts on no test case keeps the run red, even when the failing test passes on a retry")
+    func aFailureOutsideEveryTestIsNotExplainedByAFlakyOne() throws {
+        let run = try Self.run("outside")
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.result.status == 1, "\(run.result)")
+        #expect(Self.outcome(run, "Fake.Suite/b()") == "flaky")
+        #expect(run.history.last?["green"] as? Bool == false)
+    }
+
     @Test("a test that fails every time fails the run after 1 + 2 attempts, with each attempt's message in the report")
     func aTestThatAlwaysFailsFailsTheRun() throws {
         let run = try Self.run("always")
@@ -151,6 +163,14 @@ struct TestRunsTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         for mode in ["flaky", "pass", "flaky", "pass"] { _ = try Self.run(mode, in: directory) }
         let history = directory.appendingPathComponent("history.jsonl").path
+        // Lines that are no run — cut, not UTF-8, nested too deep, a number too long — are passed over.
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: history))
+        try handle.seekToEnd()
+        try handle.write(
+            contentsOf: Data("{\"run\": \"cut\n".utf8) + Data([0xFF, 0xFE, 0x0A])
+                + Data((String(repeating: "[", count: 100_000) + "\n").utf8)
+                + Data(("{\"tests\": {}, \"n\": " + String(repeating: "9", count: 5_000) + "}\n").utf8))
+        try handle.close()
         let report = try Scripts.run("flaky-report", ["--history", history, "--runs", "4", "--json", "--root", directory.path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any], "\(report)")
         let flaky = try #require(object["flaky"] as? [[String: Any]])
