@@ -24,6 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# Modules SwiftPM makes to run the tests (<Package>PackageTests, …PackageDiscoveredTests): in no
+# target of the package, and not an external package's either.
+SYNTHESISED_MODULE = re.compile(r"Package(?:Discovered)?Tests$")
 
 # `swift package describe` takes SwiftPM's lock on its scratch directory. Run inside
 # `swift test` (which holds the lock on its own scratch directory until it ends), or while
