@@ -131,13 +131,16 @@ public enum Composition {
 
     /// All modules of the app, given the infrastructure opened before composition. `environment`: where
     /// Settings reads its `MOA_…` variables (the process environment; `moa tour` passes a filtered one).
+    /// `credentials`: where secrets are kept (``CredentialStores/select(home:environment:)``).
     public static func modules(
-        home: MoaHome, database: AppDatabase, clock: any WallClock = SystemWallClock(),
+        home: MoaHome, database: AppDatabase, credentials: any CredentialStore, clock: any WallClock = SystemWallClock(),
         overrides: SettingsOverrides = SettingsOverrides(),
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> [any FeatureModule] {
         [
-            ModuleOf.core(database: database, clock: clock, home: home, extra: [.instance(SettingsOverridesKey.self, overrides)])
+            ModuleOf.core(
+                database: database, clock: clock, home: home, credentials: credentials,
+                extra: [.instance(SettingsOverridesKey.self, overrides)])
         ] + features.flatMap { $0.modules(AppFeature.Context(environment: environment)) } + [
             ModuleOf("App", [appRoot()] + collections())
         ]

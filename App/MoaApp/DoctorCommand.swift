@@ -32,6 +32,7 @@ struct DoctorCommand: ServiceCommand {
         let keys = Set(environment.modules.flatMap { $0.providers.map(\.key.name) })
         if let unknown = without.first(where: { !keys.contains($0) }) { throw DoctorError.unknownKey(unknown) }
         var report = Doctor.report(modules: environment.modules, without: without, home: environment.home, database: environment.database)
+        report.credentials = .init(environment.credentials)
         // With a server, the ledger is the server's: `moa-server --audit` checks it there.
         if report.ok, environment.server == nil, let registry = try? Composition.validate(environment.modules) {
             report.checks = await Doctor.runChecks(registry.resolve().checks)
@@ -55,6 +56,8 @@ struct DoctorEnvironment: Sendable {
     let modules: [any FeatureModule]
     let home: MoaHome
     let database: AppDatabase
+    /// Where the home's secrets are kept.
+    let credentials: any CredentialStore
     /// The moa-server this home uses (`nil`: the embedded bank).
     var server: ServerAddress? = nil
 }
@@ -120,6 +123,23 @@ struct DoctorReport: Encodable, Sendable {
     var checks: [CheckResult] = []
     /// The moa-server this home uses, when it uses one.
     var server: ServerCheck? = nil
+    /// Where the secrets are kept.
+    var credentials: Credentials? = nil
+
+    /// The credential store in use: the system's, or the home's files.
+    struct Credentials: Encodable, Sendable {
+        /// `keychain`, `secret-service` or `files`.
+        let store: String
+        /// Whether it is the system's store.
+        let system: Bool
+        let location: String
+
+        init(_ credentials: any CredentialStore) {
+            store = credentials.backend.rawValue
+            system = credentials.backend.isSystem
+            location = credentials.location
+        }
+    }
 
     /// Whether the server answers, its version, and whether it speaks this moa's API version.
     struct ServerCheck: Encodable, Sendable {
@@ -280,6 +300,18 @@ enum Doctor {
             let count = report.permissions.problems.count
             out += theme.paint("Permissions wrong", .danger) + " (\(count) problem\(count == 1 ? "" : "s")):\n"
             out += report.permissions.problems.map { "  • " + $0 }.joined(separator: "\n") + "\n"
+        }
+        if let credentials = report.credentials {
+            if credentials.system {
+                out +=
+                    theme.paint("Secrets", .success) + ": kept in \(credentials.location); a secret still in the home's files moves there "
+                    + "when it is first used.\n"
+            } else {
+                out +=
+                    theme.paint("Secrets", .warning) + ": kept in the home's owner-only files (the settings database, session.json, "
+                    + "secrets/), as no system credential store is used (\(CredentialStores.variable)=files, or none answers: "
+                    + "on Linux it takes libsecret-tools, a Secret Service such as gnome-keyring, and a D-Bus session).\n"
+            }
         }
         if let server = report.server {
             if server.ok {

@@ -35,11 +35,16 @@ public enum MoaMain {
             // `--server embedded`: back to this machine's bank (the server's session, if any, is kept but not used).
             if server == nil, choosing?.server != nil { try ServerChoice.forget(in: home) }
             let database = try Composition.openInfrastructure(home: home)
-            let modules = Composition.modules(home: home, database: database, overrides: SettingsOverrides(global: global))
+            // Secrets: the system's credential store when it answers (asked on first use), else the home's files.
+            let credentials = try CredentialStores.select(home: home, environment: context.environment)
+            let modules = Composition.modules(
+                home: home, database: database, credentials: credentials, overrides: SettingsOverrides(global: global))
             // The doctor runs on the unvalidated modules: its job is to report what validation finds.
             if command is DoctorCommand {
                 let doctor = FeatureCommands(
-                    DoctorCommand.self, environment: DoctorEnvironment(modules: modules, home: home, database: database, server: server))
+                    DoctorCommand.self,
+                    environment: DoctorEnvironment(
+                        modules: modules, home: home, database: database, credentials: credentials, server: server))
                 return .init(commands: [doctor], context: context)
             }
             // A server given with --server is remembered once a sign-up or a login on it succeeded.

@@ -38,7 +38,9 @@ struct TourWalk: Sendable {
         let database = try Composition.openInfrastructure(home: home)
         let clock = TourClock(start: Tour.start)
         let modules =
-            Composition.modules(home: home, database: database, clock: clock, environment: variables) + [
+            // The throwaway home keeps its secrets in its own files, never in the person's keyring.
+            Composition.modules(
+                home: home, database: database, credentials: FileCredentialStore(home: home), clock: clock, environment: variables) + [
                 ModuleOf(
                     "Tour",
                     [

@@ -163,7 +163,8 @@ public struct MoaServer: Sendable {
         ServedFeature(SettingsMigrations.all, routes: SettingsRoutesKey.self, userData: SettingsUserDataKey.self) { context in
             // The server reads no MOA_… variables and no flags: a user's stored value or the default.
             [
-                SettingsDataModule(overrides: SettingsOverrides(), environment: [:], stores: context.stores, cachingSnapshots: true),
+                SettingsDataModule(
+                    overrides: SettingsOverrides(), environment: [:], stores: context.stores, cachingSnapshots: true, secrets: .database),
                 SettingsServerModule(),
             ]
         },

@@ -48,7 +48,7 @@ public struct ProblemCatalog: Sendable {
             return Problem(
                 kind: "unavailable", title: "Service unavailable", status: .serviceUnavailable, detail: detail, exitStatus: status,
                 hint: hint)
-        case .ok, .software, .ioError, .configuration:
+        case .ok, .software, .ioError, .configuration, .interrupted:
             return Problem.internalError
         }
     }

@@ -44,6 +44,8 @@ public struct MoaHome: Sendable, Equatable {
     public var outboxURL: URL { root.appendingPathComponent("outbox") }
     /// The session file (mode 0600).
     public var sessionURL: URL { root.appendingPathComponent("session.json") }
+    /// Where secrets are kept when the machine has no credential store (``FileCredentialStore``), mode 0700.
+    public var secretsURL: URL { root.appendingPathComponent("secrets") }
 
     /// Creates the folder (mode 0700) if it does not exist.
     public func prepare() throws(StorageError) {
@@ -140,6 +142,7 @@ extension MoaHome {
             ("The database index", URL(fileURLWithPath: databaseURL.path + "-shm"), "600"),
             ("The session file", sessionURL, "600"),
             ("The outbox", outboxURL, "700"),
+            ("The secrets folder", secretsURL, "700"),
         ]
         for file in files {
             guard let info = Self.status(file.url.path) else { continue }

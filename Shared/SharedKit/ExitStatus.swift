@@ -25,4 +25,6 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
     case noPermission = 77
     /// The configuration is wrong (EX_CONFIG).
     case configuration = 78
+    /// Stopped by Ctrl-C (SIGINT) while waiting, with nothing changed (128 + SIGINT, as shells report it).
+    case interrupted = 130
 }

@@ -135,7 +135,8 @@ struct BadInputEndToEndTests {
         ("display.language", "xx"), ("display.color", "purple"), ("display.page-size", "0"),
         ("account.default", "abc"), ("transfer.per-transfer-limit", "1e6"), ("transfer.daily-limit", "NaN"),
         ("notifications.large-transfer", "5,000원"), ("search.api-base-url", "ftp://example.com"),
-        ("search.api-token", "a b"), ("archive.api-key", "a b"),
+        ("search.api-token", "a b"), ("archive.api-key", "a b"), ("search.oauth-base-url", "https://user:pw@github.com"),
+        ("search.oauth-client-id", "Iv1.\u{1B}[2J"),
     ]
 
     static let accountCases: [Case] =

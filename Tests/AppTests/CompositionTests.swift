@@ -12,7 +12,7 @@ struct CompositionTests {
     private func modules() throws -> (modules: [any FeatureModule], database: AppDatabase, home: MoaHome) {
         let database = try AppDatabase.temporary(migrations: Composition.migrations)
         let home = MoaHome(root: URL(fileURLWithPath: database.path).deletingLastPathComponent())
-        return (Composition.modules(home: home, database: database), database, home)
+        return (Composition.modules(home: home, database: database, credentials: FileCredentialStore(home: home)), database, home)
     }
 
     /// Every command of `moa` names itself: a command without `commandName` makes ArgumentParser

@@ -46,6 +46,8 @@ struct MoaProcess {
         var environment = ProcessInfo.processInfo.environment
         environment["MOA_HOME"] = home.path
         environment.removeValue(forKey: "NO_COLOR")
+        // The home's own files, never the keyring of whoever runs the tests (Scripts/check-keyring runs moa on one).
+        environment["MOA_CREDENTIAL_STORE"] = "files"
         if !realPasswordCost { environment["MOA_TESTING_CHEAP_SCRYPT"] = "1" }
         for (key, value) in extra { environment[key] = value }
         process.environment = environment

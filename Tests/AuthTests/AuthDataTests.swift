@@ -405,6 +405,38 @@ struct AuthDataSessionStoreTests {
         #expect(try store.load() == nil)
         try store.clear()
     }
+
+    @Test func withASystemStoreTheTokensLeaveTheFile() throws {
+        let scratch = try Scratch()
+        let credentials = InMemoryCredentialStore(backend: .secretService)
+        let store = FileSessionStore(url: scratch.url.appendingPathComponent("session.json"), credentials: credentials)
+        try store.save(stored)
+        let json = try String(contentsOf: store.url, encoding: .utf8)
+        #expect(!json.contains(stored.accessToken) && !json.contains(stored.refreshToken))
+        #expect(json.contains("ada@example.com") && json.contains("credential-store"))
+        #expect(credentials.names == ["session.tokens"])
+        #expect(try store.load() == stored)
+        // The tokens gone from the store: no session (not a session without tokens).
+        try credentials.remove(#require(CredentialName("session.tokens")))
+        #expect(try store.load() == nil)
+        try store.save(stored)
+        try store.clear()
+        #expect(credentials.names.isEmpty)
+    }
+
+    @Test func tokensStillInTheFileMoveIntoTheSystemStoreOnLoad() throws {
+        let scratch = try Scratch()
+        let url = scratch.url.appendingPathComponent("session.json")
+        try FileSessionStore(url: url).save(stored)
+        #expect(try String(contentsOf: url, encoding: .utf8).contains(stored.refreshToken))
+        let credentials = InMemoryCredentialStore(backend: .secretService)
+        let store = FileSessionStore(url: url, credentials: credentials)
+        #expect(try store.load() == stored)
+        #expect(try !String(contentsOf: url, encoding: .utf8).contains(stored.refreshToken))
+        #expect(try mode(of: url.path) == 0o600)
+        #expect(credentials.names == ["session.tokens"])
+        #expect(try store.load() == stored)
+    }
 }
 
 // MARK: - Composition
@@ -438,7 +470,10 @@ struct AuthDataModuleTests {
         #expect(registry.resolve() is SessionManager)
         #expect(
             Set(AuthDataModule().requires.map(\.name))
-                == ["DatabaseKey", "MoaHomeKey", "WallClockKey", "UnitOfWorkKey", "InboxPublisherKey", "UserDataOwnersKey"])
+                == [
+                    "DatabaseKey", "MoaHomeKey", "WallClockKey", "UnitOfWorkKey", "CredentialStoreKey", "InboxPublisherKey",
+                    "UserDataOwnersKey",
+                ])
     }
 
     @Test func signUpVerifyAndLogInThroughTheComposedServices() async throws {

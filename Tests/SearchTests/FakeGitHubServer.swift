@@ -14,6 +14,18 @@ struct SeenRequest: Sendable {
     let headers: [String: String]
     /// The request line and every header, as text: what a capture of the traffic would hold.
     let raw: String
+    /// The body, as text (a form or JSON).
+    var body: String = ""
+
+    /// The body's `application/x-www-form-urlencoded` fields.
+    var form: [String: String] {
+        var fields: [String: String] = [:]
+        for pair in body.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
 }
 
 /// What the fake GitHub answers.
@@ -75,7 +87,8 @@ final class FakeGitHubServer: Sendable {
         let http = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let box = Locked<FakeGitHubServer?>(nil)
         await http.appendRoute("*") { request in
-            let seen = SeenRequest(request)
+            var seen = SeenRequest(request)
+            seen.body = String(decoding: (try? await request.bodyData) ?? Data(), as: UTF8.self)
             guard let fake = box.withLock({ $0 }) else { return HTTPResponse(statusCode: .serviceUnavailable) }
             let count = fake.seen.withLock { seenSoFar in
                 seenSoFar.append(seen)
@@ -114,6 +127,7 @@ final class FakeGitHubServer: Sendable {
     private static func phrase(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 400: "Bad Request"
         case 304: "Not Modified"
         case 401: "Unauthorized"
         case 403: "Forbidden"

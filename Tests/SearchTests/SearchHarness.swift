@@ -31,16 +31,20 @@ struct SearchHarness {
     init(
         clients: SearchHTTPClients = .fixed(StubHTTPClient()), baseURL: URL? = nil, token: String? = nil, database: AppDatabase? = nil,
         clock: ManualWallClock = ManualWallClock(), configuration: SearchAPIConfiguration = SearchAPIConfiguration(userAgent: "moa/test"),
-        events: [CulturalEvent] = []
+        events: [CulturalEvent] = [], credentials: any CredentialStore = InMemoryCredentialStore(backend: .files),
+        oauthBaseURL: URL? = nil, oauthClientID: String? = nil,
+        loginSleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) throws {
         var snapshot = SettingsSnapshot.defaults
-        snapshot.searchAPI = SearchAPISettings(baseURL: baseURL ?? SettingsSnapshot.defaultSearchBaseURL, token: token)
+        snapshot.searchAPI = SearchAPISettings(
+            baseURL: baseURL ?? SettingsSnapshot.defaultSearchBaseURL, token: token,
+            oauthBaseURL: oauthBaseURL ?? SettingsSnapshot.defaultOAuthBaseURL, oauthClientID: oauthClientID)
         settings = FakeSettingsReader(snapshot)
         catalogue = FakeEventCatalogue(events)
         self.clock = clock
         self.database = try database ?? AppDatabase.inMemory(migrations: [SearchMigrations.all])
         registry = try RegistryBuilder(modules: [
-            ModuleOf.core(database: self.database, clock: clock),
+            ModuleOf.core(database: self.database, clock: clock, credentials: credentials),
             ModuleOf(
                 "Fakes",
                 [
@@ -49,7 +53,7 @@ struct SearchHarness {
                     .instance(EventArchivingKey.self, FakeEventArchiving(catalogue: catalogue, today: Day(clock.now(), in: .gmt))),
                 ]),
             SearchDataModule(configuration: configuration, clients: clients),
-            SearchFeatureModule(),
+            SearchFeatureModule(loginSleep: loginSleep),
             ModuleOf(
                 "Tests",
                 [

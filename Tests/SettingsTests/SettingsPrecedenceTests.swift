@@ -86,7 +86,8 @@ struct SettingsPrecedenceTests {
             sources == [
                 .displayLanguage: "device", .displayColor: "flag", .displayPageSize: "env", .accountDefault: "default",
                 .transferPerTransferLimit: "default", .transferDailyLimit: "user", .notificationsLargeTransfer: "env",
-                .searchAPIBaseURL: "default", .searchAPIToken: "default", .archiveAPIKey: "default",
+                .searchAPIBaseURL: "default", .searchAPIToken: "default", .searchOAuthBaseURL: "default",
+                .searchOAuthClientID: "default", .archiveAPIKey: "default",
             ])
         let snapshot = try await manager.snapshot()
         #expect(snapshot.language == .ko && snapshot.color == .never && snapshot.pageSize == 77)

@@ -9,7 +9,8 @@ import Storage
 /// and from them the use cases — one ``SessionManager`` shared by Auth's commands and, as
 /// `SessionProviderKey`, by every other feature; password reset; account deletion.
 ///
-/// Requires `DatabaseKey`, `MoaHomeKey`, `WallClockKey`, `UnitOfWorkKey` (Core),
+/// Requires `DatabaseKey`, `MoaHomeKey`, `WallClockKey`, `UnitOfWorkKey`, `CredentialStoreKey` (Core; the
+/// terminal's session only),
 /// `InboxPublisherKey` (Inbox) and `UserDataOwnersKey` (App: every feature's `UserDataOwner`).
 public struct AuthDataModule: FeatureModule {
     /// Whose sessions the composition serves.
@@ -88,7 +89,9 @@ public struct AuthDataModule: FeatureModule {
     private var terminal: [Provider] {
         [
             .instance(ClientOriginKey.self, ThisTerminal()),
-            .singleton(SessionStoreKey.self, requires: MoaHomeKey.self) { FileSessionStore(url: $0.sessionURL) },
+            .singleton(SessionStoreKey.self, requires: MoaHomeKey.self, CredentialStoreKey.self) {
+                FileSessionStore(url: $0.sessionURL, credentials: $1)
+            },
             SessionManager.provider, // requires InboxPublisherKey: in the Domain, which may see InboxInterface
             .singleton(SessionProviderKey.self, requires: SessionManagerKey.self) { $0 },
             .singleton(PinStoreKey.self, requires: DatabaseKey.self) { SQLitePinStore(database: $0) },

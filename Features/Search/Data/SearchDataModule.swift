@@ -4,8 +4,9 @@ import SearchDomain
 import SharedKit
 import Storage
 
-/// What Search's Data layer provides: the HTTP clients of the search API, the persistent user cache
-/// and the repository. It requires the database and the wall clock from Core.
+/// What Search's Data layer provides: the HTTP clients of the search API, the persistent user cache,
+/// the repository, the GitHub login's OAuth client and where its token is kept. It requires the
+/// database, the wall clock and the credential store from Core.
 ///
 /// (The use cases, which need Settings and Archive through their Interfaces, are provided by
 /// SearchFeatureModule.)
@@ -31,6 +32,10 @@ public struct SearchDataModule: FeatureModule {
             .singleton(UserSearchStoreKey.self, requires: SearchHTTPClientsKey.self, UserCacheStoreKey.self, WallClockKey.self) {
                 GitHubUserStore(clients: $0, store: $1, clock: $2, configuration: configuration)
             },
+            .singleton(GitHubOAuthKey.self, requires: SearchHTTPClientsKey.self) {
+                GitHubOAuthClient(clients: $0, configuration: configuration)
+            },
+            .singleton(SearchTokenVaultKey.self, requires: CredentialStoreKey.self) { CredentialTokenVault(store: $0) },
         ]
     }
 }

@@ -12,10 +12,18 @@ public struct UserSearchService: UserProfileLookup {
 
     private let settings: any SettingsReader
     private let repository: any UserSearchStore
+    private let vault: (any SearchTokenVault)?
 
-    public init(settings: any SettingsReader, repository: any UserSearchStore) {
+    /// - Parameter vault: where `moa search login` keeps its token, sent when `search.api-token` is unset.
+    public init(settings: any SettingsReader, repository: any UserSearchStore, vault: (any SearchTokenVault)? = nil) {
         self.settings = settings
         self.repository = repository
+        self.vault = vault
+    }
+
+    /// The API and the token to send: `search.api-token` when set, else the login's.
+    private func access(_ api: SearchAPISettings) throws -> SearchAPIAccess {
+        SearchAPIAccess(baseURL: api.baseURL, token: try GitHubLogin.token(settings: api, vault: vault))
     }
 
     /// One page of users matching `query`. `perPage` defaults to the `display.page-size` setting
@@ -29,14 +37,14 @@ public struct UserSearchService: UserProfileLookup {
         let size = perPage ?? min(max(snapshot.pageSize, 1), Self.maxPerPage)
         guard (page - 1) * size < UserSearchPage.resultCap else { throw SearchError.beyondResultCap(page: page, perPage: size) }
         let request = UserSearchRequest(query: query, page: page, perPage: size, sort: sort)
-        return try await repository.searchUsers(request, access: SearchAPIAccess(snapshot.searchAPI))
+        return try await repository.searchUsers(request, access: try access(snapshot.searchAPI))
     }
 
     /// The user `login` (a leading `@` is ignored), from the cache when it is fresh.
     public func user(_ login: String) async throws -> FetchedUser {
         let login = try Self.validLogin(login)
         let snapshot = try await settings.snapshot()
-        return try await repository.user(login: login, access: SearchAPIAccess(snapshot.searchAPI))
+        return try await repository.user(login: login, access: try access(snapshot.searchAPI))
     }
 
     public func profile(login: String) async throws -> UserProfile {

@@ -18,10 +18,12 @@ public enum SearchCommandsKey: ServiceKey {
 public struct SearchEnvironment: Sendable {
     let users: UserSearchService
     let events: EventSearchService
+    let login: GitHubLogin
 
-    public init(users: UserSearchService, events: EventSearchService) {
+    public init(users: UserSearchService, events: EventSearchService, login: GitHubLogin) {
         self.users = users
         self.events = events
+        self.login = login
     }
 }
 
@@ -33,10 +35,10 @@ public struct SearchCommand: AsyncParsableCommand {
         commandName: "search",
         abstract: "Search users of a GitHub-compatible API, and the cultural-event catalogue.",
         discussion: """
-            Users come from search.api-base-url (default https://api.github.com), with search.api-token \
-            as a bearer token when set: `moa settings set search.api-token …`.
+            Users come from search.api-base-url (default https://api.github.com), with a bearer token when there \
+            is one: search.api-token when set, else the token of `moa search login`.
             """,
-        subcommands: [Users.self, User.self, Events.self]
+        subcommands: [Users.self, User.self, Events.self, Login.self, Logout.self, Status.self]
     )
 
     public init() {}

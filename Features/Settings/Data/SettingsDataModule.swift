@@ -18,6 +18,16 @@ public struct SettingsDataModule: FeatureModule {
     private let environment: [String: String]
     private let stores: StoreEngine
     private let cachingSnapshots: Bool
+    private let secrets: SecretPlacement
+
+    /// Where the SQLite store keeps the secret settings.
+    public enum SecretPlacement: Sendable {
+        /// In the home's credential store (`CredentialStoreKey`) when it is the system's, else in
+        /// the database: `moa` (``CredentialKeepingSettingsStore``).
+        case credentialStore
+        /// In the database: a server, which holds no secret setting of its users.
+        case database
+    }
 
     /// - Parameters:
     ///   - scope: whose settings to use; `nil` (the app): follow Auth's session.
@@ -27,13 +37,16 @@ public struct SettingsDataModule: FeatureModule {
     ///   - stores: SQLite, or `.providedByRoot` (the root provides ``sqliteStores``' keys itself).
     ///   - cachingSnapshots: whether snapshots are remembered a while (``SnapshotCache``: a server,
     ///     which reads its users' settings on every request).
+    ///   - secrets: where the SQLite store keeps secret settings (then it requires `CredentialStoreKey`).
     public init(
         scope: (any SettingsScopeSource)? = nil,
         overrides: SettingsOverrides? = SettingsOverrides(),
         environment: [String: String] = ProcessInfo.processInfo.environment,
         stores: StoreEngine = .sqlite,
-        cachingSnapshots: Bool = false
+        cachingSnapshots: Bool = false,
+        secrets: SecretPlacement = .credentialStore
     ) {
+        self.secrets = secrets
         self.cachingSnapshots = cachingSnapshots
         self.scope = scope
         self.overrides = overrides
@@ -53,10 +66,24 @@ public struct SettingsDataModule: FeatureModule {
         ]
     }
 
+    /// ``sqliteStores`` with the secrets in the credential store (``CredentialKeepingSettingsStore``;
+    /// requires `CredentialStoreKey` besides).
+    public static var sqliteStoresKeepingSecrets: [Provider] {
+        [
+            .singleton(LocalSettingsStoreKey.self, requires: DatabaseKey.self, WallClockKey.self, CredentialStoreKey.self) {
+                database, clock, credentials in
+                CredentialKeepingSettingsStore(SQLiteSettingsStore(database: database, clock: clock), credentials: credentials)
+            },
+            .singleton(SettingsStoreKey.self, requires: LocalSettingsStoreKey.self) { $0 },
+            .singleton(SettingsEraserKey.self) { SQLiteSettingsEraser() },
+        ]
+    }
+
     public var providers: [Provider] {
         let environment = environment
+        let sqlite = secrets == .credentialStore ? Self.sqliteStoresKeepingSecrets : Self.sqliteStores
         var providers: [Provider] =
-            (stores == .sqlite ? Self.sqliteStores : []) + [
+            (stores == .sqlite ? sqlite : []) + [
                 scope.map { .instance(SettingsScopeSourceKey.self, $0) } ?? SessionSettingsScope.provider,
                 .singleton(
                     SettingsManagerKey.self, requires: SettingsStoreKey.self, SettingsScopeSourceKey.self, SettingsOverridesKey.self,

@@ -14,6 +14,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     case notificationsLargeTransfer = "notifications.large-transfer"
     case searchAPIBaseURL = "search.api-base-url"
     case searchAPIToken = "search.api-token"
+    case searchOAuthBaseURL = "search.oauth-base-url"
+    case searchOAuthClientID = "search.oauth-client-id"
     case archiveAPIKey = "archive.api-key"
 
     /// The name people type: `display.page-size`.
@@ -67,6 +69,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         case .notificationsLargeTransfer: return .money(defaults.largeTransferThreshold)
         case .searchAPIBaseURL: return .url(defaults.searchAPI.baseURL)
         case .searchAPIToken: return defaults.searchAPI.token.map(SettingValue.secret)
+        case .searchOAuthBaseURL: return .url(defaults.searchAPI.oauthBaseURL)
+        case .searchOAuthClientID: return defaults.searchAPI.oauthClientID.map(SettingValue.identifier)
         case .archiveAPIKey: return defaults.archiveAPIKey.map(SettingValue.secret)
         }
     }
@@ -77,6 +81,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
     public static let accountNumberLength = 8...20
     /// The length of the search API token.
     public static let tokenLength = 1...512
+    /// The length of an OAuth client id (GitHub's are 20 characters: `Iv1.` and hex, or `Ov23…`).
+    public static let clientIDLength = 1...100
     /// The length of the Seoul Open Data API key (issued keys are about 40 characters).
     public static let apiKeyLength = 1...128
     /// The largest `transfer.per-transfer-limit` and `notifications.large-transfer`: what one transfer
@@ -126,8 +132,13 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
                 let maximum = maximumAmount, money.minorUnits <= maximum.minorUnits
             else { throw SettingValueRejected() }
             return .money(money)
-        case .searchAPIBaseURL:
+        case .searchAPIBaseURL, .searchOAuthBaseURL:
             return .url(try Self.parseURL(trimmed))
+        case .searchOAuthClientID:
+            guard Self.clientIDLength.contains(trimmed.count),
+                trimmed.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-" || $0 == "_") })
+            else { throw SettingValueRejected() }
+            return .identifier(trimmed)
         case .searchAPIToken:
             return .secret(try Self.parseSecret(trimmed, length: Self.tokenLength))
         case .archiveAPIKey:
@@ -180,6 +191,10 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             LocalizedText(en: "GitHub-compatible API used by user search.", ko: "사용자 검색에 쓰는 GitHub 호환 API.")
         case .searchAPIToken:
             LocalizedText(en: "Token for the search API (secret).", ko: "검색 API 토큰 (비밀값).")
+        case .searchOAuthBaseURL:
+            LocalizedText(en: "OAuth host of `moa search login`.", ko: "`moa search login`의 OAuth 호스트.")
+        case .searchOAuthClientID:
+            LocalizedText(en: "Client id of the OAuth app `moa search login` uses.", ko: "`moa search login`이 쓰는 OAuth 앱의 클라이언트 ID.")
         case .archiveAPIKey:
             LocalizedText(
                 en: "Seoul Open Data API key for `moa archive import --api` (secret).",
@@ -221,6 +236,14 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
             LocalizedText(
                 en: "an http:// or https:// URL with a host and no credentials, like https://api.github.com",
                 ko: "호스트가 있고 계정 정보가 없는 http:// 또는 https:// URL(예: https://api.github.com)")
+        case .searchOAuthBaseURL:
+            LocalizedText(
+                en: "an http:// or https:// URL with a host and no credentials, like https://github.com",
+                ko: "호스트가 있고 계정 정보가 없는 http:// 또는 https:// URL(예: https://github.com)")
+        case .searchOAuthClientID:
+            LocalizedText(
+                en: "1 to 100 ASCII letters, digits, dots, dashes and underscores, like Iv1.0123456789abcdef",
+                ko: "ASCII 영문자, 숫자, 점, 대시, 밑줄로 된 1~100자(예: Iv1.0123456789abcdef)")
         case .searchAPIToken:
             LocalizedText(en: "1 to 512 characters without spaces", ko: "공백 없는 1~512자")
         case .archiveAPIKey:
@@ -233,6 +256,8 @@ public enum SettingKey: String, Sendable, CaseIterable, Codable {
         switch self {
         case .accountDefault:
             "Only the format is checked here: that the account is yours is checked when it is used."
+        case .searchOAuthClientID:
+            "None is built in: register an OAuth app with the device flow enabled (GitHub: Settings → Developer settings → OAuth Apps) and give its client id."
         case .searchAPIToken, .archiveAPIKey:
             "Secret: masked, never in --json; give it with --value-stdin, or leave VALUE out to type it hidden."
         case .transferPerTransferLimit:
@@ -262,6 +287,8 @@ public enum SettingValue: Sendable, Equatable {
     /// Always KRW.
     case money(Money)
     case url(URL)
+    /// A name of ASCII letters, digits, `.`, `-` and `_` (an OAuth client id).
+    case identifier(String)
     /// A secret: never shown in full.
     case secret(String)
 
@@ -274,6 +301,7 @@ public enum SettingValue: Sendable, Equatable {
         case .accountNumber(let number): number
         case .money(let money): String(money.minorUnits)
         case .url(let url): url.absoluteString
+        case .identifier(let text): text
         case .secret(let secret): secret
         }
     }

@@ -126,6 +126,8 @@ struct SettingsResolver: Sendable {
         var daily = snapshot.transferLimits.daily
         var baseURL = snapshot.searchAPI.baseURL
         var token = snapshot.searchAPI.token
+        var oauthBaseURL = snapshot.searchAPI.oauthBaseURL
+        var oauthClientID = snapshot.searchAPI.oauthClientID
         var perSource = SettingSource.default
         var dailySource = SettingSource.default
         for entry in entries {
@@ -141,6 +143,9 @@ struct SettingsResolver: Sendable {
             case (.searchAPIBaseURL, .url(let url)?): baseURL = url
             case (.searchAPIToken, .secret(let secret)?): token = secret
             case (.searchAPIToken, nil): token = nil
+            case (.searchOAuthBaseURL, .url(let url)?): oauthBaseURL = url
+            case (.searchOAuthClientID, .identifier(let id)?): oauthClientID = id
+            case (.searchOAuthClientID, nil): oauthClientID = nil
             case (.archiveAPIKey, .secret(let secret)?): snapshot.archiveAPIKey = secret
             case (.archiveAPIKey, nil): snapshot.archiveAPIKey = nil
             default: break
@@ -157,7 +162,7 @@ struct SettingsResolver: Sendable {
             perTransfer = daily
         }
         snapshot.transferLimits = TransferLimits(perTransfer: perTransfer, daily: daily)
-        snapshot.searchAPI = SearchAPISettings(baseURL: baseURL, token: token)
+        snapshot.searchAPI = SearchAPISettings(baseURL: baseURL, token: token, oauthBaseURL: oauthBaseURL, oauthClientID: oauthClientID)
         return snapshot
     }
 

@@ -91,7 +91,8 @@ public struct CurrencyLimits: Sendable, Equatable {
     }
 }
 
-/// Where the user search talks to (`search.api-base-url`, `search.api-token`).
+/// Where the user search talks to (`search.api-base-url`, `search.api-token`), and where its
+/// GitHub login goes (`search.oauth-base-url`, `search.oauth-client-id`).
 ///
 /// The token is a secret: `description` and `debugDescription` mask it, so interpolating this
 /// value into a log line or an error never leaks it.
@@ -100,14 +101,23 @@ public struct SearchAPISettings: Sendable, Equatable, CustomStringConvertible, C
     public let baseURL: URL
     /// The bearer token, if the user set one. Secret.
     public let token: String?
+    /// The OAuth host of `moa search login`, e.g. `https://github.com` (no trailing slash).
+    public let oauthBaseURL: URL
+    /// The client id of the OAuth app `moa search login` logs in through; none is built in.
+    public let oauthClientID: String?
 
-    public init(baseURL: URL, token: String?) {
+    public init(
+        baseURL: URL, token: String?, oauthBaseURL: URL = SettingsSnapshot.defaultOAuthBaseURL, oauthClientID: String? = nil
+    ) {
         self.baseURL = baseURL
         self.token = token
+        self.oauthBaseURL = oauthBaseURL
+        self.oauthClientID = oauthClientID
     }
 
     public var description: String {
-        "SearchAPISettings(baseURL: \(baseURL.absoluteString), token: \(token == nil ? "unset" : "set, hidden"))"
+        "SearchAPISettings(baseURL: \(baseURL.absoluteString), token: \(token == nil ? "unset" : "set, hidden"), "
+            + "oauthBaseURL: \(oauthBaseURL.absoluteString), oauthClientID: \(oauthClientID ?? "unset"))"
     }
 
     public var debugDescription: String { description }
@@ -187,6 +197,9 @@ public struct SettingsSnapshot: Sendable, Equatable, CustomStringConvertible, Cu
 
     /// `https://api.github.com`. (The literal is valid; the fallback only satisfies the optional.)
     public static let defaultSearchBaseURL: URL = URL(string: "https://api.github.com") ?? URL(fileURLWithPath: "/")
+
+    /// `https://github.com`: the OAuth host of `moa search login`.
+    public static let defaultOAuthBaseURL: URL = URL(string: "https://github.com") ?? URL(fileURLWithPath: "/")
 }
 
 /// Reads the user's settings. Provided by Settings; other features require `SettingsReaderKey`.

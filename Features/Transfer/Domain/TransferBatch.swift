@@ -97,7 +97,7 @@ public struct TransferBatch: Sendable {
     static func isAboutTheRow(_ error: any UserFacingError) -> Bool {
         switch error.exitStatus {
         case .refused, .usage, .dataError, .noInput, .unavailable: true
-        case .ok, .software, .ioError, .temporaryFailure, .noPermission, .configuration: false
+        case .ok, .software, .ioError, .temporaryFailure, .noPermission, .configuration, .interrupted: false
         }
     }
 }
