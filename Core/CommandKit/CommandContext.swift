@@ -30,6 +30,8 @@ public struct CommandContext: Sendable {
     public let isInteractive: Bool
     /// The language of user-facing strings (the `display.language` setting).
     public let language: AppLanguage
+    /// Whether long listings may go through the pager (``printPaged(_:)``): not with `--no-pager`.
+    public let paging: Bool
 
     public init(
         json: Bool = false,
@@ -40,8 +42,10 @@ public struct CommandContext: Sendable {
         err: any TextOutput,
         environment: [String: String] = [:],
         isInteractive: Bool = false,
-        language: AppLanguage = .en
+        language: AppLanguage = .en,
+        paging: Bool = false
     ) {
+        self.paging = paging
         self.json = json
         self.verbose = verbose
         self.theme = theme
@@ -66,7 +70,7 @@ public struct CommandContext: Sendable {
         return CommandContext(
             json: json, verbose: verbose, theme: json ? .plain : theme(self.theme, .output),
             errorTheme: theme(errorTheme, .error), out: out, err: err, environment: environment,
-            isInteractive: isInteractive, language: language)
+            isInteractive: isInteractive, language: language, paging: paging)
     }
 
     /// `text` in the user's language.
@@ -74,11 +78,11 @@ public struct CommandContext: Sendable {
 
     /// The context of this process: real streams, colour decided per stream.
     public static func live(options: GlobalOptions, colorMode: ColorMode = .auto) -> CommandContext {
-        live(json: options.json, noColor: options.noColor, verbose: options.verbose, colorMode: colorMode)
+        live(json: options.json, noColor: options.noColor, verbose: options.verbose, colorMode: colorMode, paging: !options.noPager)
     }
 
     /// The same, from the global options as flags (when the command line could not be parsed).
-    static func live(json: Bool, noColor: Bool, verbose: Bool, colorMode: ColorMode = .auto) -> CommandContext {
+    static func live(json: Bool, noColor: Bool, verbose: Bool, colorMode: ColorMode = .auto, paging: Bool = false) -> CommandContext {
         let environment = ProcessInfo.processInfo.environment
         func theme(_ stream: StandardStream) -> Theme {
             Theme.resolve(
@@ -89,7 +93,7 @@ public struct CommandContext: Sendable {
             json: json, verbose: verbose,
             theme: json ? .plain : theme(.output), errorTheme: theme(.error),
             out: StreamOutput.standardOutput, err: StreamOutput.standardError,
-            environment: environment, isInteractive: isatty(STDIN_FILENO) == 1
+            environment: environment, isInteractive: isatty(STDIN_FILENO) == 1, paging: paging
         )
     }
 
@@ -200,15 +204,18 @@ public enum CommandError: Error, UserFacingError, Equatable {
 
 extension CommandContext {
     /// The last step of every command: the view model's error is thrown (the runner reports it),
-    /// otherwise its outcome is printed — as JSON with `--json`, else rendered for a person.
+    /// otherwise its outcome is printed — as JSON with `--json`, else rendered for a person; a long
+    /// listing (`paged`) through the pager when standard output is a terminal (``printPaged(_:)``).
     public func present<Outcome>(
         _ outcome: Outcome?, error: (any UserFacingError)?,
-        json: (Outcome) -> any Encodable, render: (Outcome) -> String
+        json: (Outcome) -> any Encodable, paged: (Outcome) -> Bool = { _ in false }, render: (Outcome) -> String
     ) throws {
         if let error { throw error }
         guard let outcome else { return }
         if self.json {
             try printJSON(json(outcome))
+        } else if paged(outcome) {
+            printPaged(render(outcome))
         } else {
             self.print(render(outcome))
         }

@@ -18,6 +18,14 @@ public struct GlobalOptions: ParsableArguments, Sendable {
     @Flag(name: .long, help: "Log what moa does to standard error (secrets are never logged).")
     public var verbose = false
 
+    @Flag(
+        name: .customLong("no-pager"),
+        help: ArgumentHelp(
+            "Print long listings straight to the terminal, without the pager.",
+            discussion: "Listings (history, transfers, events, the inbox) page through $MOA_PAGER, else $PAGER, else `less -FRX`, "
+                + "only when standard output is a terminal."))
+    public var noPager = false
+
     public init() {}
 }
 

@@ -67,6 +67,31 @@ struct MoaProcess {
             status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
     }
 
+    /// Runs `moa ARGUMENTS` on a pseudo-terminal (util-linux's `script`), as a person at a terminal
+    /// would: standard output is a TTY. What the terminal showed comes back as `out` (`err` is empty).
+    func runOnTerminal(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Result {
+        let quoted = ([Self.binary.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qfec", quoted.joined(separator: " "), "/dev/null"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["MOA_HOME"] = home.path
+        environment["MOA_CREDENTIAL_STORE"] = "files"
+        environment["TERM"] = "xterm-256color"
+        environment.removeValue(forKey: "NO_COLOR")
+        if !realPasswordCost { environment["MOA_TESTING_CHEAP_SCRYPT"] = "1" }
+        for (key, value) in extra { environment[key] = value }
+        process.environment = environment
+        let output = Pipe()
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: "")
+    }
+
     /// Runs `sqlite3` on this home's database; its output, trimmed (a failing statement fails the test).
     @discardableResult
     func sql(_ statement: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

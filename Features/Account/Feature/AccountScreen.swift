@@ -16,7 +16,10 @@ enum AccountScreen {
         let viewModel = AccountsViewModel(service: environment.service)
         await viewModel.send(input)
         let state = await viewModel.state
-        try context.present(state.outcome, error: state.error, json: AccountJSON.make) { render($0, theme: context.theme) }
+        try context.present(
+            state.outcome, error: state.error, json: AccountJSON.make,
+            paged: { if case .history = $0 { true } else { false } }
+        ) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: AccountsViewModel.Outcome, theme: Theme) -> String {

@@ -25,6 +25,8 @@ enum ArchiveScreen {
             context.writeDocument(document.text) // the document itself is the output, JSON or not
         } else if context.json {
             try context.printJSON(ArchiveJSON.make(outcome))
+        } else if case .events = outcome {
+            context.printPaged(render(outcome, theme: context.theme))  // a long listing: through the pager on a terminal
         } else {
             context.print(render(outcome, theme: context.theme))
         }

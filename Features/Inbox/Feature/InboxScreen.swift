@@ -14,7 +14,10 @@ enum InboxScreen {
         let viewModel = InboxViewModel(service: environment.service)
         await viewModel.send(input)
         let state = await viewModel.state
-        try context.present(state.outcome, error: state.error, json: InboxJSON.make) { render($0, theme: context.theme) }
+        try context.present(
+            state.outcome, error: state.error, json: InboxJSON.make,
+            paged: { if case .notices = $0 { true } else { false } }
+        ) { render($0, theme: context.theme) }
     }
 
     /// The mark of an unread notice.

@@ -13,7 +13,10 @@ enum SearchScreen {
         let viewModel = SearchViewModel(users: environment.users, events: environment.events)
         await viewModel.send(input)
         let state = viewModel.state
-        try context.present(state.outcome, error: state.error, json: SearchJSON.make) { render($0, theme: context.theme) }
+        try context.present(
+            state.outcome, error: state.error, json: SearchJSON.make,
+            paged: { if case .events = $0 { true } else { false } }
+        ) { render($0, theme: context.theme) }
     }
 
     static func render(_ outcome: SearchViewModel.Outcome, theme: Theme) -> String {

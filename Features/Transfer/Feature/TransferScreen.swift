@@ -22,7 +22,8 @@ enum TransferScreen {
                 case .transfer(let transfer): TransferRecord(transfer)
                 case .page(let page): TransferRecord.Page(page)
                 }
-            }
+            },
+            paged: { if case .page = $0 { true } else { false } }
         ) { render($0, theme: context.theme) }
     }
 
