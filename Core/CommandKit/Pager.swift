@@ -61,7 +61,7 @@ public enum Pager {
                 } else if written < 0 && errno == EINTR {
                     continue
                 } else {
-                    return  // the pager quit
+                    return // the pager quit
                 }
             }
         }

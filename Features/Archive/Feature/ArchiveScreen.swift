@@ -26,7 +26,7 @@ enum ArchiveScreen {
         } else if context.json {
             try context.printJSON(ArchiveJSON.make(outcome))
         } else if case .events = outcome {
-            context.printPaged(render(outcome, theme: context.theme))  // a long listing: through the pager on a terminal
+            context.printPaged(render(outcome, theme: context.theme)) // a long listing: through the pager on a terminal
         } else {
             context.print(render(outcome, theme: context.theme))
         }
