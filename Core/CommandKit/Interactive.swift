@@ -31,10 +31,32 @@ public final class ScriptedLineInput: LineInput {
 public struct Screen: Sendable {
     public let context: CommandContext
     public let input: any LineInput
+    /// The home's entries that have an id, by id: what ``open(_:)`` may lead to.
+    public let links: [String: @Sendable (Screen) async -> Void]
 
-    public init(context: CommandContext, input: any LineInput) {
+    public init(context: CommandContext, input: any LineInput, links: [String: @Sendable (Screen) async -> Void] = [:]) {
         self.context = context
         self.input = input
+        self.links = links
+    }
+
+    /// The same screen, able to open the entries among `entries` that have an id (the home passes its own).
+    public func linking(_ entries: [HomeEntry]) -> Screen {
+        var links = links
+        for entry in entries { if let id = entry.id { links[id] = entry.open } }
+        return Screen(context: context, input: input, links: links)
+    }
+
+    /// Whether the home has an entry called `id` (so a flow may offer to go there).
+    public func canOpen(_ id: String) -> Bool { links[id] != nil }
+
+    /// Opens the home's entry `id` on this screen, as if chosen from the home (its flow runs until
+    /// its own "back"); `false` when there is none.
+    @discardableResult
+    public func open(_ id: String) async -> Bool {
+        guard let open = links[id] else { return false }
+        await open(self)
+        return true
     }
 
     public var theme: Theme { context.theme }
@@ -106,11 +128,16 @@ public struct HomeEntry: Sendable {
 
     public let title: LocalizedText
     public let audience: Audience
+    /// A name other flows may open the entry by (``Screen/open(_:)``), e.g. `archive`; `nil` for none.
+    public let id: String?
     public let open: @Sendable (Screen) async -> Void
 
-    public init(title: LocalizedText, audience: Audience = .signedIn, open: @escaping @Sendable (Screen) async -> Void) {
+    public init(
+        title: LocalizedText, audience: Audience = .signedIn, id: String? = nil, open: @escaping @Sendable (Screen) async -> Void
+    ) {
         self.title = title
         self.audience = audience
+        self.id = id
         self.open = open
     }
 }

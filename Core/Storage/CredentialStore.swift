@@ -307,7 +307,16 @@ public struct SecretServiceCredentialStore: CredentialStore {
 
     public func secret(_ name: CredentialName) throws(CredentialStoreError) -> String? {
         let run = try run(["lookup"] + attributes(name), input: nil)
-        if run.status == 1, run.errorText.isEmpty { return nil }
+        if run.status == 1, run.errorText.isEmpty {
+            // `lookup` says nothing both when there is no item and when the keyring holding it is
+            // locked: `search --all` (which unlocks nothing) lists a locked item, so tell the two apart.
+            let search = try self.run(["search", "--all"] + attributes(name), input: nil)
+            if search.status == 0, !search.output.isEmpty {
+                throw CredentialStoreError(
+                    "The keyring that holds \(name.rawValue) is locked.", hint: "Unlock it (log in to the desktop, or run seahorse), then try again.")
+            }
+            return nil
+        }
         guard run.status == 0 else { throw failure("read", name, run) }
         guard let text = String(data: run.output, encoding: .utf8), !text.isEmpty else { return nil }
         return text
@@ -356,6 +365,10 @@ public struct SecretServiceCredentialStore: CredentialStore {
         let process = Process()
         process.executableURL = tool
         process.arguments = arguments
+        // The tool's own debug output or a translated message must not change what moa reads.
+        var environment = environment
+        for noisy in ["G_MESSAGES_DEBUG", "G_DEBUG", "LANGUAGE"] { environment.removeValue(forKey: noisy) }
+        environment["LC_ALL"] = "C"
         process.environment = environment
         let stdin = Pipe()
         let stdout = Pipe()
@@ -369,7 +382,14 @@ public struct SecretServiceCredentialStore: CredentialStore {
             throw CredentialStoreError(
                 "secret-tool could not be started: \(error.localizedDescription).", hint: CredentialStores.systemHint)
         }
-        let watchdog = DispatchWorkItem { [process] in if process.isRunning { process.terminate() } }
+        // SIGKILL, not terminate()'s SIGTERM: a child started from a Dispatch worker inherits its
+        // blocked SIGTERM, and a hung keyring must not hang moa.
+        let killed = Locked(false)
+        let watchdog = DispatchWorkItem { [process] in
+            guard process.isRunning else { return }
+            killed.withLock { $0 = true }
+            kill(process.processIdentifier, SIGKILL)
+        }
         DispatchQueue.global().asyncAfter(deadline: .now() + 10, execute: watchdog)
         defer { watchdog.cancel() }
         if let input { stdin.fileHandleForWriting.write(input) }
@@ -384,7 +404,7 @@ public struct SecretServiceCredentialStore: CredentialStore {
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        if process.terminationReason == .uncaughtSignal {
+        if killed.withLock({ $0 }) {
             throw CredentialStoreError("The Secret Service did not answer within 10 seconds.", hint: CredentialStores.systemHint)
         }
         return ToolRun(status: process.terminationStatus, output: output, error: errorData.withLock { $0 })

@@ -65,6 +65,11 @@ struct GitHubLoginTests {
         .json(#"{"error":"\#(code)","error_description":"…"\#(interval.map { #","interval":\#($0)"# } ?? "")}"#)
     }
 
+    /// The login kept in `store`, as the vault reads it.
+    static func kept(in store: any CredentialStore) throws -> LoginToken? {
+        try CredentialTokenVault(store: store).token()
+    }
+
     static let granted = CannedReply.json(#"{"access_token":"\#(token)","token_type":"bearer","scope":""}"#)
 
     private func harness(_ server: FakeGitHubServer, credentials: any CredentialStore, sleeps: Sleeps, clientID: String? = clientID)
@@ -95,7 +100,7 @@ struct GitHubLoginTests {
             for text in [run.out, run.err] {
                 #expect(!text.contains(Self.token) && !text.contains(Self.deviceCode))
             }
-            #expect(try store.secret(#require(CredentialName("search.github-token"))) == Self.token)
+            #expect(try Self.kept(in: store) == LoginToken(token: Self.token, apiBaseURL: try server.baseURL.absoluteString))
 
             let requests = server.requests
             let device = try #require(requests.first)
@@ -173,14 +178,38 @@ struct GitHubLoginTests {
     }
 
     @Test func anUnknownClientOrADisabledFlowIsAConfigurationError() async throws {
-        for (reply, sentence) in [
-            (Self.error("incorrect_client_credentials"), "does not know the client id “\(Self.clientID)”"),
-            (Self.error("device_flow_disabled"), "does not allow the device flow"),
+        // GitHub refuses at the device-code request (as other clients see it), and may at a poll.
+        for (code, sentence) in [
+            ("incorrect_client_credentials", "does not know the client id “\(Self.clientID)”"),
+            ("device_flow_disabled", "does not allow the device flow"),
         ] {
-            try await FakeGitHubServer.with(Self.handler(polls: [reply])) { server in
-                let run = try await harness(server, credentials: InMemoryCredentialStore(), sleeps: Sleeps()).run(["login"])
-                #expect(run.status == 78)
-                #expect(run.err.contains(sentence))
+            let atRequest: FakeGitHubServer.Handler = { request in
+                request.path == "/login/device/code" ? Self.error(code) : .json("{}")
+            }
+            for handler in [atRequest, Self.handler(polls: [Self.error(code)])] {
+                try await FakeGitHubServer.with(handler) { server in
+                    let run = try await harness(server, credentials: InMemoryCredentialStore(), sleeps: Sleeps()).run(["login"])
+                    #expect(run.status == 78, "\(code): \(run.err)")
+                    #expect(run.err.contains(sentence))
+                }
+            }
+        }
+    }
+
+    @Test func theLoginsTokenGoesOnlyToTheAPIItWasIssuedFor() async throws {
+        let store = InMemoryCredentialStore(backend: .secretService)
+        try await FakeGitHubServer.with(Self.handler(polls: [Self.granted])) { server in
+            #expect(try await harness(server, credentials: store, sleeps: Sleeps()).run(["login"]).status == 0)
+            try await FakeGitHubServer.with(Self.handler(polls: [Self.granted])) { elsewhere in
+                // Same store, another search.api-base-url (a proxy, another host): no token travels there.
+                let base = try elsewhere.baseURL
+                let moved = try SearchHarness(
+                    clients: .urlSession(timeout: 10), baseURL: base, credentials: store, oauthBaseURL: base, oauthClientID: Self.clientID)
+                _ = try await moved.run(["user", "octocat"])
+                #expect(elsewhere.requests.last?.headers["authorization"] == nil)
+                let status = try await moved.run(["status"])
+                #expect(status.out.contains("The GitHub login is for the API at \(try server.baseURL.absoluteString)"))
+                #expect(!status.out.contains(Self.token))
             }
         }
     }
@@ -271,7 +300,8 @@ struct GitHubLoginTests {
             #expect(run.status == 0)
             #expect(run.out.contains("owner-only files in \(home.secretsURL.path)"))
             let file = home.secretsURL.appendingPathComponent("search.github-token")
-            #expect(try String(contentsOf: file, encoding: .utf8) == Self.token)
+            #expect(try String(contentsOf: file, encoding: .utf8).contains(Self.token))
+            #expect(try Self.kept(in: FileCredentialStore(home: home))?.token == Self.token)
             let mode = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int)
             #expect(mode == 0o600)
         }

@@ -24,6 +24,12 @@ public struct GitHubOAuthClient: GitHubOAuth {
         let response = try await post(["login", "device", "code"], form: form, to: oauthBaseURL)
         if response.status == 404 { throw .unknownClientID(clientID) }
         let body = try Self.decode(DeviceCodeBody.self, response, clientID: clientID)
+        switch body.error {
+        case nil: break
+        case "device_flow_disabled": throw .deviceFlowDisabled
+        case "incorrect_client_credentials", "unauthorized_client", "invalid_client": throw .unknownClientID(clientID)
+        case let error?: throw .unexpectedAnswer(LoginError.echoedCode(error))
+        }
         guard let deviceCode = body.deviceCode, let userCode = body.userCode, let verification = body.verificationURI,
             let url = URL(string: verification), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
             url.host?.isEmpty == false,
@@ -127,13 +133,14 @@ public struct GitHubOAuthClient: GitHubOAuth {
         let verificationURI: String?
         let expiresIn: Int64?
         let interval: Int64?
+        let error: String?
 
         enum CodingKeys: String, CodingKey {
             case deviceCode = "device_code"
             case userCode = "user_code"
             case verificationURI = "verification_uri"
             case expiresIn = "expires_in"
-            case interval
+            case interval, error
         }
     }
 
@@ -189,8 +196,16 @@ public struct CredentialTokenVault: SearchTokenVault {
         }
     }
 
-    public func token() throws -> String? { try store.secret(name) }
-    public func keep(_ token: String) throws { try store.store(token, as: name) }
+    /// The item holds `{"token": …, "apiBaseURL": …}` (``LoginToken``); anything else reads as no login.
+    public func token() throws -> LoginToken? {
+        guard let text = try store.secret(name) else { return nil }
+        return try? JSONDecoder().decode(LoginToken.self, from: Data(text.utf8))
+    }
+
+    public func keep(_ token: LoginToken) throws {
+        let data = try JSONEncoder().encode(token)
+        try store.store(String(decoding: data, as: UTF8.self), as: name)
+    }
 
     public func forget() throws -> Bool {
         let name = try name

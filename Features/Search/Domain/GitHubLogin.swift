@@ -69,11 +69,26 @@ public protocol GitHubOAuth: Sendable {
     func identity(apiBaseURL: URL, token: String) async throws(LoginError) -> GitHubIdentity
 }
 
+/// The login's token and the API it was issued for: it is only ever sent there.
+public struct LoginToken: Sendable, Equatable, Codable, CustomStringConvertible {
+    /// Secret.
+    public let token: String
+    /// `search.api-base-url` at login (`https://api.github.com`).
+    public let apiBaseURL: String
+
+    public init(token: String, apiBaseURL: String) {
+        self.token = token
+        self.apiBaseURL = apiBaseURL
+    }
+
+    public var description: String { "LoginToken(token: hidden, apiBaseURL: \(apiBaseURL))" }
+}
+
 /// Where the login's token is kept: the system's credential store, or an owner-only file.
 public protocol SearchTokenVault: Sendable {
     /// The token of the last login, `nil` after a logout or before any login.
-    func token() throws -> String?
-    func keep(_ token: String) throws
+    func token() throws -> LoginToken?
+    func keep(_ token: LoginToken) throws
     /// Forgets the token; whether there was one.
     func forget() throws -> Bool
     /// Where the token is kept, one phrase: "the Secret Service (…)".
@@ -249,7 +264,7 @@ public struct GitHubLogin: Sendable {
             case .token(let token, let scopes):
                 let identity = try await oauth.identity(apiBaseURL: api.baseURL, token: token)
                 do {
-                    try vault.keep(token)
+                    try vault.keep(LoginToken(token: token, apiBaseURL: api.baseURL.absoluteString))
                 } catch {
                     throw LoginError.store(Self.sentence(error))
                 }
@@ -271,16 +286,22 @@ public struct GitHubLogin: Sendable {
     /// Which token the search sends, whose it is (asked of the API), and where it is kept.
     public func status() async throws -> LoginStatus {
         let api = try await settings.snapshot().searchAPI
-        let stored: String?
+        let stored: LoginToken?
         do {
             stored = try vault.token()
         } catch {
             throw LoginError.store(Self.sentence(error))
         }
+        let usable = stored.flatMap { $0.apiBaseURL == api.baseURL.absoluteString ? $0.token : nil }
         let (source, token): (LoginStatus.TokenSource, String?) =
-            if let setting = api.token { (.setting, setting) } else if let stored { (.login, stored) } else { (.none, nil) }
+            if let setting = api.token { (.setting, setting) } else if let usable { (.login, usable) } else { (.none, nil) }
         var identity: GitHubIdentity?
         var problem: String?
+        if let stored, usable == nil, api.token == nil {
+            problem =
+                "The GitHub login is for the API at \(stored.apiBaseURL), not search.api-base-url (\(api.baseURL.absoluteString)): "
+                + "its token is not sent there."
+        }
         if let token {
             do {
                 identity = try await oauth.identity(apiBaseURL: api.baseURL, token: token)
@@ -295,11 +316,13 @@ public struct GitHubLogin: Sendable {
             apiBaseURL: api.baseURL, oauthBaseURL: api.oauthBaseURL, clientIDSet: api.oauthClientID != nil)
     }
 
-    /// The token the search sends: `search.api-token` when set, else the login's.
+    /// The token the search sends: `search.api-token` when set, else the login's — only to the API
+    /// it was issued for (a changed `search.api-base-url` never receives it).
     public static func token(settings api: SearchAPISettings, vault: (any SearchTokenVault)?) throws -> String? {
         if let token = api.token { return token }
         do {
-            return try vault?.token()
+            guard let login = try vault?.token(), login.apiBaseURL == api.baseURL.absoluteString else { return nil }
+            return login.token
         } catch {
             throw LoginError.store(sentence(error))
         }

@@ -190,13 +190,18 @@ enum SearchLoginScreen {
     /// then stops with ``LoginError/interrupted`` (130) and nothing saved, instead of the process dying.
     static func untilInterrupted<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) async throws -> T {
         let task = Task { try await body() }
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { task.cancel() }
-        signal(SIGINT, SIG_IGN)
-        source.resume()
+        // Ctrl-C is turned into cancellation while the login waits; whatever SIGINT did before is
+        // restored afterwards (ignored stays ignored: a login started under nohup keeps running).
+        let previous = signal(SIGINT, SIG_IGN)
+        // C function pointers are not Equatable: compare their addresses.
+        let wasIgnored = withUnsafeBytes(of: previous) { $0.load(as: Int.self) } == withUnsafeBytes(of: SIG_IGN) { $0.load(as: Int.self) }
+        // (A Dispatch source released before it was ever resumed traps: make one only to use it.)
+        let source = wasIgnored ? nil : DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source?.setEventHandler { task.cancel() }
+        source?.resume()
         defer {
-            source.cancel()
-            signal(SIGINT, SIG_DFL)
+            source?.cancel()
+            signal(SIGINT, previous)
         }
         do {
             return try await task.value

@@ -51,14 +51,14 @@ public struct CredentialKeepingSettingsStore: SettingsStore {
             var before: [SettingKey: String] = [:]
             for key in SettingKey.secretKeys {
                 guard let text = stored.own[key.name] else { continue }
-                let secret = text == Self.marker ? try credentials.secret(Self.name(key, scope: scope.storageKey)) : text
+                // A marker whose item cannot be read stays visible as the marker: a reset still
+                // removes the row (and the item, if the store has it after all).
+                let secret =
+                    text == Self.marker
+                    ? (credentials.backend.isSystem ? try credentials.secret(Self.name(key, scope: scope.storageKey)) : nil) ?? text
+                    : text
                 view.own[key.name] = secret
                 before[key] = secret
-            }
-            if stored.fallback.values.contains(Self.marker) {
-                for key in SettingKey.secretKeys where stored.fallback[key.name] == Self.marker {
-                    view.fallback[key.name] = try credentials.secret(Self.name(key, scope: SettingsScope.device.storageKey))
-                }
             }
             let result = try change(&view)
             var own = view.own
@@ -72,7 +72,7 @@ public struct CredentialKeepingSettingsStore: SettingsStore {
                 if let after, credentials.backend.isSystem {
                     try credentials.store(after, as: name)
                     own[key.name] = Self.marker
-                } else if stored.own[key.name] == Self.marker {
+                } else if stored.own[key.name] == Self.marker, credentials.backend.isSystem {
                     try credentials.remove(name)
                 }
             }
