@@ -313,7 +313,8 @@ public struct SecretServiceCredentialStore: CredentialStore {
             let search = try self.run(["search", "--all"] + attributes(name), input: nil)
             if search.status == 0, !search.output.isEmpty {
                 throw CredentialStoreError(
-                    "The keyring that holds \(name.rawValue) is locked.", hint: "Unlock it (log in to the desktop, or run seahorse), then try again.")
+                    "The keyring that holds \(name.rawValue) is locked.",
+                    hint: "Unlock it (log in to the desktop, or run seahorse), then try again.")
             }
             return nil
         }

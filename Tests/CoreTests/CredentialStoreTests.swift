@@ -72,26 +72,27 @@ struct CredentialStoreTests {
     }
 
     #if os(Linux)
-    // On macOS the Keychain is the system's store whatever the environment: no test writes to it.
-    @Test func theChoiceFollowsTheVariable() throws {
-        let noBus = ["PATH": "/nonexistent"]
-        #expect(try CredentialStores.select(home: home, environment: noBus).backend == .files)
-        #expect(
-            try CredentialStores.select(home: home, environment: noBus.merging(["MOA_CREDENTIAL_STORE": "files"]) { $1 }).backend == .files)
-        #expect {
-            try CredentialStores.select(home: home, environment: ["MOA_CREDENTIAL_STORE": "keyring"])
-        } throws: { error in
-            (error as? CredentialStoreError)?.exitStatus == .configuration
+        // On macOS the Keychain is the system's store whatever the environment: no test writes to it.
+        @Test func theChoiceFollowsTheVariable() throws {
+            let noBus = ["PATH": "/nonexistent"]
+            #expect(try CredentialStores.select(home: home, environment: noBus).backend == .files)
+            #expect(
+                try CredentialStores.select(home: home, environment: noBus.merging(["MOA_CREDENTIAL_STORE": "files"]) { $1 }).backend
+                    == .files)
+            #expect {
+                try CredentialStores.select(home: home, environment: ["MOA_CREDENTIAL_STORE": "keyring"])
+            } throws: { error in
+                (error as? CredentialStoreError)?.exitStatus == .configuration
+            }
+            // `system` with none: every use fails with 69, and nothing goes to a file instead.
+            let required = try CredentialStores.select(home: home, environment: noBus.merging(["MOA_CREDENTIAL_STORE": "system"]) { $1 })
+            #expect {
+                try required.store("x", as: name("a"))
+            } throws: { error in
+                (error as? CredentialStoreError)?.exitStatus == .unavailable
+            }
+            #expect(!FileManager.default.fileExists(atPath: home.secretsURL.path))
         }
-        // `system` with none: every use fails with 69, and nothing goes to a file instead.
-        let required = try CredentialStores.select(home: home, environment: noBus.merging(["MOA_CREDENTIAL_STORE": "system"]) { $1 })
-        #expect {
-            try required.store("x", as: name("a"))
-        } throws: { error in
-            (error as? CredentialStoreError)?.exitStatus == .unavailable
-        }
-        #expect(!FileManager.default.fileExists(atPath: home.secretsURL.path))
-    }
     #endif
 
     @Test(
