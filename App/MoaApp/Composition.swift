@@ -109,7 +109,9 @@ public enum Composition {
         AuthSignInEntryKey.self,
         AccountHomeEntryKey.self,
         SearchHomeEntryKey.self,
+        ArchiveHomeEntryKey.self,
         InboxHomeEntryKey.self,
+        SettingsHomeEntryKey.self,
         AuthSignOutEntryKey.self,
     ]
 

@@ -149,4 +149,76 @@ struct InteractiveEndToEndTests {
         #expect(after[prepared.main] == 1_000_000)
         #expect(after[prepared.savings] == 200_000)
     }
+
+    /// A logged-in user with the sample catalogue and one archived event (rated 5).
+    static func archiving(_ moa: MoaProcess) throws -> String {
+        try moa.loggedIn(email, password: password)
+        #expect(try moa.run(["archive", "import", "--sample"]).status == 0)
+        let events = try JSONSerialization.jsonObject(with: Data(moa.run(["archive", "events", "--json"]).out.utf8)) as? [String: Any]
+        let first = try #require((events?["events"] as? [[String: Any]])?.first)
+        let id = try #require(first["id"] as? String)
+        #expect(try moa.run(["archive", "add", id, "--rating", "5"]).status == 0)
+        return try #require(first["title"] as? String)
+    }
+
+    @Test func homeReachesTheArchivesTasteCardAndTheSettings() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        _ = try Self.archiving(moa)
+        let result = try moa.run(
+            [],
+            stdin: Self.typed([
+                "3", // home: My archive
+                "2", // My archive: Taste card
+                "", // Press Enter to go back.
+                "0", // My archive: Back
+                "5", // home: Settings
+                "3", // Which setting to change?: display.page-size
+                "30", // New value
+                "0", // Settings: Back
+                "0", // home: Quit
+            ]))
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let out = result.out
+        let taste = try #require(out.range(of: "Your taste · 1 ticket"), "no taste card:\n\(out)")
+        let settings = try #require(out.range(of: "Which setting to change?"))
+        #expect(taste.lowerBound < settings.lowerBound)
+        #expect(out.contains("display.page-size = 30 (saved for \(Self.email))"))
+        #expect(out.hasSuffix("Bye.\n"))
+        // Saved for real, as the command sees it.
+        let get = try moa.run(["settings", "get", "display.page-size", "--json"])
+        #expect(get.out.contains("\"value\":30") || get.out.contains("\"value\" : 30"), "\(get.out)")
+    }
+
+    @Test func archivingAnEventFromTheSearchLeadsIntoTheSameArchive() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        _ = try Self.archiving(moa)
+        let result = try moa.run(
+            [],
+            stdin: Self.typed([
+                "2", // home: Search users and events
+                "2", // Search: Cultural events
+                "", "", "", // words, district, free only
+                "2", // Show an event: the second
+                "1", // What next?: Archive this event as attended
+                "4", "", // rating, memo
+                "1", // What next?: Open my archive
+                "1", // My archive: Tickets
+                "", // Press Enter to go back.
+                "0", // My archive: Back
+                "0", // events: Back
+                "0", // Search: Back
+                "0", // home: Quit
+            ]))
+        #expect(result.status == 0, "stderr: \(result.err)")
+        let archived = try #require(result.out.range(of: "What next?\n  1. Open my archive"), "\(result.out)")
+        let tickets = try #require(result.out.range(of: "My archive\n  1. Tickets", range: archived.upperBound..<result.out.endIndex))
+        // The archive the home opens lists both tickets: the one from before and the one just archived.
+        let list = try moa.run(["archive", "list", "--json"])
+        let count = (try JSONSerialization.jsonObject(with: Data(list.out.utf8)) as? [Any])?.count
+        #expect(count == 2)
+        // The tickets table of that archive shows the new ticket's rating.
+        #expect(result.out[tickets.upperBound...].contains("4/5"))
+    }
 }

@@ -44,6 +44,15 @@ public struct ArchiveFeatureModule: FeatureModule {
                         service: service, importer: importer, sources: sources,
                         catalogue: catalogue, settings: settings, writer: writer))
             },
+            // The interactive home's entry: the same environment, so the same view model as the commands.
+            .singleton(
+                ArchiveHomeEntryKey.self, requires: ArchiveServiceKey.self, CatalogueImporterKey.self, CatalogueSourcesKey.self,
+                EventCatalogueKey.self, SettingsReaderKey.self, ExportWriterKey.self
+            ) { service, importer, sources, catalogue, settings, writer in
+                ArchiveHome.entry(
+                    environment: ArchiveEnvironment(
+                        service: service, importer: importer, sources: sources, catalogue: catalogue, settings: settings, writer: writer))
+            },
         ]
     }
 }

@@ -137,3 +137,9 @@ public protocol EventArchiving: Sendable {
 
 public enum EventCatalogueKey: ServiceKey { public typealias Service = any EventCatalogue }
 public enum EventArchivingKey: ServiceKey { public typealias Service = any EventArchiving }
+
+/// The archive's entry in the interactive home, by name: another feature's flow leads into it with
+/// `Screen.open(ArchiveHomeLink.id)` (Search does after "archive this event").
+public enum ArchiveHomeLink {
+    public static let id = "archive"
+}

@@ -203,6 +203,13 @@ final class SearchCoordinator: Coordinator {
                     text(
                         "Archived “\(SearchScreen.clean(ticket.title))” (attended \(ticket.attendedOn)).",
                         "“\(SearchScreen.clean(ticket.title))”을(를) 보관했습니다(관람일 \(ticket.attendedOn))."), .success))
+            // Into the same archive the home opens (Archive's entry, by its id in ArchiveInterface).
+            if screen.canOpen(ArchiveHomeLink.id),
+                screen.choose(
+                    text("What next?", "다음 작업"), [text("Open my archive", "내 보관함 열기")], back: text("Back to the events", "행사 목록으로")) == 0
+            {
+                await screen.open(ArchiveHomeLink.id)
+            }
         } catch {
             screen.showError(SearchViewModel.userFacing(error))
         }

@@ -34,7 +34,8 @@ public struct SettingsFeatureModule: FeatureModule {
                     environment: SettingsEnvironment(
                         manager: manager, confirmation: confirmation,
                         secretInput: secretInput))
-            }
+            },
+            .singleton(SettingsHomeEntryKey.self, requires: SettingsManagerKey.self) { SettingsHome.entry(manager: $0) },
         ]
     }
 }
