@@ -255,7 +255,7 @@ let features: [FeatureSpec] = [
         remote: ["TransferAPI", "TransferDomain", "TransferInterface", "APIClient", "SharedKit", "Registry"],
         servedTests: [
             "TransferServer", "TransferRemote", "TransferDomain", "TransferInterface", "TransferTesting", "APIClient", "APIServing",
-            "APITesting", "CommandKit", "Money", "SharedKit", openAPIRuntime, httpTypes,
+            "APITesting", "CommandKit", "DesignSystem", "Money", "SharedKit", openAPIRuntime, httpTypes,
         ]),
     .feature(
         "Search",

@@ -124,7 +124,9 @@ public struct CommandContext: Sendable {
     public func report(_ error: any UserFacingError) -> ExitStatus {
         if json {
             let body = JSONOutput.ErrorBody(
-                error: .init(message: error.message(in: language), hint: error.hint, exitStatus: error.exitStatus.rawValue))
+                error: .init(
+                    message: error.message(in: language), hint: error.hint, exitStatus: error.exitStatus.rawValue,
+                    fields: (error as? any UserFacingErrorWithFields)?.fields))
             err.write(((try? JSONOutput.encode(body)) ?? #"{"error":{"message":"unreportable error"}}"#) + "\n")
         } else {
             err.write(ErrorText(message: error.message(in: language), hint: error.hint).render(theme: errorTheme) + "\n")
@@ -176,6 +178,8 @@ public enum JSONOutput {
             let message: String
             let hint: String?
             let exitStatus: Int32
+            /// The error's facts as values (``UserFacingErrorWithFields``), absent when it has none.
+            let fields: [String: String]?
         }
         let error: Detail
     }

@@ -13,3 +13,10 @@ public protocol UserFacingError: Error, Sendable {
 extension UserFacingError {
     public var hint: String? { nil }
 }
+
+/// An error with facts a script needs as values, not inside a sentence: `moa … --json` writes them
+/// as the error body's `fields` (e.g. the idempotency key of a send whose outcome is unknown).
+public protocol UserFacingErrorWithFields: UserFacingError {
+    /// Snake_case names and their values.
+    var fields: [String: String] { get }
+}

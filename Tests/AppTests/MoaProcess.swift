@@ -63,8 +63,22 @@ struct MoaProcess {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(
+        let result = Result(
             status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: String(decoding: err, as: UTF8.self))
+        if arguments.contains("--json") { Self.capture(arguments, result) }
+        return result
+    }
+
+    /// With `MOA_JSON_CAPTURE` naming a folder, every `--json` run is kept there — arguments, status and
+    /// both streams, one JSON file each — for `Scripts/check-json-schemas` to validate against the
+    /// command's JSON Schema in docs/json (`.ci/run` does, after the tests).
+    static func capture(_ arguments: [String], _ result: Result) {
+        guard let folder = ProcessInfo.processInfo.environment["MOA_JSON_CAPTURE"], !folder.isEmpty else { return }
+        let record: [String: Any] = ["argv": arguments, "status": Int(result.status), "stdout": result.out, "stderr": result.err]
+        guard let data = try? JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]) else { return }
+        let url = URL(fileURLWithPath: folder).appendingPathComponent("\(UUID().uuidString.lowercased()).json")
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try? data.write(to: url)
     }
 
     /// Runs `moa ARGUMENTS` on a pseudo-terminal (util-linux's `script`), as a person at a terminal

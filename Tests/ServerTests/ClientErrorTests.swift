@@ -136,6 +136,7 @@ struct ClientErrorTests {
         let lost = TransferOutcomeUnknown(key: "k-1", reason: timedOut)
         #expect(lost.message.contains("may or may not have been sent"))
         #expect(lost.hint == "Send it again with --idempotency-key k-1: it is sent once either way.")
+        #expect(lost.fields == ["idempotency_key": "k-1", "outcome": "unknown"])
         let dropped = try #require(RemoteAPI.failure(HTTPClientError.remoteConnectionClosed, server: Self.server) as? ServerUnreachable)
         #expect(dropped.sent == .perhaps && dropped.message.hasSuffix(": the connection was lost before the answer came."))
         #expect(

@@ -2,6 +2,7 @@ import APIClient
 import APIServing
 import APITesting
 import CommandKit
+import DesignSystem
 import Foundation
 import HTTPTypes
 import Money
@@ -143,6 +144,13 @@ struct TransferOverTheWireTests {
         #expect(unknown?.key == "k-9" && unknown?.exitStatus == .configuration)
         #expect(unknown?.message.contains("may or may not have been sent") == true)
         #expect(unknown?.hint?.contains("--idempotency-key k-9") == true)
+        // A script (`--json`) gets the key as a field of the error body, not only inside the hint.
+        let out = CapturingOutput()
+        let err = CapturingOutput()
+        CommandContext(json: true, out: out, err: err).report(try #require(unknown))
+        let reported = try #require(try JSONSerialization.jsonObject(with: Data(err.text.utf8)) as? [String: [String: Any]])
+        #expect(reported["error"]?["fields"] as? [String: String] == ["idempotency_key": "k-9", "outcome": "unknown"])
+        #expect(reported["error"]?["exit_status"] as? Int == 78)
     }
 
     @Test func anHonestTransferBodyIsRead() async throws {

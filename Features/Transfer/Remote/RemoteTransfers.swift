@@ -101,7 +101,7 @@ extension RemoteTransfers: BatchSending {}
 /// not have been made. Retried with the same key it is made exactly once either way, so the key is
 /// told — 75 (temporary) when no answer came; 78 (configuration) when the answer was not understood,
 /// which a retry against the same server would not change.
-public struct TransferOutcomeUnknown: UserFacingError, Equatable {
+public struct TransferOutcomeUnknown: UserFacingErrorWithFields, Equatable {
     public let key: String
     public let cause: Cause
 
@@ -130,6 +130,11 @@ public struct TransferOutcomeUnknown: UserFacingError, Equatable {
             "moa-server at \(RemoteProblem.clean(server)) answered the transfer in a way this moa does not understand, so it may or may not have been sent."
         }
     }
+    /// For scripts (`--json`): the key to send it again with, and that the outcome is unknown.
+    public var fields: [String: String] {
+        ["idempotency_key": key, "outcome": "unknown"]
+    }
+
     public var hint: String? {
         switch cause {
         case .noAnswer:
