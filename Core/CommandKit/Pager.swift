@@ -37,7 +37,7 @@ public enum Pager {
         if environment["LV"] == nil { environment["LV"] = "-c" }
         process.environment = environment
         let input = Pipe()
-        process.standardInput = input  // its output and errors: moa's own terminal, inherited
+        process.standardInput = input // its output and errors: moa's own terminal, inherited
         // A pager that quits before reading everything closes the pipe: the write fails with EPIPE
         // instead of killing moa with SIGPIPE.
         let previous = signal(SIGPIPE, SIG_IGN)

@@ -52,14 +52,16 @@ struct JSONOutputEndToEndTests {
         try Self.json(moa, ["account", "show", main])
         try Self.json(moa, ["account", "history", main])
 
-        let sent = try #require(try Self.json(moa, ["transfer", "send", "--from", main, "--to", other, "50,000", "--memo", "save"]) as? [String: Any])
+        let sent = try #require(
+            try Self.json(moa, ["transfer", "send", "--from", main, "--to", other, "50,000", "--memo", "save"]) as? [String: Any])
         let transfer = try #require(sent["id"] as? String)
         try Self.json(moa, ["transfer", "show", transfer])
         try Self.json(moa, ["transfer", "list"])
         try Self.json(moa, ["transfer", "recipients", "add", other, "--alias", "rainy"])
         try Self.json(moa, ["transfer", "recipients", "list"])
         let batch = moa.home.appendingPathComponent("batch.csv")
-        try "from,to,amount,memo\n\(main),\(other),1000,one\n\(main),\(other),2000,two\n".write(to: batch, atomically: true, encoding: .utf8)
+        try "from,to,amount,memo\n\(main),\(other),1000,one\n\(main),\(other),2000,two\n".write(
+            to: batch, atomically: true, encoding: .utf8)
         try Self.json(moa, ["transfer", "batch", batch.path])
         try Self.json(moa, ["transfer", "recipients", "remove", "rainy"])
 

@@ -13,7 +13,8 @@ struct JSONSchemasTests {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("moa-json-schemas-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         moa = folder.appendingPathComponent("moa")
-        let tree = #"{"command":{"commandName":"moa","subcommands":[{"commandName":"account","subcommands":[{"commandName":"show"},{"commandName":"open"}]},{"commandName":"tour"}]}}"#
+        let tree =
+            #"{"command":{"commandName":"moa","subcommands":[{"commandName":"account","subcommands":[{"commandName":"show"},{"commandName":"open"}]},{"commandName":"tour"}]}}"#
         try "#!/bin/sh\necho '\(tree)'\n".write(to: moa, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: moa.path)
     }
@@ -48,7 +49,9 @@ struct JSONSchemasTests {
         try capture(
             "type", ["account", "open", "--json"], status: 0,
             stdout: Self.account.replacingOccurrences(of: #""minor_units":5000"#, with: #""minor_units":"5000""#))
-        try capture("missing", ["account", "open", "--json"], status: 0, stdout: Self.account.replacingOccurrences(of: #""closed":false,"#, with: ""))
+        try capture(
+            "missing", ["account", "open", "--json"], status: 0,
+            stdout: Self.account.replacingOccurrences(of: #""closed":false,"#, with: ""))
         try capture("silent", ["account", "show", "1", "--json"], status: 69, stderr: "error: No account 1.\n")
         try capture("unknown", ["tour", "--json"], status: 0, stdout: "{}")
         let result = try check()
