@@ -94,4 +94,25 @@ struct JSONOutputEndToEndTests {
         try Self.json(moa, ["account", "close", other])
         try Self.json(moa, ["auth", "logout"])
     }
+
+    @Test func aMoneyNoticeGivesItsTransferAsFields() throws {
+        let moa = try MoaProcess()
+        defer { moa.remove() }
+        try moa.loggedIn(Self.email, password: Self.password)
+        let main = try moa.openAccount(name: "Main")
+        let other = try moa.openAccount("savings", name: "Other")
+        try moa.run(["account", "deposit", main, "3,000,000"])
+        // At or above notifications.large-transfer (1,000,000 KRW): a "large transfer sent" notice.
+        let sent = try #require(try Self.json(moa, ["transfer", "send", "--from", main, "--to", other, "1,500,000"]) as? [String: Any])
+        let page = try #require(try Self.json(moa, ["inbox", "list"]) as? [String: Any])
+        let notice = try #require((page["notices"] as? [[String: Any]])?.first { $0["kind"] as? String == "large-transfer-sent" })
+        let transfer = try #require(notice["transfer"] as? [String: Any])
+        let amount = try #require(transfer["amount"] as? [String: Any])
+        #expect(amount["minor_units"] as? Int == 1_500_000 && amount["currency"] as? String == "KRW")
+        #expect(transfer["from"] as? String == main && transfer["to"] as? String == other)
+        #expect(transfer["transfer_id"] as? String == sent["id"] as? String)
+        // A notice about something else has none.
+        let login = try #require((page["notices"] as? [[String: Any]])?.first { $0["kind"] as? String == "new-login" })
+        #expect(login["transfer"] is NSNull)
+    }
 }

@@ -247,7 +247,7 @@ struct InboxCommandTests {
         #expect(object["unread_count"] as? Int == 1)
         #expect(object["next_before"] is NSNull)
         let notice = try #require((object["notices"] as? [[String: Any]])?.first)
-        #expect(Set(notice.keys) == ["id", "kind", "title", "body", "created_at", "read", "read_at"])
+        #expect(Set(notice.keys) == ["id", "kind", "title", "body", "created_at", "read", "read_at", "transfer"])
         #expect(notice["kind"] as? String == "money-received")
         #expect(notice["title"] as? String == "Received 50,000 KRW")
         #expect(notice["created_at"] as? String == "2026-01-01T00:00:00Z")

@@ -76,6 +76,23 @@ struct InboxStoreContractTests {
     }
 
     @Test(arguments: Engine.allCases)
+    func aNoticesTransferIsKeptAsValues(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let details = NoticeTransferDetails(
+                amountMinorUnits: 5_000_000, currency: "KRW", from: "220-8765-4321-0", to: "110-1234-5678-9", transferID: "t-1")
+            let received = InboxNotice(
+                recipient: ada, kind: .moneyReceived, title: "Received 5,000,000 KRW", body: "From 220-8765-4321-0 into 110-1234-5678-9",
+                createdAt: start, transfer: details)
+            // Several at once too (the server's batched write publishes that way).
+            try await stores.unitOfWork.perform { transaction in
+                try stores.publisher.publish([received, notice("New sign-in", kind: .newLogin, body: "—")], in: transaction)
+            }
+            let notices = try await inbox(of: ada, on: stores)
+            #expect(notices.map(\.transfer) == [nil, details])
+        }
+    }
+
+    @Test(arguments: Engine.allCases)
     func everyKindAndAnyTextAreStoredAsPublished(_ engine: Engine) async throws {
         try await withStores(engine) { stores in
             for kind in InboxNoticeKind.allCases {

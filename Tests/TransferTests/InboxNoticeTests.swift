@@ -45,7 +45,10 @@ struct InboxNoticeTests {
             h.inbox.notices == [
                 InboxNotice(
                     recipient: Harness.bob.id, kind: .moneyReceived, title: "Received 50,000 KRW",
-                    body: "From \(h.checking) into \(h.bobs): rent", createdAt: receipt.transfer.createdAt)
+                    body: "From \(h.checking) into \(h.bobs): rent", createdAt: receipt.transfer.createdAt,
+                    transfer: NoticeTransferDetails(
+                        amountMinorUnits: 50_000, currency: "KRW", from: "\(h.checking)", to: "\(h.bobs)",
+                        transferID: receipt.transfer.id.rawValue))
             ])
     }
 

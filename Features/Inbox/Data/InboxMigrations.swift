@@ -26,6 +26,11 @@ public enum InboxMigrations {
                 }
                 // The per-user listing, newest first (also serves the unread filter and count, and erasure).
                 try db.create(index: "inbox_notices_by_recipient", on: "inbox_notices", columns: ["recipient_id", "id"])
-            }
+            },
+            // The transfer a notice tells about, as values (JSON: amount, from, to, transfer id); NULL
+            // for other notices and for those written before.
+            .init("v2-notice-transfer") { db in
+                try db.alter(table: "inbox_notices") { table in table.add(column: "transfer", .text) }
+            },
         ])
 }

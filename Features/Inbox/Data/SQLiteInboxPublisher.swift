@@ -14,8 +14,11 @@ struct SQLiteInboxPublisher: InboxPublisher {
         let db = try SQLiteTransaction.open(transaction)
         try db.cachedStatement(
             sql: """
-                INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at) VALUES (?, ?, ?, ?, ?)
+                INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at, transfer) VALUES (?, ?, ?, ?, ?, ?)
                 """
-        ).execute(arguments: [notice.recipient.rawValue, notice.kind.rawValue, notice.title, notice.body, notice.createdAt])
+        ).execute(arguments: [
+            notice.recipient.rawValue, notice.kind.rawValue, notice.title, notice.body, notice.createdAt,
+            InboxItem.storedText(notice.transfer),
+        ])
     }
 }

@@ -11,7 +11,7 @@ import Storage
 struct SQLiteInboxStore: InboxStore {
     let database: AppDatabase
 
-    private static let columns = "id, kind, title, body, created_at, read_at"
+    private static let columns = "id, kind, title, body, created_at, read_at, transfer"
 
     func notices(for recipient: UserID, unreadOnly: Bool, before: Int64?, limit: Int) async throws -> [InboxItem] {
         try database.readSingleStatement { db in
@@ -65,6 +65,7 @@ struct SQLiteInboxStore: InboxStore {
     private static func item(_ row: Row) -> InboxItem? {
         guard let kind = InboxNoticeKind(rawValue: row["kind"]) else { return nil }
         return InboxItem(
-            id: row["id"], kind: kind, title: row["title"], body: row["body"], createdAt: row["created_at"], readAt: row["read_at"])
+            id: row["id"], kind: kind, title: row["title"], body: row["body"], createdAt: row["created_at"], readAt: row["read_at"],
+            transfer: InboxItem.transfer(fromStored: row["transfer"]))
     }
 }

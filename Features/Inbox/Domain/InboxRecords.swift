@@ -10,7 +10,7 @@ import InboxInterface
 
 extension InboxItem: Codable {
     enum CodingKeys: String, CodingKey {
-        case id, kind, title, body, read
+        case id, kind, title, body, read, transfer
         case createdAt = "created_at"
         case readAt = "read_at"
     }
@@ -21,7 +21,8 @@ extension InboxItem: Codable {
             id: try container.decode(Int64.self, forKey: .id), kind: try container.decode(InboxNoticeKind.self, forKey: .kind),
             title: try container.decode(String.self, forKey: .title), body: try container.decode(String.self, forKey: .body),
             createdAt: try container.decode(Date.self, forKey: .createdAt),
-            readAt: try container.decodeIfPresent(Date.self, forKey: .readAt))
+            readAt: try container.decodeIfPresent(Date.self, forKey: .readAt),
+            transfer: try container.decodeIfPresent(NoticeTransferDetails.self, forKey: .transfer))
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -33,6 +34,7 @@ extension InboxItem: Codable {
         try container.encode(createdAt, forKey: .createdAt)
         try container.encode(readAt != nil, forKey: .read)
         try container.encode(readAt, forKey: .readAt)
+        try container.encode(transfer, forKey: .transfer)
     }
 }
 

@@ -14,14 +14,32 @@ public struct InboxItem: Sendable, Hashable {
     public let createdAt: Date
     /// When the recipient marked it read (`nil`: unread).
     public let readAt: Date?
+    /// The transfer it tells about, as values; `nil` for a notice about something else.
+    public let transfer: NoticeTransferDetails?
 
-    public init(id: Int64, kind: InboxNoticeKind, title: String, body: String, createdAt: Date, readAt: Date?) {
+    public init(
+        id: Int64, kind: InboxNoticeKind, title: String, body: String, createdAt: Date, readAt: Date?,
+        transfer: NoticeTransferDetails? = nil
+    ) {
         self.id = id
         self.kind = kind
         self.title = title
         self.body = body
         self.createdAt = createdAt
         self.readAt = readAt
+        self.transfer = transfer
+    }
+
+    /// What the store keeps of ``transfer``: its JSON, or `nil`.
+    public static func storedText(_ transfer: NoticeTransferDetails?) -> String? {
+        guard let transfer, let data = try? JSONEncoder().encode(transfer) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// ``transfer`` from what the store keeps; `nil` for none or for text that is not one.
+    public static func transfer(fromStored text: String?) -> NoticeTransferDetails? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(NoticeTransferDetails.self, from: Data(text.utf8))
     }
 
     public var isRead: Bool { readAt != nil }

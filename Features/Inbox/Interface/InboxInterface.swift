@@ -28,6 +28,60 @@ public enum InboxNoticeKind: String, Sendable, Hashable, Codable, CaseIterable {
     case pinRemoved = "pin-removed"
 }
 
+/// The facts of a notice about a transfer, as values: what `moa inbox --json` gives a script
+/// besides the words ("Received 5,000,000 KRW").
+public struct NoticeTransferDetails: Sendable, Hashable, Codable {
+    /// The amount, in minor units of `currency`.
+    public let amountMinorUnits: Int64
+    /// ISO 4217, e.g. `KRW`.
+    public let currency: String
+    /// The account number the money left.
+    public let from: String
+    /// The account number it went to.
+    public let to: String
+    public let transferID: String
+
+    public init(amountMinorUnits: Int64, currency: String, from: String, to: String, transferID: String) {
+        self.amountMinorUnits = amountMinorUnits
+        self.currency = currency
+        self.from = from
+        self.to = to
+        self.transferID = transferID
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case amount, from, to
+        case transferID = "transfer_id"
+    }
+
+    struct Amount: Codable {
+        let minorUnits: Int64
+        let currency: String
+
+        enum CodingKeys: String, CodingKey {
+            case minorUnits = "minor_units"
+            case currency
+        }
+    }
+
+    /// `{"amount": {"minor_units", "currency"}, "from", "to", "transfer_id"}`: money as everywhere in moa's JSON.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(Amount(minorUnits: amountMinorUnits, currency: currency), forKey: .amount)
+        try container.encode(from, forKey: .from)
+        try container.encode(to, forKey: .to)
+        try container.encode(transferID, forKey: .transferID)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let amount = try container.decode(Amount.self, forKey: .amount)
+        self.init(
+            amountMinorUnits: amount.minorUnits, currency: amount.currency, from: try container.decode(String.self, forKey: .from),
+            to: try container.decode(String.self, forKey: .to), transferID: try container.decode(String.self, forKey: .transferID))
+    }
+}
+
 /// One notice for one user, as a producer publishes it.
 public struct InboxNotice: Sendable, Hashable, Codable {
     /// Who sees it.
@@ -38,13 +92,18 @@ public struct InboxNotice: Sendable, Hashable, Codable {
     /// Details, e.g. "From 110-1234-5678-9 into 110-8765-4321-0: rent".
     public let body: String
     public let createdAt: Date
+    /// The transfer it tells about, as values (money received, large transfer sent); `nil` otherwise.
+    public let transfer: NoticeTransferDetails?
 
-    public init(recipient: UserID, kind: InboxNoticeKind, title: String, body: String, createdAt: Date) {
+    public init(
+        recipient: UserID, kind: InboxNoticeKind, title: String, body: String, createdAt: Date, transfer: NoticeTransferDetails? = nil
+    ) {
         self.recipient = recipient
         self.kind = kind
         self.title = title
         self.body = body
         self.createdAt = createdAt
+        self.transfer = transfer
     }
 }
 

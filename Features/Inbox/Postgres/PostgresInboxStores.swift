@@ -34,7 +34,9 @@ public enum InboxPostgresStores: PostgresFeatureStores {
                         """,
                         // The per-user listing, newest first (also serves the unread filter and count, and erasure).
                         "CREATE INDEX inbox_notices_by_recipient ON inbox_notices (recipient_id, id)",
-                    ])
+                    ]),
+                // The transfer a notice tells about, as values (JSON text: amount, from, to, transfer id).
+                .init("v2-notice-transfer", ["ALTER TABLE inbox_notices ADD COLUMN transfer text"]),
             ])
     }
 
@@ -56,7 +58,7 @@ struct PostgresInboxStore: InboxStore {
         return try await database.read { transaction in
             try transaction.rows(
                 """
-                SELECT id, kind, title, body, created_at, read_at FROM inbox_notices
+                SELECT id, kind, title, body, created_at, read_at, transfer FROM inbox_notices
                 WHERE recipient_id = \(recipient.rawValue) AND id < \(before) AND (NOT \(unreadOnly) OR read_at IS NULL)
                 ORDER BY id DESC LIMIT \(limit)
                 """
@@ -83,7 +85,7 @@ struct PostgresInboxStore: InboxStore {
                 ).count == 1
             let row = try transaction.rows(
                 """
-                SELECT id, kind, title, body, created_at, read_at FROM inbox_notices
+                SELECT id, kind, title, body, created_at, read_at, transfer FROM inbox_notices
                 WHERE id = \(id) AND recipient_id = \(recipient.rawValue)
                 """
             ).first
@@ -109,12 +111,15 @@ struct PostgresInboxStore: InboxStore {
         try transaction.execute("DELETE FROM inbox_notices WHERE recipient_id = \(recipient.rawValue)")
     }
 
-    /// A row (id, kind, title, body, created_at, read_at) as an item; `nil` for a kind this build
-    /// does not know (written by a newer moa).
+    /// A row (id, kind, title, body, created_at, read_at, transfer) as an item; `nil` for a kind this
+    /// build does not know (written by a newer moa).
     private static func item(_ row: PostgresRow) throws -> InboxItem? {
-        let (id, kind, title, body, createdAt, readAt) = try row.decode((Int64, String, String, String, Date, Date?).self)
+        let (id, kind, title, body, createdAt, readAt, transfer) = try row.decode(
+            (Int64, String, String, String, Date, Date?, String?).self)
         guard let kind = InboxNoticeKind(rawValue: kind) else { return nil }
-        return InboxItem(id: id, kind: kind, title: title, body: body, createdAt: createdAt, readAt: readAt)
+        return InboxItem(
+            id: id, kind: kind, title: title, body: body, createdAt: createdAt, readAt: readAt,
+            transfer: InboxItem.transfer(fromStored: transfer))
     }
 }
 
@@ -130,9 +135,12 @@ struct PostgresInboxPublisher: InboxPublisher {
         guard !notices.isEmpty else { return }
         try PostgresTransaction.open(transaction).execute(
             .rows(
-                "INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at) VALUES ",
+                "INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at, transfer) VALUES ",
                 notices.map {
-                    [.text($0.recipient.rawValue), .text($0.kind.rawValue), .text($0.title), .text($0.body), .date($0.createdAt)]
+                    [
+                        .text($0.recipient.rawValue), .text($0.kind.rawValue), .text($0.title), .text($0.body), .date($0.createdAt),
+                        .text(InboxItem.storedText($0.transfer)),
+                    ]
                 },
                 ""))
     }

@@ -142,11 +142,14 @@ public struct SendMoney: TransferStarter {
     static func notices(for transfer: TransferSummary, receiver: UserID, largeTransferThreshold threshold: Money) -> [InboxNotice] {
         var notices: [InboxNotice] = []
         let memo = transfer.memo.map { ": \($0)" } ?? ""
+        let details = NoticeTransferDetails(
+            amountMinorUnits: transfer.amount.minorUnits, currency: transfer.amount.currency.code, from: transfer.from, to: transfer.to,
+            transferID: transfer.id.rawValue)
         if receiver != transfer.initiatedBy {
             notices.append(
                 InboxNotice(
                     recipient: receiver, kind: .moneyReceived, title: "Received \(transfer.amount.formatted())",
-                    body: "From \(transfer.from) into \(transfer.to)\(memo)", createdAt: transfer.createdAt))
+                    body: "From \(transfer.from) into \(transfer.to)\(memo)", createdAt: transfer.createdAt, transfer: details))
         }
         if transfer.amount.currency == threshold.currency, transfer.amount.minorUnits >= threshold.minorUnits {
             notices.append(
@@ -154,7 +157,7 @@ public struct SendMoney: TransferStarter {
                     recipient: transfer.initiatedBy, kind: .largeTransferSent, title: "Large transfer sent: \(transfer.amount.formatted())",
                     body:
                         "From \(transfer.from) to \(transfer.to)\(memo) (at or above your notifications.large-transfer of \(threshold.formatted()))",
-                    createdAt: transfer.createdAt))
+                    createdAt: transfer.createdAt, transfer: details))
         }
         return notices
     }

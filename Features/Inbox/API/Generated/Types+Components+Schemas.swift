@@ -100,10 +100,78 @@ extension Components {
                 case field
             }
         }
+        /// An exact amount in one currency (`{"minor_units": 1250, "currency": "USD"}` is 12.50 USD).
+        ///
+        /// - Remark: Generated from `#/components/schemas/Money`.
+        public struct Money: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/Money/minor_units`.
+            public var minorUnits: Swift.Int64
+            /// - Remark: Generated from `#/components/schemas/Money/currency`.
+            public var currency: Components.Schemas.CurrencyCode
+            /// Creates a new `Money`.
+            ///
+            /// - Parameters:
+            ///   - minorUnits:
+            ///   - currency:
+            public init(
+                minorUnits: Swift.Int64,
+                currency: Components.Schemas.CurrencyCode
+            ) {
+                self.minorUnits = minorUnits
+                self.currency = currency
+            }
+            public enum CodingKeys: String, CodingKey {
+                case minorUnits = "minor_units"
+                case currency
+            }
+        }
+        /// An ISO 4217 code, upper case.
+        ///
+        /// - Remark: Generated from `#/components/schemas/CurrencyCode`.
+        public typealias CurrencyCode = Swift.String
         /// A notice of `moa inbox list/read --json`: one shape, written once as the type `x-moa-swift-type` names.
         ///
         /// - Remark: Generated from `#/components/schemas/Notice`.
         public typealias Notice = InboxDomain.InboxItem
+        /// - Remark: Generated from `#/components/schemas/NoticeTransfer`.
+        public struct NoticeTransfer: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/NoticeTransfer/amount`.
+            public var amount: Components.Schemas.Money
+            /// The account number the money left.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoticeTransfer/from`.
+            public var from: Swift.String
+            /// The account number it went to.
+            ///
+            /// - Remark: Generated from `#/components/schemas/NoticeTransfer/to`.
+            public var to: Swift.String
+            /// - Remark: Generated from `#/components/schemas/NoticeTransfer/transfer_id`.
+            public var transferId: Swift.String
+            /// Creates a new `NoticeTransfer`.
+            ///
+            /// - Parameters:
+            ///   - amount:
+            ///   - from: The account number the money left.
+            ///   - to: The account number it went to.
+            ///   - transferId:
+            public init(
+                amount: Components.Schemas.Money,
+                from: Swift.String,
+                to: Swift.String,
+                transferId: Swift.String
+            ) {
+                self.amount = amount
+                self.from = from
+                self.to = to
+                self.transferId = transferId
+            }
+            public enum CodingKeys: String, CodingKey {
+                case amount
+                case from
+                case to
+                case transferId = "transfer_id"
+            }
+        }
         /// `moa inbox list --json`.
         ///
         /// - Remark: Generated from `#/components/schemas/InboxPage`.
