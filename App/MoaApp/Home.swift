@@ -17,8 +17,6 @@ struct HomeEnvironment: Sendable {
 enum Home {
     static func run(_ environment: HomeEnvironment, _ screen: Screen) async {
         let context = screen.context
-        // A flow may lead into another feature's entry by its id ("archive this event" → the archive).
-        let screen = screen.linking(environment.entries)
         // A live session whose user has a PIN is unlocked first; quitting at the prompt ends here.
         guard await PinUnlockScreen.run(screen, environment.unlocker) else {
             screen.say(context.text(LocalizedText(en: "Bye.", ko: "안녕히 가세요.")))
@@ -46,7 +44,9 @@ enum Home {
                 screen.say(context.text(LocalizedText(en: "Bye.", ko: "안녕히 가세요.")))
                 return
             }
-            await visible[choice].open(screen)
+            // A flow may lead into another feature's entry by its id ("archive this event" → the
+            // archive), among those this user may open now.
+            await visible[choice].open(screen.linking(visible))
         }
     }
 }

@@ -101,9 +101,15 @@ struct MoaProcess {
         process.standardOutput = output
         process.standardError = output
         try process.run()
+        // A pager stopped by the terminal (or waiting for a key) must fail the test, not hang it.
+        let watchdog = DispatchWorkItem { [process] in if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: watchdog)
         let out = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, out: String(decoding: out, as: UTF8.self), err: "")
+        watchdog.cancel()
+        // Killed by the watchdog: -1 (no command exits so).
+        let status = process.terminationReason == .uncaughtSignal ? -1 : process.terminationStatus
+        return Result(status: status, out: String(decoding: out, as: UTF8.self), err: "")
     }
 
     /// Runs `sqlite3` on this home's database; its output, trimmed (a failing statement fails the test).

@@ -70,6 +70,29 @@ struct PagerEndToEndTests {
         }
     }
 
+    @Test func aPagerThatSetsUpTheTerminalRunsInTheForeground() throws {
+        // `stty` (like less) changes the terminal: a pager started in a process group of its own is
+        // stopped by SIGTTOU, and moa would wait for it forever.
+        let setup = try Setup()
+        defer { setup.moa.remove() }
+        let result = try setup.moa.runOnTerminal(
+            ["account", "history", setup.account, "--limit", "30"],
+            environment: ["MOA_PAGER": "stty sane; cat > '\(setup.paged.path)'", "PAGER": "false"])
+        #expect(result.status == 0, "\(result.out)")
+        #expect(setup.pagedText()?.contains("deposit 30") == true)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/less")))
+    func theDefaultLessQuitsAtOnceOnAShortListing() throws {
+        // `less -FRX`, the default, on a listing that fits the screen: shown, and moa ends.
+        let setup = try Setup()
+        defer { setup.moa.remove() }
+        let result = try setup.moa.runOnTerminal(
+            ["account", "history", setup.account, "--limit", "3"], environment: ["MOA_PAGER": "less -FRX"])
+        #expect(result.status == 0, "\(result.out)")
+        #expect(result.out.contains("deposit 30"))
+    }
+
     @Test func aPagerThatDoesNotExistLeavesTheListingOnTheTerminal() throws {
         let setup = try Setup()
         defer { setup.moa.remove() }

@@ -1,10 +1,15 @@
 import Foundation
 import Testing
 
+/// Whether jsonschema, referencing and PyYAML are installed (`.ci/run` installs them from PyPI when missing).
+private func pythonHasTheValidator() -> Bool {
+    (try? Scripts.runTool("/usr/bin/env", ["python3", "-c", "import jsonschema, referencing, yaml"]).status) == 0
+}
+
 /// `Scripts/check-json-schemas` on captures made by hand (a stand-in `moa` gives the command tree):
 /// an output its schema allows passes; a wrong type, a missing key, a failed run without a JSON
 /// error and a command without a schema each fail the check, naming the run.
-@Suite("Scripts/check-json-schemas")
+@Suite("Scripts/check-json-schemas", .enabled(if: pythonHasTheValidator()))
 struct JSONSchemasTests {
     let folder: URL
     let moa: URL
