@@ -77,7 +77,7 @@ public struct GitHubOAuthClient: GitHubOAuth {
         let response = try await send(endpoint, to: apiBaseURL)
         if response.status == 401 { throw .tokenRefused }
         guard response.isSuccess else { throw .unexpectedAnswer("HTTP \(response.status) from GET /user") }
-        guard let user = try? JSONDecoder().decode(UserBody.self, from: response.body), LoginError.isLogin(user.login) else {
+        guard let user = try? JSONDecoder().decode(UserBody.self, from: response.body), UserSearchService.isLogin(user.login) else {
             throw .unexpectedAnswer("a user without a login")
         }
         let scopes = (response.headers["X-OAuth-Scopes"] ?? "").split(separator: ",")
@@ -172,11 +172,6 @@ extension LoginError {
         return "the error “\(code)”"
     }
 
-    /// GitHub logins are letters, digits and hyphens; compatible servers also allow `_` and `.`.
-    static func isLogin(_ text: String) -> Bool {
-        (1...100).contains(text.count)
-            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }
-    }
 }
 
 /// The login's token in the home's credential store (``CredentialStore``: the system's, else an

@@ -328,7 +328,8 @@ public struct GitHubLogin: Sendable {
         }
     }
 
-    static func minutes(_ duration: Duration) -> Int { max(1, Int((duration.components.seconds + 59) / 60)) }
+    /// `duration` in whole minutes, rounded up, at least 1: how long a code is said to be valid.
+    public static func minutes(_ duration: Duration) -> Int { max(1, Int((duration.components.seconds + 59) / 60)) }
 
     static func sentence(_ error: any Error) -> String {
         (error as? any UserFacingError)?.message ?? "The token store failed."

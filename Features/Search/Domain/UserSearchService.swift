@@ -55,10 +55,15 @@ public struct UserSearchService: UserProfileLookup {
     static func validLogin(_ text: String) throws(SearchError) -> String {
         var login = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
         if login.hasPrefix("@") { login = login.dropFirst() }
-        guard (1...100).contains(login.count),
-            login.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") }),
-            login != ".", login != ".."
-        else { throw .invalidLogin(text) }
+        guard isLogin(login) else { throw .invalidLogin(text) }
         return String(login)
+    }
+
+    /// Whether `login` is one, exactly as given (what the API answered, or what a person typed once
+    /// trimmed): 1 to 100 ASCII letters, digits, `-`, `_` and `.`, and not `.` or `..`.
+    public static func isLogin(_ login: some StringProtocol) -> Bool {
+        (1...100).contains(login.count)
+            && login.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == ".") })
+            && login != "." && login != ".."
     }
 }

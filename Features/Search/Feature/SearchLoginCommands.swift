@@ -130,7 +130,7 @@ enum SearchLoginJSON {
 enum SearchLoginScreen {
     /// What to do in the browser, with the code on a line of its own (easy to copy).
     static func instructions(_ authorization: DeviceAuthorization, theme: Theme) -> String {
-        let minutes = max(1, Int((authorization.expiresIn.components.seconds + 59) / 60))
+        let minutes = GitHubLogin.minutes(authorization.expiresIn)
         return """
             To log in with GitHub, open this address in a browser:
 
@@ -145,11 +145,15 @@ enum SearchLoginScreen {
             """
     }
 
+    /// `octocat (The Octocat)`, or the login alone when there is no name; terminal-safe.
+    static func who(_ identity: GitHubIdentity) -> String {
+        identity.name.map { "\(SearchScreen.clean(identity.login)) (\(SearchScreen.clean($0)))" } ?? SearchScreen.clean(identity.login)
+    }
+
     static func loggedIn(_ identity: GitHubIdentity, status: LoginStatus, theme: Theme) -> String {
-        let who =
-            identity.name.map { "\(SearchScreen.clean(identity.login)) (\(SearchScreen.clean($0)))" } ?? SearchScreen.clean(identity.login)
         var text =
-            theme.paint("Logged in to GitHub as \(who).", .success) + "\nThe token is kept in \(SearchScreen.clean(status.storeLocation))."
+            theme.paint("Logged in to GitHub as \(who(identity)).", .success)
+            + "\nThe token is kept in \(SearchScreen.clean(status.storeLocation))."
         if status.source == .setting {
             text +=
                 "\nNote: search.api-token is set, and it is what the search sends; `moa settings reset search.api-token` to use this login."
@@ -166,10 +170,7 @@ enum SearchLoginScreen {
             }
         var rows: [KeyValueRows.Row] = [.init("Token", token)]
         if let identity = status.identity {
-            let who =
-                identity.name.map { "\(SearchScreen.clean(identity.login)) (\(SearchScreen.clean($0)))" }
-                ?? SearchScreen.clean(identity.login)
-            rows.append(.init("User", who))
+            rows.append(.init("User", who(identity)))
             rows.append(
                 .init(
                     "Scopes",
