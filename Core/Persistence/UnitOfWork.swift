@@ -7,7 +7,18 @@ import Registry
 /// Account — write into *one* transaction while each still sees the other only through its
 /// Interface: Transfer's use case opens the unit of work, hands the token to Account's posting
 /// protocol, and records its transfer in the same token.
-public protocol Transaction: AnyObject {}
+public protocol Transaction: AnyObject {
+    /// Waits for the statements a store sent without waiting for their answers, and checks them:
+    /// once this returns, what was sent is written — or what refused it is thrown. A store of an
+    /// engine that answers each statement at once sends nothing ahead (the default: nothing to do).
+    /// The unit of work flushes before it commits; code that must see a deferred refusal itself,
+    /// to answer it (a key taken, say), flushes first.
+    func flush() throws
+}
+
+extension Transaction {
+    public func flush() throws {}
+}
 
 /// Runs work in one write transaction: all of it is committed, or none of it.
 public protocol UnitOfWork: Sendable {

@@ -445,17 +445,21 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             }
             return try Self.settled(outcome, statement.failure).get()
         }
+        // The locks are sent right behind BEGIN, without waiting for its answer: one round trip for both.
+        let began: EventLoopFuture<PostgresQueryResult> = connection.query(begin, logger: logger)
+        let locked: EventLoopFuture<PostgresQueryResult>? = locks.map { connection.query($0, logger: logger) }
         do {
-            _ = try await connection.query(begin, logger: logger).collect()
+            _ = try await began.get()
         } catch let error as PSQLError {
+            _ = try? await locked?.get()
             let failure = PostgresFailure(error)
             if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
             throw failure
         }
         lease.begin()
-        if let locks {
+        if let locked {
             do {
-                _ = try await connection.query(locks, logger: logger).collect()
+                _ = try await locked.get()
             } catch {
                 _ = try? await connection.query("ROLLBACK", logger: logger).collect()
                 throw error
@@ -463,7 +467,14 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
         let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
-            do { return .success(try work(transaction)) } catch { return .failure(error) }
+            do {
+                let value = try work(transaction)
+                try transaction.flush() // what the stores sent without waiting, answered and checked before COMMIT
+                return .success(value)
+            } catch {
+                transaction.settleUnanswered()
+                return .failure(error)
+            }
         }
         let settled = Self.settled(outcome, transaction.failure)
         if case .success(let value) = settled {

@@ -25,6 +25,8 @@ public final class PostgresTransaction: Transaction, Sendable {
     }
     /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read, and a `SELECT`.
     private let statementsLeft: Locked<Int?>
+    /// Statements on the wire whose answers nobody waited for yet (``send(_:then:)``), in order.
+    private let sent = Locked<[Sent]>([])
 
     init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor, statements: Int? = nil) {
         self.connection = connection
@@ -43,9 +45,82 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// it back (and runs it again when the failure was a conflict), whatever `work` made of the error.
     var failure: PostgresFailure? { firstFailure.withLock { $0 } }
 
-    /// Runs `query`; its rows.
+    /// Runs `query`; its rows. Statements ``send(_:then:)`` put on the wire before it are answered
+    /// first (in order, their checks run): the first of them that failed is what this throws.
     @discardableResult
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
+        try admit(query)
+        let answer = connection.query(query, logger: logger)
+        if sent.withLock({ !$0.isEmpty }) {
+            do {
+                try flush()
+            } catch {
+                _ = try? rows(answeredBy: answer)
+                throw error
+            }
+        }
+        return try rows(answeredBy: answer)
+    }
+
+    /// Puts `query` on the wire without waiting for its answer — PostgresNIO sends each statement
+    /// as soon as PostgreSQL is ready for it, so statements sent in a row cost one round trip
+    /// together instead of one each. Its answer is awaited, in order, by the next ``rows(_:)`` (or
+    /// ``execute(_:)``, ``value(_:as:)``), by ``flush()``, and at the latest by the unit of work
+    /// before `COMMIT`; `check` then looks at its rows (and throws to refuse the transaction). A
+    /// statement that failed aborts the transaction as one run with ``rows(_:)`` does: the unit of
+    /// work never commits it. For writes whose answer nothing decides on before the next statement.
+    public func send(_ query: PostgresQuery, then check: (@Sendable ([PostgresRow]) throws -> Void)? = nil) throws {
+        try admit(query)
+        let answer = connection.query(query, logger: logger)
+        sent.withLock { $0.append(Sent(answer: answer, check: check)) }
+    }
+
+    /// Waits for every statement ``send(_:then:)`` put on the wire, in order, then runs their
+    /// checks, in order (a check may run statements of its own); throws the first failure — the
+    /// first statement's that failed, else the first check's.
+    public func flush() throws {
+        try settleSent(checking: true)
+    }
+
+    /// Waits for the statements still unanswered after `work` failed, without their checks: a
+    /// failure among them is still ``failure`` (a conflict is still run again).
+    func settleUnanswered() {
+        try? settleSent(checking: false)
+    }
+
+    private func settleSent(checking: Bool) throws {
+        guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
+        var problem: (any Error)?
+        while true {
+            let batch = sent.withLock { sent in
+                defer { sent = [] }
+                return sent
+            }
+            guard !batch.isEmpty else { break }
+            // Every answer first: a check's own statements then wait behind no earlier one.
+            let answers = batch.map { item in Result { try rows(answeredBy: item.answer) } }
+            for (item, answer) in zip(batch, answers) {
+                switch answer {
+                case .failure(let error):
+                    problem = problem ?? error
+                case .success(let rows):
+                    guard checking, problem == nil, let check = item.check else { continue }
+                    do { try check(rows) } catch { problem = error }
+                }
+            }
+        }
+        if let problem { throw problem }
+    }
+
+    /// A statement put on the wire by ``send(_:then:)``, not yet answered.
+    private struct Sent: Sendable {
+        let answer: EventLoopFuture<PostgresQueryResult>
+        let check: (@Sendable ([PostgresRow]) throws -> Void)?
+    }
+
+    /// Whether `query` may be sent now: on a database thread, in a transaction nothing failed in
+    /// yet, within a single-statement read's one `SELECT`.
+    private func admit(_ query: PostgresQuery) throws {
         guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
         if let failure { throw failure }
         let allowed = statementsLeft.withLock { left in
@@ -57,9 +132,12 @@ public final class PostgresTransaction: Transaction, Sendable {
             firstFailure.withLock { $0 = $0 ?? .notOneRead }
             throw PostgresFailure.notOneRead
         }
-        let connection = connection
-        let outcome = Self.wait(for: connection.query(query, logger: logger))
-        switch outcome {
+    }
+
+    /// The rows of the statement `answer` is for, once it comes; its failure recorded as the
+    /// transaction's if it is the first.
+    private func rows(answeredBy answer: EventLoopFuture<PostgresQueryResult>) throws -> [PostgresRow] {
+        switch Self.wait(for: answer) {
         case .success(let result):
             return result.rows
         case .failure(PostgresFailure.noAnswer):
@@ -68,6 +146,7 @@ public final class PostgresTransaction: Transaction, Sendable {
             let failure = PostgresFailure.unreachable("PostgreSQL did not answer within \(Self.answerTimeout) seconds")
             firstFailure.withLock { $0 = $0 ?? failure }
             lost.withLock { $0 = $0 ?? .silent }
+            let connection = connection
             Task.detached { try? await connection.close() }
             throw failure
         case .failure(let error):

@@ -274,6 +274,84 @@ struct PostgresDatabaseTests {
         }
     }
 
+    /// Statements sent without waiting (`send(_:then:)`: a transfer group's postings, transfers
+    /// and notices, one round trip together) commit only if every one of them succeeded and every
+    /// check passed — even when `work` returns normally, or swallows the flush's error — and a
+    /// statement waited for behind a failed one throws that failure, not PostgreSQL's "current
+    /// transaction is aborted".
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func statementsSentAheadCommitOnlyIfEveryOneAndEveryCheckSucceeded() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false) { database in
+            try await database.write { try $0.execute("CREATE TABLE sent (n int PRIMARY KEY)") }
+            let count: @Sendable () async throws -> Int32? = {
+                try await database.read { try $0.value("SELECT count(*)::int FROM sent", as: Int32.self) }
+            }
+            // Sent in a row, answered at the end: both written.
+            try await database.perform(serializingOn: ["sent"]) { token in
+                let transaction = try PostgresTransaction.open(token)
+                try transaction.send("INSERT INTO sent VALUES (1)")
+                try transaction.send("INSERT INTO sent VALUES (2)") { rows in #expect(rows.isEmpty) }
+            }
+            #expect(try await count() == 2)
+
+            // One of three fails: none is written, though work returned normally.
+            await #expect(throws: PostgresFailure.uniqueViolation(constraint: "sent_pkey")) {
+                try await database.perform(serializingOn: ["sent"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO sent VALUES (3)")
+                    try transaction.send("INSERT INTO sent VALUES (1)")
+                    try transaction.send("INSERT INTO sent VALUES (4)")
+                }
+            }
+            // … nor when work swallows the flush's error.
+            await #expect(throws: PostgresFailure.uniqueViolation(constraint: "sent_pkey")) {
+                try await database.perform(serializingOn: ["sent"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO sent VALUES (5)")
+                    try transaction.send("INSERT INTO sent VALUES (2)")
+                    try? transaction.flush()
+                }
+            }
+            // The next statement waited for throws the first failure.
+            let seen = Locked<(any Error)?>(nil)
+            await #expect(throws: PostgresFailure.uniqueViolation(constraint: "sent_pkey")) {
+                try await database.perform(serializingOn: ["sent"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO sent VALUES (1)")
+                    do { _ = try transaction.value("SELECT 1", as: Int32.self) } catch { seen.withLock { $0 = error } }
+                }
+            }
+            #expect(seen.withLock { $0 as? PostgresFailure } == .uniqueViolation(constraint: "sent_pkey"))
+            #expect(try await count() == 2)
+
+            // A check that refuses: nothing written, its error is the transaction's.
+            struct Refused: Error, Equatable {}
+            await #expect(throws: Refused()) {
+                try await database.perform(serializingOn: ["sent"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO sent VALUES (6)") { _ in throw Refused() }
+                    try transaction.send("INSERT INTO sent VALUES (7)")
+                }
+            }
+            #expect(try await count() == 2)
+
+            // A check sees its statement's rows, and may run statements of its own.
+            let checked = Locked<[Int32]>([])
+            try await database.perform(serializingOn: ["sent"]) { token in
+                let transaction = try PostgresTransaction.open(token)
+                try transaction.send("INSERT INTO sent VALUES (8) RETURNING n") { rows in
+                    let mine = try rows.map { try $0.decode(Int32.self) }
+                    let all = try transaction.value("SELECT count(*)::int FROM sent", as: Int32.self) ?? -1
+                    checked.withLock { $0 = mine + [all] }
+                }
+                try transaction.send("INSERT INTO sent VALUES (9)")
+            }
+            #expect(checked.withLock { $0 } == [8, 4], "its own row, and a count that sees the statement sent after it")
+            #expect(try await count() == 4)
+        }
+    }
+
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func anAuditWritesNothingAndRefusesADatabaseNotSetUp() async throws {
         let location = try #require(Engine.postgresLocation)

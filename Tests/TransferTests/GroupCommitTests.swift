@@ -1,5 +1,6 @@
 import AccountInterface
 import AccountTesting
+import AuthInterface
 import AuthTesting
 import Foundation
 import Money
@@ -33,6 +34,37 @@ final class HoldingUnitOfWork: UnitOfWork {
     }
 }
 
+/// A unit of work without a database that holds every transaction a moment, and records which were
+/// written at the same time.
+final class OverlapRecordingUnitOfWork: UnitOfWork {
+    private let state = Locked<(inFlight: Int, most: Int, transactions: Int)>((0, 0, 0))
+
+    /// The most transactions in flight at once, and how many ran.
+    var most: Int { state.withLock { $0.most } }
+    var transactions: Int { state.withLock { $0.transactions } }
+
+    func perform<T: Sendable>(_ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        try await perform(serializingOn: [], work)
+    }
+
+    func perform<T: Sendable>(serializingOn keys: [String], _ work: @Sendable (any Transaction) throws -> T) async throws -> T {
+        state.withLock { state in
+            state.inFlight += 1
+            state.transactions += 1
+            state.most = max(state.most, state.inFlight)
+        }
+        defer { state.withLock { $0.inFlight -= 1 } }
+        try await Task.sleep(for: .milliseconds(150))
+        return try await NoDatabaseUnitOfWork().perform(work)
+    }
+}
+
+/// The user of the request in flight, as the server's composition has it: one `SendMoney` for every user.
+struct TaskLocalSession: SessionProvider {
+    @TaskLocal static var user: AuthenticatedUser?
+    func currentUser() async throws -> AuthenticatedUser? { Self.user }
+}
+
 /// Group commit (``SendMoney`` through its transfer groups): sends that arrive together are written
 /// together, and each is still answered with its own receipt or refusal, as if sent one by one.
 @Suite("Transfers that arrive together are written together")
@@ -52,6 +84,61 @@ struct GroupCommitTests {
             for await outcome in group { outcomes.append(outcome) }
             return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
         }
+    }
+
+    /// `drafts` sent at once, each as its user, through one `SendMoney` on `unitOfWork`; their outcomes.
+    func sentAtOnce(
+        _ h: Harness, _ unitOfWork: some UnitOfWork, _ drafts: [(AuthenticatedUser, TransferDraft)]
+    ) async -> [Result<TransferReceipt, any Error>] {
+        let sendMoney = h.sendMoney(unitOfWork: unitOfWork, session: TaskLocalSession())
+        return await withTaskGroup(of: (Int, Result<TransferReceipt, any Error>).self) { group in
+            for (n, (user, draft)) in drafts.enumerated() {
+                group.addTask {
+                    await TaskLocalSession.$user.withValue(user) {
+                        do { return (n, .success(try await sendMoney.send(draft))) } catch { return (n, .failure(error)) }
+                    }
+                }
+            }
+            var outcomes: [(Int, Result<TransferReceipt, any Error>)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes.sorted { $0.0 < $1.0 }.map(\.1)
+        }
+    }
+
+    /// Two groups are written at once only when they share no sender and no account: one that
+    /// shares either would only wait for the other's locks while holding its own, so its transfers
+    /// wait in the queue and go with the next group instead. Found by measuring: on 16 hot accounts,
+    /// two groups at a time queued on each other's locks, and one at a time sent more per second.
+    @Test func groupsSharingASenderOrAnAccountAreNeverWrittenAtOnce() async throws {
+        let h = try Harness()
+        let bobsOther = try AccountNumber(prefix: "11000000008")
+        try h.accounts.add(owner: Harness.bob.id, number: bobsOther.digits, balance: krw(0), name: "Bob 2")
+        let ada = FakeSessionProvider.ada
+        func draft(_ from: AccountNumber, _ to: AccountNumber, _ key: String) -> TransferDraft {
+            TransferDraft(from: from.description, to: to.description, amount: "1,000", memo: nil, idempotencyKey: key)
+        }
+
+        // Twelve of one sender at once: one group at a time (the first alone, the others together).
+        let hot = OverlapRecordingUnitOfWork()
+        let hotOutcomes = await sentAtOnce(h, hot, (0..<12).map { (ada, draft(h.checking, h.bobs, "hot-\($0)")) })
+        #expect(hotOutcomes.allSatisfy { (try? $0.get()) != nil })
+        #expect(hot.most == 1, "\(hot.most) groups of one sender written at once")
+        #expect(hot.transactions < 12, "nothing was grouped")
+
+        // Two senders, four accounts: written side by side.
+        let apart = OverlapRecordingUnitOfWork()
+        let apartOutcomes = await sentAtOnce(
+            h, apart, [(ada, draft(h.checking, h.savings, "apart-ada")), (Harness.bob, draft(h.bobs, bobsOther, "apart-bob"))])
+        #expect(apartOutcomes.allSatisfy { (try? $0.get()) != nil })
+        #expect(apart.most == 2)
+
+        // Two senders, one account in common: one after the other.
+        let shared = OverlapRecordingUnitOfWork()
+        let sharedOutcomes = await sentAtOnce(
+            h, shared, [(ada, draft(h.checking, h.savings, "shared-ada")), (Harness.bob, draft(h.bobs, h.savings, "shared-bob"))])
+        #expect(sharedOutcomes.allSatisfy { (try? $0.get()) != nil })
+        #expect(shared.most == 1 && shared.transactions == 2)
+        #expect(h.accounts.balance(of: h.savings) == krw(3_000), "one from each case that sends there")
     }
 
     @Test func theDailyLimitHoldsExactlyInsideAGroup() async throws {

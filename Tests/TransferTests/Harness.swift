@@ -71,10 +71,11 @@ struct Harness {
     func sendMoney(
         unitOfWork: any UnitOfWork = NoDatabaseUnitOfWork(), store: (any TransferStore)? = nil,
         posting: (any AccountPosting)? = nil, recipients: (any RecipientStore)? = nil,
-        inbox: (any InboxPublisher)? = nil
+        inbox: (any InboxPublisher)? = nil, session: (any SessionProvider)? = nil
     ) -> SendMoney {
         SendMoney(
-            session: session, directory: directory, posting: posting ?? accounts, settings: settings, unitOfWork: unitOfWork,
+            session: session ?? self.session, directory: directory, posting: posting ?? accounts, settings: settings,
+            unitOfWork: unitOfWork,
             store: store ?? self.store, recipients: book(store: recipients), inbox: inbox ?? self.inbox, clock: clock, calendar: calendar)
     }
 

@@ -123,7 +123,9 @@ public final class LedgerGroup<Rows: LedgerRows>: PostingGroup {
         return (planned.from, planned.to)
     }
 
-    public func write() throws { _ = try written() }
+    /// Writes the plan; the entries' ids are not asked for, so an engine may send it without
+    /// waiting (checked when the transaction is flushed).
+    public func write() throws { try rows.writeWithoutIDs(plan) }
 
     /// Nothing is written before ``write()``.
     public var refusalsLeaveNothing: Bool { true }

@@ -31,9 +31,17 @@ public protocol LedgerRows {
     /// Writes `plan`: every balance it changes — only where the balance is still the one read, else
     /// it throws — then every entry, in order; returns the entries' ids in that order.
     func write(_ plan: LedgerPlan) throws -> [Int64]
+    /// Writes `plan` where nobody needs its entries' ids (a group of transfers): an engine may send
+    /// it without waiting for the answer and check it when the transaction is flushed
+    /// (`Transaction.flush()`, at the latest before it commits). By default, ``write(_:)``.
+    func writeWithoutIDs(_ plan: LedgerPlan) throws
 }
 
 extension LedgerRows {
+    public func writeWithoutIDs(_ plan: LedgerPlan) throws {
+        _ = try Ledger.written(plan, self)
+    }
+
     public func customerAccounts(numbered numbers: [AccountNumber]) throws -> [LedgerAccount] {
         try accounts(numbered: numbers).filter { !$0.isCash }
     }

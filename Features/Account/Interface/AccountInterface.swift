@@ -130,7 +130,9 @@ extension AccountPosting {
 public protocol PostingGroup: AnyObject {
     /// Plans `request`: the two accounts as they will stand once written.
     func plan(_ request: PostingRequest) throws -> (from: AccountSummary, to: AccountSummary)
-    /// Writes every posting planned.
+    /// Writes every posting planned. An engine may send the writes without waiting for their
+    /// answers: a write it then finds wrong throws from the transaction's `flush()` (which the unit
+    /// of work runs before it commits), not from here.
     func write() throws
     /// Whether a posting ``plan(_:)`` refuses leaves nothing behind (it checks before it writes
     /// anything); otherwise the caller must roll back a transaction in which one was refused.

@@ -89,37 +89,59 @@ struct PostgresLedgerRows: LedgerRows {
     /// Two statements, however many postings the plan holds: every balance (each only where it is
     /// still the one read), then every entry.
     func write(_ plan: LedgerPlan) throws -> [Int64] {
-        if !plan.balances.isEmpty {
-            let changed = try transaction.rows(
-                .rows(
-                    "UPDATE account_accounts AS a SET balance = v.after FROM (VALUES ",
-                    plan.balances.sorted { $0.account.id < $1.account.id }.map {
-                        [.text($0.account.id), .integer($0.expected), .integer($0.after)]
-                    },
-                    ") AS v(id, expected, after) WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id"))
-            // Impossible: the rows were read locked (or, serializable, a concurrent change aborts first). A bug.
-            guard changed.count == plan.balances.count else {
-                throw PostgresFailure.other(state: nil, message: "a balance changed between its read and its write")
-            }
+        if let balances = Self.balances(plan) {
+            try Self.check(balances: try transaction.rows(balances), plan)
         }
         guard !plan.entries.isEmpty else { return [] }
-        // Each entry's id, matched by what tells the entries of one plan apart: the account, the
-        // kind and the reference (two postings of one plan have different references).
-        let returned = try transaction.rows(
-            .rows(
-                """
-                INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-                VALUES\u{20}
-                """,
-                plan.entries.map { entry in
-                    [
-                        .text(entry.account.id), .integer(entry.amount.minorUnits), .text(entry.amount.currency.code),
-                        .integer(entry.balanceAfter.minorUnits), .text(entry.kind.rawValue), .text(entry.counterparty.id),
-                        .text(entry.reference), .text(entry.memo), .date(entry.at),
-                    ]
-                },
-                " RETURNING id, account_id, kind, reference")
-        )
+        return try Self.entryIDs(try transaction.rows(Self.entries(plan)), plan)
+    }
+
+    /// The same two statements sent without waiting for their answers (the transaction's next
+    /// statement goes with them), checked when the transaction is flushed.
+    func writeWithoutIDs(_ plan: LedgerPlan) throws {
+        if let balances = Self.balances(plan) {
+            try transaction.send(balances) { try Self.check(balances: $0, plan) }
+        }
+        guard !plan.entries.isEmpty else { return }
+        try transaction.send(Self.entries(plan)) { _ = try Self.entryIDs($0, plan) }
+    }
+
+    private static func balances(_ plan: LedgerPlan) -> PostgresQuery? {
+        guard !plan.balances.isEmpty else { return nil }
+        return .rows(
+            "UPDATE account_accounts AS a SET balance = v.after FROM (VALUES ",
+            plan.balances.sorted { $0.account.id < $1.account.id }.map {
+                [.text($0.account.id), .integer($0.expected), .integer($0.after)]
+            },
+            ") AS v(id, expected, after) WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id")
+    }
+
+    private static func check(balances changed: [PostgresRow], _ plan: LedgerPlan) throws {
+        // Impossible: the rows were read locked (or, serializable, a concurrent change aborts first). A bug.
+        guard changed.count == plan.balances.count else {
+            throw PostgresFailure.other(state: nil, message: "a balance changed between its read and its write")
+        }
+    }
+
+    private static func entries(_ plan: LedgerPlan) -> PostgresQuery {
+        .rows(
+            """
+            INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
+            VALUES\u{20}
+            """,
+            plan.entries.map { entry in
+                [
+                    .text(entry.account.id), .integer(entry.amount.minorUnits), .text(entry.amount.currency.code),
+                    .integer(entry.balanceAfter.minorUnits), .text(entry.kind.rawValue), .text(entry.counterparty.id),
+                    .text(entry.reference), .text(entry.memo), .date(entry.at),
+                ]
+            },
+            " RETURNING id, account_id, kind, reference")
+    }
+
+    /// Each entry's id, in the plan's order, matched by what tells the entries of one plan apart:
+    /// the account, the kind and the reference (two postings of one plan have different references).
+    private static func entryIDs(_ returned: [PostgresRow], _ plan: LedgerPlan) throws -> [Int64] {
         var ids: [EntryKey: Int64] = [:]
         for row in returned {
             let (id, account, kind, reference) = try row.decode((Int64, String, String, String?).self)

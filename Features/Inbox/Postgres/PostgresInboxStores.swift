@@ -130,10 +130,11 @@ struct PostgresInboxPublisher: InboxPublisher {
         try publish([notice], in: transaction)
     }
 
-    /// One statement for all of them.
+    /// One statement for all of them, sent without waiting for its answer (the transaction's next
+    /// statement, or its `COMMIT`, goes right behind it); a failure still fails the transaction.
     func publish(_ notices: [InboxNotice], in transaction: any Transaction) throws {
         guard !notices.isEmpty else { return }
-        try PostgresTransaction.open(transaction).execute(
+        try PostgresTransaction.open(transaction).send(
             .rows(
                 "INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at, transfer) VALUES ",
                 notices.map {

@@ -23,10 +23,14 @@ struct PendingTransfer: Sendable {
 /// memory one after the other (``write(_:store:posting:inbox:in:)``) and written by a few
 /// statements whatever its size. Each transfer is still answered with its own receipt or its own
 /// refusal; an error that is not one transfer's (the database failing, a bug) fails its whole group,
-/// none of which is written. Up to ``width`` groups at a time per process (on PostgreSQL, one is
-/// planned while the other waits for the database; two groups, or two processes' groups, on other
-/// senders and accounts do not even wait for each other; on SQLite, with one writer, they take
-/// turns). A lone transfer is a group of one, written at once.
+/// none of which is written. Up to ``width`` groups at a time per process, **never two that share a
+/// sender or an account**: on PostgreSQL, one is planned while the other waits for the database, and
+/// two groups on other senders and accounts do not wait for each other — but a second group that
+/// shares one would only wait for the first one's locks, holding its own meanwhile. Its transfers
+/// wait in the queue instead and go with the next group, which is then larger: on a few hot
+/// accounts, one group at a time, each as large as the load makes it. A group is always the head of
+/// the queue, so no transfer is overtaken by one that came after it. On SQLite, with one writer,
+/// the groups take turns anyway. A lone transfer is a group of one, written at once.
 final class TransferGroups: Sendable {
     /// The most transfers one group holds (a few thousand bind parameters per statement).
     static let capacity = 64
@@ -36,14 +40,41 @@ final class TransferGroups: Sendable {
         let answer: CheckedContinuation<TransferReceipt, any Error>
     }
 
-    private struct Queue {
-        var waiting: [Waiting] = []
-        /// Groups being written now (at most ``width``).
-        var writers = 0
+    /// What a group holds while it is written: its senders (the keys its transaction locks) and its
+    /// accounts (the rows it locks).
+    enum Claim: Hashable {
+        case sender(UserID)
+        case account(AccountNumber)
+
+        static func of(_ transfer: PendingTransfer) -> [Claim] {
+            [.sender(transfer.key.user), .account(transfer.request.from), .account(transfer.request.to)]
+        }
     }
 
-    /// How many groups one process writes at once: while one waits for the database, the next is
-    /// planned and sent.
+    private struct Queue {
+        var waiting: [Waiting] = []
+        /// The claims of each group being written now (at most ``width``), by writer.
+        var writing: [Int: Set<Claim>] = [:]
+        /// The number the next writer takes.
+        var nextWriter = 0
+
+        /// The next group for `writer`, whose previous group is written: the first waiting
+        /// transfers (at most ``capacity``) — unless they claim something another group being
+        /// written claims. Then none: `writer` stops, and the other writer takes them all when it
+        /// is done (taking only those that do not conflict would cut the groups small, each at the
+        /// first transfer the other group holds up).
+        mutating func take(for writer: Int) -> [Waiting] {
+            writing[writer] = nil
+            let group = Array(waiting.prefix(TransferGroups.capacity))
+            let claims = Set(group.flatMap { Claim.of($0.transfer) })
+            guard !group.isEmpty, writing.values.allSatisfy({ $0.isDisjoint(with: claims) }) else { return [] }
+            waiting.removeFirst(group.count)
+            writing[writer] = claims
+            return group
+        }
+    }
+
+    /// How many groups one process writes at once.
     static let width = 2
 
     private let queue = Locked(Queue())
@@ -62,28 +93,24 @@ final class TransferGroups: Sendable {
     /// Writes `transfer` with the next group: its receipt, or its refusal.
     func send(_ transfer: PendingTransfer) async throws -> TransferReceipt {
         try await withCheckedThrowingContinuation { answer in
-            let starts = queue.withLock { queue in
+            let start: (writer: Int, group: [Waiting])? = queue.withLock { queue in
                 queue.waiting.append(Waiting(transfer: transfer, answer: answer))
-                guard queue.writers < Self.width else { return false }
-                queue.writers += 1
-                return true
+                guard queue.writing.count < Self.width else { return nil }
+                let writer = queue.nextWriter
+                queue.nextWriter += 1
+                let group = queue.take(for: writer)
+                return group.isEmpty ? nil : (writer, group)
             }
             // Detached: the writer serves everyone's transfers, and must not carry the request-scoped
             // values (its user, its logger) of the request that happened to start it.
-            if starts { Task.detached { await self.writeGroups() } }
+            if let start { Task.detached { await self.writeGroups(start.writer, from: start.group) } }
         }
     }
 
-    /// Writes groups until nobody waits.
-    private func writeGroups() async {
-        while true {
-            let group: [Waiting] = queue.withLock { queue in
-                let group = Array(queue.waiting.prefix(Self.capacity))
-                queue.waiting.removeFirst(group.count)
-                if group.isEmpty { queue.writers -= 1 }
-                return group
-            }
-            guard !group.isEmpty else { return }
+    /// Writes `group`, then the next groups `writer` may take, until there is none.
+    private func writeGroups(_ writer: Int, from group: [Waiting]) async {
+        var group = group
+        while !group.isEmpty {
             var members = group
             let (store, posting, inbox) = (store, posting, inbox)
             while !members.isEmpty {
@@ -103,6 +130,7 @@ final class TransferGroups: Sendable {
                     members = []
                 }
             }
+            group = queue.withLock { $0.take(for: writer) }
         }
     }
 
@@ -184,9 +212,13 @@ final class TransferGroups: Sendable {
                 outcomes.append(.failure(error))
             }
         }
+        // The postings, the transfers and the notices may all be on the wire before any answer
+        // comes back: the flush waits for them, and is where a key the table refuses shows.
         try group.write()
         do {
             try store.insert(written, in: transaction)
+            try inbox.publish(notices, in: transaction)
+            try transaction.flush()
         } catch TransferError.idempotencyKeyReused(let key) {
             // The table's last line of defence refused one key: that transfer alone, the others again without it.
             guard
@@ -196,7 +228,6 @@ final class TransferGroups: Sendable {
             else { throw TransferError.idempotencyKeyReused(key) }
             throw Excluded(index: index, refusal: TransferError.idempotencyKeyReused(key))
         }
-        try inbox.publish(notices, in: transaction)
         return outcomes
     }
 

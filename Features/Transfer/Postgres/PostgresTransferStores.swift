@@ -159,9 +159,12 @@ struct PostgresTransferStore: TransferStore {
 
     /// One statement for the whole group: the transfers, the totals of their quarters (summed per
     /// sender, currency and quarter) and each sender's latest recipients.
+    /// Sent without waiting for its answer (the notices go with it), checked when the transaction
+    /// is flushed: a key taken then throws from `flush()`.
     func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws {
         guard !transfers.isEmpty else { return }
-        let inserted = try PostgresTransaction.open(transaction).value(
+        let (store, postgres) = (self, try PostgresTransaction.open(transaction))
+        try postgres.send(
             .rows(
                 """
                 WITH input (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after,
@@ -199,16 +202,19 @@ struct PostgresTransferStore: TransferStore {
                     ON CONFLICT (user_id, account_number)
                     DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at)
                 SELECT COUNT(*) FROM inserted
-                """), as: Int64.self)
-        guard inserted != Int64(transfers.count) else { return }
-        // A key taken by a record this transaction can see: refused, as one by one. One it cannot
-        // see (another server's, committed since): the group runs again, and finds it.
-        let ours = Set(transfers.map(\.id))
-        let keys = transfers.map { TransferKey(user: $0.initiatedBy, key: $0.idempotencyKey) }
-        if let taken = try self.transfers(keyedBy: keys, in: transaction).first(where: { !ours.contains($0.id) }) {
-            throw TransferError.idempotencyKeyReused(taken.idempotencyKey)
+                """)
+        ) { rows in
+            let inserted = try rows.first?.decode(Int64.self)
+            guard inserted != Int64(transfers.count) else { return }
+            // A key taken by a record this transaction can see: refused, as one by one. One it cannot
+            // see (another server's, committed since): the group runs again, and finds it.
+            let ours = Set(transfers.map(\.id))
+            let keys = transfers.map { TransferKey(user: $0.initiatedBy, key: $0.idempotencyKey) }
+            if let taken = try store.transfers(keyedBy: keys, in: postgres).first(where: { !ours.contains($0.id) }) {
+                throw TransferError.idempotencyKeyReused(taken.idempotencyKey)
+            }
+            throw PostgresFailure.conflict(state: "23505")
         }
-        throw PostgresFailure.conflict(state: "23505")
     }
 
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer] {
