@@ -445,7 +445,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             }
             return try Self.settled(outcome, statement.failure).get()
         }
-        // The locks are sent right behind BEGIN, without waiting for its answer: one round trip for both.
+        // The locks are queued right behind BEGIN: sent the moment BEGIN is answered, from the event loop.
         let began: EventLoopFuture<PostgresQueryResult> = connection.query(begin, logger: logger)
         let locked: EventLoopFuture<PostgresQueryResult>? = locks.map { connection.query($0, logger: logger) }
         do {
@@ -476,7 +476,8 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
                 return .failure(error)
             }
         }
-        let settled = Self.settled(outcome, transaction.failure)
+        var settled = Self.settled(outcome, transaction.failure)
+        if case .success = settled, let refusal = transaction.checkRefusal { settled = .failure(refusal) }
         if case .success(let value) = settled {
             _ = try await connection.query("COMMIT", logger: logger).collect()
             return value

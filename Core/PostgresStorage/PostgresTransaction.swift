@@ -27,6 +27,12 @@ public final class PostgresTransaction: Transaction, Sendable {
     private let statementsLeft: Locked<Int?>
     /// Statements on the wire whose answers nobody waited for yet (``send(_:then:)``), in order.
     private let sent = Locked<[Sent]>([])
+    /// The first error a check of a sent statement threw: the transaction is refused with it even
+    /// if `work` caught it (nothing in PostgreSQL failed, so ``failure`` does not say so).
+    private let refusal = Locked<(any Error)?>(nil)
+
+    /// The first error a check threw, if one did.
+    var checkRefusal: (any Error)? { refusal.withLock { $0 } }
 
     init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor, statements: Int? = nil) {
         self.connection = connection
@@ -45,8 +51,9 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// it back (and runs it again when the failure was a conflict), whatever `work` made of the error.
     var failure: PostgresFailure? { firstFailure.withLock { $0 } }
 
-    /// Runs `query`; its rows. Statements ``send(_:then:)`` put on the wire before it are answered
-    /// first (in order, their checks run): the first of them that failed is what this throws.
+    /// Runs `query`; its rows. It is sent first; then the statements ``send(_:then:)`` put on the
+    /// wire before it are awaited and checked, in order (a check sees what `query` did too), and the
+    /// first of them that failed is what this throws.
     @discardableResult
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         try admit(query)
@@ -62,22 +69,29 @@ public final class PostgresTransaction: Transaction, Sendable {
         return try rows(answeredBy: answer)
     }
 
-    /// Puts `query` on the wire without waiting for its answer — PostgresNIO sends each statement
-    /// as soon as PostgreSQL is ready for it, so statements sent in a row cost one round trip
-    /// together instead of one each. Its answer is awaited, in order, by the next ``rows(_:)`` (or
-    /// ``execute(_:)``, ``value(_:as:)``), by ``flush()``, and at the latest by the unit of work
-    /// before `COMMIT`; `check` then looks at its rows (and throws to refuse the transaction). A
-    /// statement that failed aborts the transaction as one run with ``rows(_:)`` does: the unit of
-    /// work never commits it. For writes whose answer nothing decides on before the next statement.
+    /// Puts `query` on the wire without waiting for its answer. PostgresNIO queues it on the
+    /// connection and sends it, from its event loop, the moment PostgreSQL is ready for the next
+    /// statement — still one round trip per statement (PostgresNIO does not pipeline), but without
+    /// the way back to this thread and out again between two statements. Its answer is awaited, in
+    /// order, by the next ``rows(_:)`` (or ``execute(_:)``, ``value(_:as:)``), by ``flush()``, and
+    /// at the latest by the unit of work before `COMMIT`; `check` then looks at its rows, and throws
+    /// to refuse the transaction. A statement that failed, or a check that threw, is the
+    /// transaction's failure whatever `work` made of it: the unit of work never commits it. For
+    /// writes whose answer nothing decides on before the next statement; refused in a
+    /// single-statement read, which waits for nothing after its statement.
     public func send(_ query: PostgresQuery, then check: (@Sendable ([PostgresRow]) throws -> Void)? = nil) throws {
+        guard statementsLeft.withLock({ $0 == nil }) else {
+            firstFailure.withLock { $0 = $0 ?? .notOneRead }
+            throw PostgresFailure.notOneRead
+        }
         try admit(query)
         let answer = connection.query(query, logger: logger)
         sent.withLock { $0.append(Sent(answer: answer, check: check)) }
     }
 
     /// Waits for every statement ``send(_:then:)`` put on the wire, in order, then runs their
-    /// checks, in order (a check may run statements of its own); throws the first failure — the
-    /// first statement's that failed, else the first check's.
+    /// checks, in order (a check may run statements of its own; one after a failed statement is
+    /// not run); throws the first failure in that order, a statement's or a check's.
     public func flush() throws {
         try settleSent(checking: true)
     }
@@ -105,7 +119,12 @@ public final class PostgresTransaction: Transaction, Sendable {
                     problem = problem ?? error
                 case .success(let rows):
                     guard checking, problem == nil, let check = item.check else { continue }
-                    do { try check(rows) } catch { problem = error }
+                    do {
+                        try check(rows)
+                    } catch {
+                        problem = error
+                        refusal.withLock { $0 = $0 ?? error }
+                    }
                 }
             }
         }

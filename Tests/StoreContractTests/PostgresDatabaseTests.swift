@@ -275,8 +275,9 @@ struct PostgresDatabaseTests {
     }
 
     /// Statements sent without waiting (`send(_:then:)`: a transfer group's postings, transfers
-    /// and notices, one round trip together) commit only if every one of them succeeded and every
-    /// check passed — even when `work` returns normally, or swallows the flush's error — and a
+    /// and notices, queued on the connection back to back) commit only if every one of them
+    /// succeeded and every check passed — even when `work` returns normally, or swallows the
+    /// flush's error (a reviewer found a swallowed check's refusal committed) — and a
     /// statement waited for behind a failed one throws that failure, not PostgreSQL's "current
     /// transaction is aborted".
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
@@ -335,6 +336,22 @@ struct PostgresDatabaseTests {
                 }
             }
             #expect(try await count() == 2)
+
+            // … nor when work swallows the check's refusal.
+            await #expect(throws: Refused()) {
+                try await database.perform(serializingOn: ["sent"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO sent VALUES (6)") { _ in throw Refused() }
+                    try? transaction.flush()
+                    try transaction.send("INSERT INTO sent VALUES (7)")
+                }
+            }
+            #expect(try await count() == 2)
+
+            // A single-statement read sends nothing ahead: it would wait for no answer.
+            await #expect(throws: PostgresFailure.notOneRead) {
+                try await database.readOne { try $0.send("SELECT 1") }
+            }
 
             // A check sees its statement's rows, and may run statements of its own.
             let checked = Locked<[Int32]>([])
