@@ -154,14 +154,16 @@ final class TransferGroups: Sendable {
         for original in try store.transfers(keyedBy: transfers.map(\.key), in: transaction) {
             recorded[TransferKey(user: original.initiatedBy, key: original.idempotencyKey)] = original
         }
-        let group = try posting.group(touching: transfers.flatMap { [$0.request.from, $0.request.to] }, in: transaction)
-        // Every sender's total of the day so far, in the currency it sends, read at once.
+        // Every sender's total of the day so far, in the currency it sends, read at once — before the
+        // accounts are locked: the senders' keys already cover it, and the accounts' locks (which every
+        // group on those accounts waits for) are then held for the writes alone.
         let days = Array(
             Set(transfers.map { DayTotal(user: $0.key.user, currency: $0.request.amount.currency, start: $0.day.start, end: $0.day.end) }))
         var sentToday: [DayTotal: Int64] = [:]
         let totals = try store.sentTotals(
             days.map { SentDay(user: $0.user, currency: $0.currency, start: $0.start, end: $0.end) }, in: transaction)
         for (day, total) in zip(days, totals) { sentToday[day] = total.minorUnits }
+        let group = try posting.group(touching: transfers.flatMap { [$0.request.from, $0.request.to] }, in: transaction)
         var written: [TransferSummary] = []
         var notices: [InboxNotice] = []
         var outcomes: [Result<TransferReceipt, any Error>] = []
