@@ -22,6 +22,8 @@ public final class PostgresTransaction: Transaction, Sendable {
         case closed
         /// A statement went unanswered for ``PostgresTransaction/answerTimeout`` (the connection was then closed).
         case silent
+        /// A statement was refused in an aborted transaction: the unit of work closes the connection (``retire()``).
+        case retired
     }
     /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read, and a `SELECT`.
     private let statementsLeft: Locked<Int?>
@@ -56,8 +58,19 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// first of them that failed is what this throws.
     @discardableResult
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try admit(query)
-        let answer = connection.query(query, logger: logger)
+        try admit(query.sql)
+        return try rows(answeredAfterSent: connection.query(query, logger: logger).map(\.rows))
+    }
+
+    /// Runs `statement`, a ``PreparedSQL`` (parsed and planned once per connection); its rows. As
+    /// ``rows(_:)-(PostgresQuery)`` otherwise.
+    @discardableResult
+    public func rows<Statement: PreparedSQL>(_ statement: Statement) throws -> [PostgresRow] {
+        try admit(Statement.sql)
+        return try rows(answeredAfterSent: Self.start(statement, on: connection, logger: logger))
+    }
+
+    private func rows(answeredAfterSent answer: EventLoopFuture<[PostgresRow]>) throws -> [PostgresRow] {
         if sent.withLock({ !$0.isEmpty }) {
             do {
                 try flush()
@@ -73,20 +86,51 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// connection and sends it, from its event loop, the moment PostgreSQL is ready for the next
     /// statement — still one round trip per statement (PostgresNIO does not pipeline), but without
     /// the way back to this thread and out again between two statements. Its answer is awaited, in
-    /// order, by the next ``rows(_:)`` (or ``execute(_:)``, ``value(_:as:)``), by ``flush()``, and
-    /// at the latest by the unit of work before `COMMIT`; `check` then looks at its rows, and throws
-    /// to refuse the transaction. A statement that failed, or a check that threw, is the
-    /// transaction's failure whatever `work` made of it: the unit of work never commits it. For
-    /// writes whose answer nothing decides on before the next statement; refused in a
-    /// single-statement read, which waits for nothing after its statement.
+    /// order, by the next ``rows(_:)-(PostgresQuery)`` (or ``execute(_:)``, ``value(_:as:)``), by
+    /// ``flush()``, and at the latest by the unit of work before `COMMIT`; `check` then looks at
+    /// its rows, and throws to refuse the transaction. A statement that failed, or a check that
+    /// threw, is the transaction's failure whatever `work` made of it: the unit of work never
+    /// commits it. For writes whose answer nothing decides on before the next statement; refused in
+    /// a single-statement read, which waits for nothing after its statement.
     public func send(_ query: PostgresQuery, then check: (@Sendable ([PostgresRow]) throws -> Void)? = nil) throws {
+        try admitSent(query.sql)
+        let answer = connection.query(query, logger: logger).map(\.rows)
+        sent.withLock { $0.append(Sent(answer: answer, check: check)) }
+    }
+
+    /// ``send(_:then:)-(PostgresQuery,_)`` for a ``PreparedSQL``.
+    public func send<Statement: PreparedSQL>(_ statement: Statement, then check: (@Sendable ([PostgresRow]) throws -> Void)? = nil) throws {
+        try admitSent(Statement.sql)
+        let answer = Self.start(statement, on: connection, logger: logger)
+        sent.withLock { $0.append(Sent(answer: answer, check: check)) }
+    }
+
+    private func admitSent(_ sql: String) throws {
         guard statementsLeft.withLock({ $0 == nil }) else {
             firstFailure.withLock { $0 = $0 ?? .notOneRead }
             throw PostgresFailure.notOneRead
         }
-        try admit(query)
-        let answer = connection.query(query, logger: logger)
-        sent.withLock { $0.append(Sent(answer: answer, check: check)) }
+        try admit(sql)
+    }
+
+    /// Puts `statement` on `connection` at once, behind whatever was put there before, and its rows
+    /// once answered. PostgresNIO runs a prepared statement only from a task: this one runs on the
+    /// connection's event loop (``EventLoopExecutor``), so it is written in order, from that loop,
+    /// with no other thread woken.
+    static func start<Statement: PreparedSQL>(
+        _ statement: Statement, on connection: PostgresConnection, logger: Logger
+    ) -> EventLoopFuture<[PostgresRow]> {
+        let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        Task(executorPreference: EventLoopExecutor(connection.eventLoop)) {
+            do {
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                promise.succeed(rows)
+            } catch {
+                promise.fail(error)
+            }
+        }
+        return promise.futureResult
     }
 
     /// Waits for every statement ``send(_:then:)`` put on the wire, in order, then runs their
@@ -133,19 +177,19 @@ public final class PostgresTransaction: Transaction, Sendable {
 
     /// A statement put on the wire by ``send(_:then:)``, not yet answered.
     private struct Sent: Sendable {
-        let answer: EventLoopFuture<PostgresQueryResult>
+        let answer: EventLoopFuture<[PostgresRow]>
         let check: (@Sendable ([PostgresRow]) throws -> Void)?
     }
 
     /// Whether `query` may be sent now: on a database thread, in a transaction nothing failed in
     /// yet, within a single-statement read's one `SELECT`.
-    private func admit(_ query: PostgresQuery) throws {
+    private func admit(_ sql: String) throws {
         guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
         if let failure { throw failure }
         let allowed = statementsLeft.withLock { left in
             guard let count = left else { return true }
             left = count - 1
-            return count > 0 && Self.isSelect(query)
+            return count > 0 && Self.isSelect(sql)
         }
         guard allowed else {
             firstFailure.withLock { $0 = $0 ?? .notOneRead }
@@ -155,10 +199,10 @@ public final class PostgresTransaction: Transaction, Sendable {
 
     /// The rows of the statement `answer` is for, once it comes; its failure recorded as the
     /// transaction's if it is the first.
-    private func rows(answeredBy answer: EventLoopFuture<PostgresQueryResult>) throws -> [PostgresRow] {
+    private func rows(answeredBy answer: EventLoopFuture<[PostgresRow]>) throws -> [PostgresRow] {
         switch Self.wait(for: answer) {
-        case .success(let result):
-            return result.rows
+        case .success(let rows):
+            return rows
         case .failure(PostgresFailure.noAnswer):
             // A connection that stopped answering (the server restarted under it, the network broke):
             // closed, so that the pool replaces it and the statement still waiting fails.
@@ -172,14 +216,24 @@ public final class PostgresTransaction: Transaction, Sendable {
             let failure = (error as? PSQLError).map(PostgresFailure.init) ?? .other(state: nil, message: String(describing: error))
             firstFailure.withLock { $0 = $0 ?? failure }
             if let error = error as? PSQLError, PostgresFailure.endsTheSession(error) { lost.withLock { $0 = $0 ?? .closed } }
+            if case .other(state: "25P02", _) = failure { retire() }
             throw failure
         }
     }
 
+    /// Marks the connection to be closed once this transaction is over, before the pool has it back
+    /// (it is not rolled back: closing ends it). A statement refused because an earlier one had
+    /// failed ("current transaction is aborted", 25P02) may have been a ``PreparedSQL`` run for the
+    /// first time on this connection: PostgresNIO then remembers its preparation as failed, and
+    /// would refuse it on this connection for ever.
+    private func retire() {
+        lost.withLock { $0 = $0 ?? .retired }
+    }
+
     /// Whether `query` is a plain `SELECT` (what a single-statement read may send: outside a
     /// transaction, anything else would commit on its own, and a stale connection's retry could run it twice).
-    private static func isSelect(_ query: PostgresQuery) -> Bool {
-        let words = query.sql.drop(while: \.isWhitespace).prefix(7).uppercased()
+    private static func isSelect(_ sql: String) -> Bool {
+        let words = sql.drop(while: \.isWhitespace).prefix(7).uppercased()
         return words == "SELECT " || words == "SELECT\n"
     }
 
