@@ -426,6 +426,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// Releases the writers lock; a connection on which that fails is closed (which releases it), so
     /// that the pool never hands out a connection still holding it.
     private static func release(_ writers: WritersLock, on connection: PostgresConnection, logger: Logger) async throws {
+        // Closed (a transaction retired it): the lock went with the session, and a statement written
+        // to a closed connection is never answered.
+        guard !connection.isClosed else { return }
         do {
             _ = try await connection.query(writers.release, logger: logger).collect()
         } catch {
@@ -446,6 +449,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
                 do { return .success(try work(statement)) } catch { return .failure(error) }
             }
+            if statement.connectionLost == .retired { try? await connection.close() }
             if case .unreachable(let reason) = statement.failure, statement.connectionLost == .closed {
                 // A pooled connection PostgreSQL closed (it restarted): a SELECT, tried on another.
                 throw PostgresFailure.staleConnection(reason)
@@ -454,11 +458,13 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         // The locks are queued right behind BEGIN: sent the moment BEGIN is answered, from the event loop.
         let began: EventLoopFuture<PostgresQueryResult> = connection.query(begin, logger: logger)
+        // A cold statement that fails is refused on its connection for ever (PostgresTransaction.warm): closed then.
+        let coldLocks = locks != nil && !PostgresTransaction.warm.has(KeyLocks.name, on: connection)
         let locked = locks.map { PostgresTransaction.start($0, on: connection, logger: logger) }
         do {
             _ = try await began.get()
         } catch let error as PSQLError {
-            _ = try? await locked?.get()
+            if (try? await locked?.get()) == nil, coldLocks { try? await connection.close() }
             let failure = PostgresFailure(error)
             if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
             throw failure
@@ -468,7 +474,11 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             do {
                 _ = try await locked.get()
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                if coldLocks {
+                    try? await connection.close()
+                } else {
+                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                }
                 throw error
             }
         }

@@ -391,8 +391,9 @@ struct PostgresDatabaseTests {
 
     /// A statement sent behind one that failed is refused ("current transaction is aborted"); when
     /// it is a prepared statement used there for the first time on its connection, PostgresNIO keeps
-    /// its preparation as failed and refuses it on that connection ever after. The connection is
-    /// closed instead, so the next transaction (on the pool's only connection here) runs it.
+    /// its preparation as failed and refuses it on that connection ever after. So a cold statement
+    /// is sent only once what went before it is answered: the failure before it is the
+    /// transaction's, and the next transaction (on the pool's only connection here) runs it.
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func aPreparedStatementRefusedBehindAFailedOneRunsInTheNextTransaction() async throws {
         let location = try #require(Engine.postgresLocation)
@@ -435,6 +436,50 @@ struct PostgresDatabaseTests {
             #expect(applied.count == known.count && Set(applied) == Set(known))
         }
     }
+}
+
+extension PostgresDatabaseTests {
+    /// A prepared statement whose first preparation on a connection failed (here: its table did not
+    /// exist yet; in production a migration elsewhere holding its table past `lock_timeout`) would
+    /// be refused on that connection for ever: the connection is closed instead.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aStatementWhosePreparationFailedRunsOnceItCan() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            await #expect(throws: PostgresFailure.self) {
+                try await database.write { try PostgresTransaction.open($0).rows(InsertInOrder(n: 1)) }
+            }
+            try await database.write { try $0.execute("CREATE TABLE ordered (id serial PRIMARY KEY, n int)") }
+            let rows = try await database.write { try PostgresTransaction.open($0).rows(InsertInOrder(n: 1)) }
+            #expect(rows.isEmpty)
+        }
+    }
+
+    /// PostgresNIO runs a prepared statement new to its connection only once PostgreSQL answered its
+    /// preparation, behind whatever was sent meanwhile: sent between two others, it ran last.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func statementsSentAheadRunInTheOrderSentWhenOneIsNewToItsConnection() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            try await database.write { try $0.execute("CREATE TABLE ordered (id serial PRIMARY KEY, n int)") }
+            try await database.perform(serializingOn: ["ordered"]) { token in
+                let transaction = try PostgresTransaction.open(token)
+                try transaction.send("INSERT INTO ordered (n) VALUES (1)")
+                try transaction.send(InsertInOrder(n: 2))
+                try transaction.send("INSERT INTO ordered (n) VALUES (3)")
+            }
+            let order = try await database.read { try $0.rows("SELECT n FROM ordered ORDER BY id").map { try $0.decode(Int32.self) } }
+            #expect(order == [1, 2, 3])
+        }
+    }
+}
+
+/// One row into `ordered`.
+struct InsertInOrder: PreparedSQL {
+    static let sql = "INSERT INTO ordered (n) VALUES ($1::int)"
+    let n: Int
+
+    func makeBindings() throws -> PostgresBindings { .one(Int32(n)) }
 }
 
 /// Two prepared statements whose type names share their first 63 bytes.

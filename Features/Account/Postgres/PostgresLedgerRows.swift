@@ -38,29 +38,39 @@ struct PostgresLedgerRows: LedgerRows {
     /// `locking: false` in a read-only transaction, which may lock nothing.
     func accounts(numbered numbers: [AccountNumber], locking: Bool, customersOnly: Bool = false) throws -> [LedgerAccount] {
         let digits = numbers.map(\.digits)
-        let rows: [PostgresRow]
-        if locking && customersOnly {
-            rows = try transaction.rows(LockedCustomerAccounts(numbers: digits))
-        } else {
-            rows = try transaction.rows(
-                """
-                SELECT \(unescaped: Self.columns) FROM account_accounts WHERE number = ANY(\(digits))
-                \(unescaped: customersOnly ? "AND owner_id IS NOT NULL " : "")ORDER BY id\(unescaped: locking ? " FOR UPDATE" : "")
-                """)
-        }
+        let rows =
+            switch (locking, customersOnly) {
+            case (true, true): try transaction.rows(ByNumbers<LockedCustomerAccounts>(numbers: digits))
+            case (true, false): try transaction.rows(ByNumbers<LockedAccounts>(numbers: digits))
+            case (false, true): try transaction.rows(ByNumbers<CustomerAccounts>(numbers: digits))
+            case (false, false): try transaction.rows(ByNumbers<Accounts>(numbers: digits))
+            }
         let found = try rows.map(Self.account)
         return numbers.compactMap { number in found.first { $0.number == number } }
     }
 
     /// A transfer group's accounts, locked: every group runs it.
-    private struct LockedCustomerAccounts: PreparedSQL {
-        static let sql = """
-            SELECT \(PostgresLedgerRows.columns) FROM account_accounts WHERE number = ANY($1::text[]) AND owner_id IS NOT NULL ORDER BY id FOR UPDATE
-            """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray]
-        let numbers: [String]
+    private enum LockedCustomerAccounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: true, locking: true)
+    }
 
-        func makeBindings() throws -> PostgresBindings { .one(numbers) }
+    private enum LockedAccounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: false, locking: true)
+    }
+
+    private enum CustomerAccounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: true, locking: false)
+    }
+
+    private enum Accounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: false, locking: false)
+    }
+
+    private static func byNumbers(customersOnly: Bool, locking: Bool) -> String {
+        """
+        SELECT \(columns) FROM account_accounts WHERE number = ANY($1::text[])\(customersOnly ? " AND owner_id IS NOT NULL" : "") \
+        ORDER BY id\(locking ? " FOR UPDATE" : "")
+        """
     }
 
     func account(id: String) throws -> LedgerAccount? {
@@ -189,4 +199,18 @@ struct PostgresLedgerRows: LedgerRows {
         let kind: String
         let reference: String?
     }
+}
+
+/// One way of reading accounts by their numbers, in the order of their ids (``ByNumbers``).
+private protocol AccountsRead {
+    static var sql: String { get }
+}
+
+/// The accounts of some numbers, read `Read`'s way: one prepared statement each way.
+private struct ByNumbers<Read: AccountsRead>: PreparedSQL {
+    static var sql: String { Read.sql }
+    static var bindingDataTypes: [PostgresDataType] { [.textArray] }
+    let numbers: [String]
+
+    func makeBindings() throws -> PostgresBindings { .one(numbers) }
 }
