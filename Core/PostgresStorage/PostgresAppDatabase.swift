@@ -240,23 +240,16 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// sorted: two transactions naming the same keys never wait for each other in a cycle. The order
     /// is the inner query's (`ORDER BY` keeps it from being flattened), the locks are the outer
     /// query's (a volatile function is evaluated once per row, as the rows come).
-    static func keyLocks(_ keys: [String]) -> KeyLocks {
-        KeyLocks(keys: Set(keys).sorted())
-    }
-
-    struct KeyLocks: PreparedSQL {
-        static let sql = """
+    static func keyLocks(_ keys: [String]) -> PostgresQuery {
+        let sorted = Set(keys).sorted()
+        return """
             SELECT count((CASE WHEN k.key IS NULL
-                THEN pg_advisory_xact_lock_shared(\(writersLock), hashtext(current_schema()))
+                THEN pg_advisory_xact_lock_shared(\(unescaped: String(writersLock)), hashtext(current_schema()))
                 ELSE pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || k.key, 0)) END)::text)
             FROM (SELECT NULL::text AS key, 0::bigint AS n
-                  UNION ALL SELECT u.key, u.n FROM unnest($1::text[]) WITH ORDINALITY AS u(key, n)
+                  UNION ALL SELECT u.key, u.n FROM unnest(\(sorted)::text[]) WITH ORDINALITY AS u(key, n)
                   ORDER BY n) k
             """
-        static let bindingDataTypes: [PostgresDataType] = [.textArray]
-        let keys: [String]
-
-        func makeBindings() throws -> PostgresBindings { .one(keys) }
     }
 
     /// The advisory lock that writers share and a starved writer takes alone: one per schema (the
@@ -356,7 +349,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func once<T: Sendable>(
-        _ begin: PostgresQuery?, writers: WritersLock? = nil, locks: KeyLocks? = nil,
+        _ begin: PostgresQuery?, writers: WritersLock? = nil, locks: PostgresQuery? = nil,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let lease = LeaseState()
@@ -398,7 +391,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func leased<T: Sendable>(
-        _ begin: PostgresQuery?, writers: WritersLock?, locks: KeyLocks?, _ lease: LeaseState,
+        _ begin: PostgresQuery?, writers: WritersLock?, locks: PostgresQuery?, _ lease: LeaseState,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
@@ -426,9 +419,6 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// Releases the writers lock; a connection on which that fails is closed (which releases it), so
     /// that the pool never hands out a connection still holding it.
     private static func release(_ writers: WritersLock, on connection: PostgresConnection, logger: Logger) async throws {
-        // Closed (a transaction retired it): the lock went with the session, and a statement written
-        // to a closed connection is never answered.
-        guard !connection.isClosed else { return }
         do {
             _ = try await connection.query(writers.release, logger: logger).collect()
         } catch {
@@ -438,7 +428,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
 
     /// `begin` `nil`: one statement on its own (``readOne(_:)``), with no `COMMIT` or `ROLLBACK` after it.
     private func transaction<T: Sendable>(
-        on connection: PostgresConnection, _ begin: PostgresQuery?, locks: KeyLocks?, _ lease: LeaseState,
+        on connection: PostgresConnection, _ begin: PostgresQuery?, locks: PostgresQuery?, _ lease: LeaseState,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
@@ -449,7 +439,6 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
                 do { return .success(try work(statement)) } catch { return .failure(error) }
             }
-            if statement.connectionLost == .retired { try? await connection.close() }
             if case .unreachable(let reason) = statement.failure, statement.connectionLost == .closed {
                 // A pooled connection PostgreSQL closed (it restarted): a SELECT, tried on another.
                 throw PostgresFailure.staleConnection(reason)
@@ -458,13 +447,11 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         // The locks are queued right behind BEGIN: sent the moment BEGIN is answered, from the event loop.
         let began: EventLoopFuture<PostgresQueryResult> = connection.query(begin, logger: logger)
-        // A cold statement that fails is refused on its connection for ever (PostgresTransaction.warm): closed then.
-        let coldLocks = locks != nil && !PostgresTransaction.warm.has(KeyLocks.name, on: connection)
-        let locked = locks.map { PostgresTransaction.start($0, on: connection, logger: logger) }
+        let locked: EventLoopFuture<PostgresQueryResult>? = locks.map { connection.query($0, logger: logger) }
         do {
             _ = try await began.get()
         } catch let error as PSQLError {
-            if (try? await locked?.get()) == nil, coldLocks { try? await connection.close() }
+            _ = try? await locked?.get()
             let failure = PostgresFailure(error)
             if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
             throw failure
@@ -474,11 +461,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             do {
                 _ = try await locked.get()
             } catch {
-                if coldLocks {
-                    try? await connection.close()
-                } else {
-                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
-                }
+                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
                 throw error
             }
         }
@@ -495,11 +478,6 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         var settled = Self.settled(outcome, transaction.failure)
         if case .success = settled, let refusal = transaction.checkRefusal { settled = .failure(refusal) }
-        if transaction.connectionLost == .retired {
-            // Closed before the pool has it back: no other transaction is handed a closing connection.
-            try? await connection.close()
-            return try settled.get()
-        }
         if case .success(let value) = settled {
             _ = try await connection.query("COMMIT", logger: logger).collect()
             return value
