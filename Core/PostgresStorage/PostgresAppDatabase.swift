@@ -399,11 +399,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             guard lease.take() else { throw PostgresFailure.unreachable("no connection within \(Self.leaseTimeout)") }
             guard let writers else { return try await self.transaction(on: connection, begin, locks: locks, lease, work) }
             do {
-                _ = try await connection.query(writers.take, logger: logger).collect()
-            } catch let error as PSQLError {
-                let failure = PostgresFailure(error)
-                if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
-                throw failure
+                _ = try await connection.answer(writers.take, logger: logger)
+            } catch {
+                throw Self.stale(error)
             }
             do {
                 let value = try await self.transaction(on: connection, begin, locks: nil, lease, work)
@@ -420,10 +418,19 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// that the pool never hands out a connection still holding it.
     private static func release(_ writers: WritersLock, on connection: PostgresConnection, logger: Logger) async throws {
         do {
-            _ = try await connection.query(writers.release, logger: logger).collect()
+            _ = try await connection.answer(writers.release, logger: logger)
         } catch {
             try? await connection.close()
         }
+    }
+
+    /// What a failure before anything ran on a pooled connection (its `BEGIN`, or the writers lock
+    /// taken before it) becomes: on a connection PostgreSQL closed since the pool opened it (it
+    /// restarted), ``PostgresFailure/staleConnection(_:)``, tried again on another.
+    private static func stale(_ error: any Error) -> any Error {
+        let failure = error as? PostgresFailure ?? (error as? PSQLError).map(PostgresFailure.init)
+        if case .unreachable(let reason) = failure { return PostgresFailure.staleConnection(reason) }
+        return failure ?? error
     }
 
     /// `begin` `nil`: one statement on its own (``readOne(_:)``), with no `COMMIT` or `ROLLBACK` after it.
@@ -446,22 +453,20 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             return try Self.settled(outcome, statement.failure).get()
         }
         // The locks are queued right behind BEGIN: sent the moment BEGIN is answered, from the event loop.
-        let began: EventLoopFuture<PostgresQueryResult> = connection.query(begin, logger: logger)
-        let locked: EventLoopFuture<PostgresQueryResult>? = locks.map { connection.query($0, logger: logger) }
+        let began = connection.statement(begin, logger: logger)
+        let locked = locks.map { connection.statement($0, logger: logger) }
         do {
-            _ = try await began.get()
-        } catch let error as PSQLError {
-            _ = try? await locked?.get()
-            let failure = PostgresFailure(error)
-            if case .unreachable(let reason) = failure { throw PostgresFailure.staleConnection(reason) }
-            throw failure
+            _ = try await connection.answer(to: began)
+        } catch {
+            if let locked { _ = try? await connection.answer(to: locked) }
+            throw Self.stale(error)
         }
         lease.begin()
         if let locked {
             do {
-                _ = try await locked.get()
+                _ = try await connection.answer(to: locked)
             } catch {
-                _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                _ = try? await connection.answer("ROLLBACK", logger: logger)
                 throw error
             }
         }
@@ -479,10 +484,10 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         var settled = Self.settled(outcome, transaction.failure)
         if case .success = settled, let refusal = transaction.checkRefusal { settled = .failure(refusal) }
         if case .success(let value) = settled {
-            _ = try await connection.query("COMMIT", logger: logger).collect()
+            _ = try await connection.answer("COMMIT", logger: logger)
             return value
         }
-        if transaction.connectionLost == nil { _ = try? await connection.query("ROLLBACK", logger: logger).collect() }
+        if transaction.connectionLost == nil { _ = try? await connection.answer("ROLLBACK", logger: logger) }
         return try settled.get()
     }
 
@@ -509,31 +514,27 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         let known = sets.flatMap { set in set.steps.map { "\(set.feature)/\($0.name)" } }
         do {
             try await client.withConnection { connection in
-                // Every statement's rows are read to the end: an error PostgreSQL sends after the first
-                // row would otherwise go unseen, and the next statement fail with "transaction aborted".
-                _ = try await connection.query("BEGIN", logger: logger).collect()
+                // Every statement's rows are read to the end (`answer`): an error PostgreSQL sends after the
+                // first row would otherwise go unseen, and the next statement fail with "transaction aborted".
+                _ = try await connection.answer("BEGIN", logger: logger)
                 do {
                     // Migrations wait for each other as long as it takes (no lock_timeout), one schema at a time.
-                    _ = try await connection.query("SET LOCAL lock_timeout = 0", logger: logger).collect()
-                    _ = try await connection.query(
-                        "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext(current_schema()))", logger: logger
-                    ).collect()
+                    _ = try await connection.answer("SET LOCAL lock_timeout = 0", logger: logger)
+                    _ = try await connection.answer(
+                        "SELECT pg_advisory_xact_lock(\(Self.migrationLock), hashtext(current_schema()))", logger: logger)
                     if applying {
-                        _ = try await connection.query(
+                        _ = try await connection.answer(
                             """
                             CREATE TABLE IF NOT EXISTS moa_migrations (
                                 identifier text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
-                            """, logger: logger
-                        ).collect()
+                            """, logger: logger)
                     }
                     var applied = Set<String>()
-                    let table = try await connection.query("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
-                        .collect().first?.decode(Bool.self)
+                    let table = try await connection.answer("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
+                        .rows.first?.decode(Bool.self)
                     if table == true {
-                        for try await identifier in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger)
-                            .decode(String.self)
-                        {
-                            applied.insert(identifier)
+                        for row in try await connection.answer("SELECT identifier FROM moa_migrations", logger: logger).rows {
+                            applied.insert(try row.decode(String.self))
                         }
                     }
                     let unknown = applied.subtracting(known).sorted()
@@ -543,17 +544,16 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
                     for set in sets {
                         for step in set.steps where !applied.contains("\(set.feature)/\(step.name)") {
                             for statement in step.statements {
-                                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger).collect()
+                                _ = try await connection.answer(PostgresQuery(unsafeSQL: statement), logger: logger)
                             }
                             let identifier = "\(set.feature)/\(step.name)"
-                            _ = try await connection.query(
-                                "INSERT INTO moa_migrations (identifier) VALUES (\(identifier))", logger: logger
-                            ).collect()
+                            _ = try await connection.answer(
+                                "INSERT INTO moa_migrations (identifier) VALUES (\(identifier))", logger: logger)
                         }
                     }
-                    _ = try await connection.query("COMMIT", logger: logger).collect()
+                    _ = try await connection.answer("COMMIT", logger: logger)
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger).collect()
+                    _ = try? await connection.answer("ROLLBACK", logger: logger)
                     throw error
                 }
             }
@@ -603,12 +603,10 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             let logger = logger
             let applied = try await withConnectionFailingFast { connection in
                 var names: Set<String> = []
-                let exists = try await connection.query("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
-                for try await present in exists.decode(Bool.self) where !present { return names }
-                for try await name in try await connection.query("SELECT identifier FROM moa_migrations", logger: logger).decode(
-                    String.self)
-                {
-                    names.insert(name)
+                let exists = try await connection.answer("SELECT to_regclass('moa_migrations') IS NOT NULL", logger: logger)
+                guard try exists.rows.first?.decode(Bool.self) == true else { return names }
+                for row in try await connection.answer("SELECT identifier FROM moa_migrations", logger: logger).rows {
+                    names.insert(try row.decode(String.self))
                 }
                 return names
             }
@@ -624,7 +622,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     public func ping() async throws {
         do {
             let logger = logger
-            try await withConnectionFailingFast { connection in _ = try await connection.query("SELECT 1", logger: logger).collect() }
+            try await withConnectionFailingFast { connection in _ = try await connection.answer("SELECT 1", logger: logger) }
         } catch let error as PSQLError {
             throw PostgresFailure(error).asRequestError
         } catch {

@@ -57,7 +57,7 @@ public final class PostgresTransaction: Transaction, Sendable {
     @discardableResult
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
         try admit(query)
-        let answer = connection.query(query, logger: logger)
+        let answer = connection.statement(query, logger: logger)
         if sent.withLock({ !$0.isEmpty }) {
             do {
                 try flush()
@@ -85,7 +85,7 @@ public final class PostgresTransaction: Transaction, Sendable {
             throw PostgresFailure.notOneRead
         }
         try admit(query)
-        let answer = connection.query(query, logger: logger)
+        let answer = connection.statement(query, logger: logger)
         sent.withLock { $0.append(Sent(answer: answer, check: check)) }
     }
 
@@ -169,9 +169,13 @@ public final class PostgresTransaction: Transaction, Sendable {
             Task.detached { try? await connection.close() }
             throw failure
         case .failure(let error):
-            let failure = (error as? PSQLError).map(PostgresFailure.init) ?? .other(state: nil, message: String(describing: error))
+            let failure =
+                error as? PostgresFailure ?? (error as? PSQLError).map(PostgresFailure.init)
+                ?? .other(state: nil, message: String(describing: error))
             firstFailure.withLock { $0 = $0 ?? failure }
-            if let error = error as? PSQLError, PostgresFailure.endsTheSession(error) { lost.withLock { $0 = $0 ?? .closed } }
+            if failure == .closedConnection || (error as? PSQLError).map(PostgresFailure.endsTheSession) == true {
+                lost.withLock { $0 = $0 ?? .closed }
+            }
             throw failure
         }
     }
@@ -260,6 +264,10 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
             self = .other(state: nil, message: Self.reason(error))
         }
     }
+
+    /// A statement refused before it was written: its connection was already closed (PostgreSQL
+    /// ended the session). Nothing of it ran; the transaction on that connection is rolled back.
+    static let closedConnection = PostgresFailure.unreachable("PostgreSQL ended the session (the connection is closed)")
 
     var isConflict: Bool {
         if case .conflict = self { return true }

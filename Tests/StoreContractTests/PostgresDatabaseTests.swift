@@ -369,6 +369,110 @@ struct PostgresDatabaseTests {
         }
     }
 
+    /// PostgreSQL ends the session of a transaction in flight (a shutdown, `pg_terminate_backend`):
+    /// the transaction is refused as unreachable (503, retryable) within moments, and the pool
+    /// serves the next one — never a request that waits for ever. Before, the unit of work then
+    /// wrote `ROLLBACK` (a keyed transaction whose lock wait failed) or the writers lock's release
+    /// (a serializable one) to the dead connection; PostgresNIO drops a statement written to a
+    /// connection already closed, its answer never came, and the transaction — with every transfer
+    /// queued behind it — waited for ever (CI's fault run: no answer in 120 s).
+    @Test(
+        .enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"),
+        arguments: ["waiting for a key's lock", "running a statement"])
+    func aSessionPostgreSQLEndsMidTransactionIsRefusedAtOnceNotWaitedForForEver(while moment: String) async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false) { database in
+            try await database.write { try $0.execute("CREATE TABLE survivors (n int PRIMARY KEY)") }
+            // Whether the dead connection's handlers are gone by the time the next statement is
+            // written is a race: eight rounds, so that a regression shows (each hung one in three before).
+            for round in Int32(1)...8 {
+                guard try await Self.endSession(in: database, while: moment, round: round) else { break }
+            }
+        }
+    }
+
+    /// One round: a transaction whose session PostgreSQL ends `moment`; whether it was refused in time.
+    private static func endSession(in database: PostgresAppDatabase, while moment: String, round: Int32) async throws -> Bool {
+        let holder = Locked<Int32?>(nil)
+        let release = DispatchSemaphore(value: 0)
+        // A: holds the key's lock until told to let go (on its database thread, at most 30 s).
+        let first = Task {
+            try await database.perform(serializingOn: ["hot"]) { token in
+                let transaction = try PostgresTransaction.open(token)
+                holder.withLock { $0 = try? transaction.value("SELECT pg_backend_pid()", as: Int32.self) }
+                _ = release.wait(timeout: .now() + 30)
+            }
+        }
+        defer { release.signal() }
+        let held = ContinuousClock.now + .seconds(10)
+        while holder.withLock({ $0 }) == nil, ContinuousClock.now < held { try await Task.sleep(for: .milliseconds(10)) }
+        let holding = try #require(holder.withLock { $0 }, "the first transaction never held the key")
+        // The victim: a keyed transaction behind A's lock, or a serializable one in a long statement.
+        let victim: Task<Void, any Error>
+        let marker = "victim_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        if moment == "waiting for a key's lock" {
+            victim = Task {
+                try await database.perform(serializingOn: ["hot"]) {
+                    try PostgresTransaction.open($0).execute("INSERT INTO survivors VALUES (\(-round))")
+                }
+            }
+        } else {
+            victim = Task { try await database.write { try $0.execute("SELECT pg_sleep(20) AS \(unescaped: marker)") } }
+        }
+        // Its backend, once it waits (behind A's lock, or in pg_sleep), is ended by PostgreSQL.
+        var ended: Int32 = 0
+        let deadline = ContinuousClock.now + .seconds(10)
+        let pattern = "%" + marker + "%"
+        while ended == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            ended =
+                try await database.readOne { transaction in
+                    moment == "waiting for a key's lock"
+                        ? try transaction.value(
+                            "SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity WHERE \(holding) = ANY(pg_blocking_pids(pid))",
+                            as: Int32.self)
+                        : try transaction.value(
+                            """
+                            SELECT count(pg_terminate_backend(pid))::int FROM pg_stat_activity
+                            WHERE query LIKE \(pattern) AND pid <> pg_backend_pid()
+                            """, as: Int32.self)
+                } ?? 0
+        }
+        #expect(ended == 1, "round \(round): no backend was found \(moment)")
+        let outcome = await outcome(of: victim, within: .seconds(20))
+        switch outcome {
+        case .none: Issue.record("round \(round): a transaction whose session PostgreSQL ended got no answer in 20 s")
+        case .success?: Issue.record("round \(round): a transaction whose session PostgreSQL ended committed")
+        case .failure(let error)?: #expect(error is DatabaseUnavailable, "round \(round): \(error)")
+        }
+        release.signal()
+        _ = await Self.outcome(of: first, within: .seconds(20))
+        // The pool serves the next transaction.
+        try await database.perform(serializingOn: ["hot"]) {
+            try PostgresTransaction.open($0).execute("INSERT INTO survivors VALUES (\(round))")
+        }
+        let survivors = try await database.read { try $0.value("SELECT count(*)::int FROM survivors", as: Int32.self) }
+        #expect(survivors == round, "round \(round): only the transactions after each ended session are written")
+        if case .failure? = outcome { return true }
+        return false
+    }
+
+    /// How `task` ended, if it did within `limit` (`nil`: it still runs — and is left running).
+    static func outcome(of task: Task<Void, any Error>, within limit: Duration) async -> Result<Void, any Error>? {
+        let ended = Locked<Result<Void, any Error>?>(nil)
+        Task {
+            do {
+                try await task.value
+                ended.withLock { $0 = .success(()) }
+            } catch {
+                ended.withLock { $0 = .failure(error) }
+            }
+        }
+        let deadline = ContinuousClock.now + limit
+        while ended.withLock({ $0 }) == nil, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return ended.withLock { $0 }
+    }
+
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func anAuditWritesNothingAndRefusesADatabaseNotSetUp() async throws {
         let location = try #require(Engine.postgresLocation)
