@@ -441,7 +441,7 @@ let crossCuttingTests: [Module] = [
     // One contract suite per store, run on both engines: the features' SQLite stores and MoaPostgres'.
     .test(
         "StoreContractTests", path: "Tests/StoreContractTests",
-        deps: ["MoaPostgres", "PostgresStorage", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging]
+        deps: ["MoaPostgres", "PostgresStorage", "Storage", "Persistence", "Registry", "SharedKit", "Money", "AuthTesting", logging, postgresNIO]
             + ["AuthInterface", "AuthDomain", "AuthData", "SettingsDomain", "SettingsData", "AccountInterface", "AccountDomain"]
             + ["AccountData", "TransferInterface", "TransferDomain", "TransferData", "InboxInterface", "InboxDomain", "InboxData"]
             + ["ArchiveInterface", "ArchiveDomain", "ArchiveData"]

@@ -34,11 +34,12 @@ extension PostgresConnection {
         try await answer(to: statement(query, logger: logger))
     }
 
-    /// The answer `future` (a ``statement(_:logger:)`` on this connection) brings, awaited as long as
+    /// The answer `future` (a statement on this connection: ``statement(_:logger:)``, or a prepared
+    /// one's ``PostgresTransaction/start(_:on:logger:)``) brings, awaited as long as
     /// ``answer(_:logger:)`` awaits one.
-    func answer(to future: EventLoopFuture<PostgresQueryResult>) async throws -> PostgresQueryResult {
+    func answer<Answer: Sendable>(to future: EventLoopFuture<Answer>) async throws -> Answer {
         let loop = future.eventLoop
-        let answered = loop.makePromise(of: PostgresQueryResult.self)
+        let answered = loop.makePromise(of: Answer.self)
         let deadline = loop.scheduleTask(in: .seconds(Int64(PostgresTransaction.answerTimeout))) {
             answered.fail(PostgresFailure.noAnswer)
         }

@@ -240,16 +240,23 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// sorted: two transactions naming the same keys never wait for each other in a cycle. The order
     /// is the inner query's (`ORDER BY` keeps it from being flattened), the locks are the outer
     /// query's (a volatile function is evaluated once per row, as the rows come).
-    static func keyLocks(_ keys: [String]) -> PostgresQuery {
-        let sorted = Set(keys).sorted()
-        return """
+    static func keyLocks(_ keys: [String]) -> KeyLocks {
+        KeyLocks(keys: Set(keys).sorted())
+    }
+
+    struct KeyLocks: PreparedSQL {
+        static let sql = """
             SELECT count((CASE WHEN k.key IS NULL
-                THEN pg_advisory_xact_lock_shared(\(unescaped: String(writersLock)), hashtext(current_schema()))
+                THEN pg_advisory_xact_lock_shared(\(writersLock), hashtext(current_schema()))
                 ELSE pg_advisory_xact_lock(hashtextextended(current_schema() || '/' || k.key, 0)) END)::text)
             FROM (SELECT NULL::text AS key, 0::bigint AS n
-                  UNION ALL SELECT u.key, u.n FROM unnest(\(sorted)::text[]) WITH ORDINALITY AS u(key, n)
+                  UNION ALL SELECT u.key, u.n FROM unnest($1::text[]) WITH ORDINALITY AS u(key, n)
                   ORDER BY n) k
             """
+        static let bindingDataTypes: [PostgresDataType] = [.textArray]
+        let keys: [String]
+
+        func makeBindings() throws -> PostgresBindings { .one(keys) }
     }
 
     /// The advisory lock that writers share and a starved writer takes alone: one per schema (the
@@ -349,7 +356,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func once<T: Sendable>(
-        _ begin: PostgresQuery?, writers: WritersLock? = nil, locks: PostgresQuery? = nil,
+        _ begin: PostgresQuery?, writers: WritersLock? = nil, locks: KeyLocks? = nil,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let lease = LeaseState()
@@ -391,7 +398,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     }
 
     private func leased<T: Sendable>(
-        _ begin: PostgresQuery?, writers: WritersLock?, locks: PostgresQuery?, _ lease: LeaseState,
+        _ begin: PostgresQuery?, writers: WritersLock?, locks: KeyLocks?, _ lease: LeaseState,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
@@ -435,7 +442,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
 
     /// `begin` `nil`: one statement on its own (``readOne(_:)``), with no `COMMIT` or `ROLLBACK` after it.
     private func transaction<T: Sendable>(
-        on connection: PostgresConnection, _ begin: PostgresQuery?, locks: PostgresQuery?, _ lease: LeaseState,
+        on connection: PostgresConnection, _ begin: PostgresQuery?, locks: KeyLocks?, _ lease: LeaseState,
         _ work: @Sendable (PostgresTransaction) throws -> T
     ) async throws -> T {
         let logger = logger
@@ -446,6 +453,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
                 do { return .success(try work(statement)) } catch { return .failure(error) }
             }
+            if statement.connectionLost == .retired { try? await connection.close() }
             if case .unreachable(let reason) = statement.failure, statement.connectionLost == .closed {
                 // A pooled connection PostgreSQL closed (it restarted): a SELECT, tried on another.
                 throw PostgresFailure.staleConnection(reason)
@@ -454,11 +462,13 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         // The locks are queued right behind BEGIN: sent the moment BEGIN is answered, from the event loop.
         let began = connection.statement(begin, logger: logger)
-        let locked = locks.map { connection.statement($0, logger: logger) }
+        // A cold statement that fails is refused on its connection for ever (PostgresTransaction.warm): closed then.
+        let coldLocks = locks != nil && !PostgresTransaction.warm.has(KeyLocks.name, on: connection)
+        let locked = locks.map { PostgresTransaction.start($0, on: connection, logger: logger) }
         do {
             _ = try await connection.answer(to: began)
         } catch {
-            if let locked { _ = try? await connection.answer(to: locked) }
+            if let locked, (try? await connection.answer(to: locked)) == nil, coldLocks { try? await connection.close() }
             throw Self.stale(error)
         }
         lease.begin()
@@ -466,7 +476,11 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             do {
                 _ = try await connection.answer(to: locked)
             } catch {
-                _ = try? await connection.answer("ROLLBACK", logger: logger)
+                if coldLocks {
+                    try? await connection.close()
+                } else {
+                    _ = try? await connection.answer("ROLLBACK", logger: logger)
+                }
                 throw error
             }
         }
@@ -483,6 +497,11 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         var settled = Self.settled(outcome, transaction.failure)
         if case .success = settled, let refusal = transaction.checkRefusal { settled = .failure(refusal) }
+        if transaction.connectionLost == .retired {
+            // Closed before the pool has it back: no other transaction is handed a closing connection.
+            try? await connection.close()
+            return try settled.get()
+        }
         if case .success(let value) = settled {
             _ = try await connection.answer("COMMIT", logger: logger)
             return value

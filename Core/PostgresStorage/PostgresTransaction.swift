@@ -22,6 +22,8 @@ public final class PostgresTransaction: Transaction, Sendable {
         case closed
         /// A statement went unanswered for ``PostgresTransaction/answerTimeout`` (the connection was then closed).
         case silent
+        /// A cold prepared statement failed: the unit of work closes the connection (``retire()``).
+        case retired
     }
     /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read, and a `SELECT`.
     private let statementsLeft: Locked<Int?>
@@ -56,37 +58,96 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// first of them that failed is what this throws.
     @discardableResult
     public func rows(_ query: PostgresQuery) throws -> [PostgresRow] {
-        try admit(query)
-        let answer = connection.statement(query, logger: logger)
+        try admit(query.sql, cold: false)
+        return try rows(answeredAfterSent: connection.statement(query, logger: logger).map(\.rows), cold: false)
+    }
+
+    /// Runs `statement`, a ``PreparedSQL`` (parsed once per connection); its rows. As
+    /// ``rows(_:)-(PostgresQuery)`` otherwise.
+    @discardableResult
+    public func rows<Statement: PreparedSQL>(_ statement: Statement) throws -> [PostgresRow] {
+        let cold = !Self.warm.has(Statement.name, on: connection)
+        try admit(Statement.sql, cold: cold)
+        return try rows(answeredAfterSent: Self.start(statement, on: connection, logger: logger), cold: cold)
+    }
+
+    private func rows(answeredAfterSent answer: EventLoopFuture<[PostgresRow]>, cold: Bool) throws -> [PostgresRow] {
         if sent.withLock({ !$0.isEmpty }) {
             do {
                 try flush()
             } catch {
-                _ = try? rows(answeredBy: answer)
+                _ = try? rows(answeredBy: answer, cold: cold)
                 throw error
             }
         }
-        return try rows(answeredBy: answer)
+        return try rows(answeredBy: answer, cold: cold)
     }
 
     /// Puts `query` on the wire without waiting for its answer. PostgresNIO queues it on the
     /// connection and sends it, from its event loop, the moment PostgreSQL is ready for the next
     /// statement — still one round trip per statement (PostgresNIO does not pipeline), but without
     /// the way back to this thread and out again between two statements. Its answer is awaited, in
-    /// order, by the next ``rows(_:)`` (or ``execute(_:)``, ``value(_:as:)``), by ``flush()``, and
-    /// at the latest by the unit of work before `COMMIT`; `check` then looks at its rows, and throws
-    /// to refuse the transaction. A statement that failed, or a check that threw, is the
-    /// transaction's failure whatever `work` made of it: the unit of work never commits it. For
-    /// writes whose answer nothing decides on before the next statement; refused in a
-    /// single-statement read, which waits for nothing after its statement.
+    /// order, by the next ``rows(_:)-(PostgresQuery)`` (or ``execute(_:)``, ``value(_:as:)``), by
+    /// ``flush()``, and at the latest by the unit of work before `COMMIT`; `check` then looks at
+    /// its rows, and throws to refuse the transaction. A statement that failed, or a check that
+    /// threw, is the transaction's failure whatever `work` made of it: the unit of work never
+    /// commits it. For writes whose answer nothing decides on before the next statement; refused in
+    /// a single-statement read, which waits for nothing after its statement.
     public func send(_ query: PostgresQuery, then check: (@Sendable ([PostgresRow]) throws -> Void)? = nil) throws {
-        guard statementsLeft.withLock({ $0 == nil }) else {
-            firstFailure.withLock { $0 = $0 ?? .notOneRead }
-            throw PostgresFailure.notOneRead
+        guard statementsLeft.withLock({ $0 == nil }) else { throw refusedAsOneRead() }
+        try admit(query.sql, cold: false)
+        let answer = connection.statement(query, logger: logger).map(\.rows)
+        sent.withLock { $0.append(Sent(answer: answer, check: check, cold: false)) }
+    }
+
+    /// ``send(_:then:)-(PostgresQuery,_)`` for a ``PreparedSQL``.
+    public func send<Statement: PreparedSQL>(_ statement: Statement, then check: (@Sendable ([PostgresRow]) throws -> Void)? = nil) throws {
+        guard statementsLeft.withLock({ $0 == nil }) else { throw refusedAsOneRead() }
+        let cold = !Self.warm.has(Statement.name, on: connection)
+        try admit(Statement.sql, cold: cold)
+        let answer = Self.start(statement, on: connection, logger: logger)
+        sent.withLock { $0.append(Sent(answer: answer, check: check, cold: cold)) }
+    }
+
+    private func refusedAsOneRead() -> PostgresFailure {
+        firstFailure.withLock { $0 = $0 ?? .notOneRead }
+        return .notOneRead
+    }
+
+    /// The ``PreparedSQL`` names each open connection has prepared (and run): the others are
+    /// **cold** there. PostgresNIO prepares a cold statement first and queues its run only once
+    /// PostgreSQL answered the preparation — behind whatever was put on the connection meanwhile —
+    /// and it keeps a preparation that failed, refusing that statement on its connection for ever.
+    /// So a cold statement goes on a connection with nothing else unanswered, nothing follows it
+    /// before its answer (statements run in the order they are sent), and if it fails, its
+    /// connection is closed once the transaction is over (``retire()``).
+    static let warm = WarmStatements()
+
+    /// Puts `statement` on `connection` at once, behind whatever was put there before, and its rows
+    /// once answered. PostgresNIO runs a prepared statement only from a task: this one runs on the
+    /// connection's event loop (``EventLoopExecutor``), so it is written in order, from that loop,
+    /// with no other thread woken.
+    static func start<Statement: PreparedSQL>(
+        _ statement: Statement, on connection: PostgresConnection, logger: Logger
+    ) -> EventLoopFuture<[PostgresRow]> {
+        let promise = connection.eventLoop.makePromise(of: [PostgresRow].self)
+        Task(executorPreference: EventLoopExecutor(connection.eventLoop)) {
+            // Looked at and written in one turn of the event loop (`execute` writes before it first
+            // waits): a closed connection's pipeline drops what is written to it, answer and all.
+            guard !connection.isClosed else {
+                promise.fail(PostgresFailure.closedConnection)
+                return
+            }
+            do {
+                var rows: [PostgresRow] = []
+                for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
+                warm.add(Statement.name, on: connection)
+                promise.succeed(rows)
+            } catch {
+                promise.fail(error)
+            }
         }
-        try admit(query)
-        let answer = connection.statement(query, logger: logger)
-        sent.withLock { $0.append(Sent(answer: answer, check: check)) }
+        return promise.futureResult
     }
 
     /// Waits for every statement ``send(_:then:)`` put on the wire, in order, then runs their
@@ -112,7 +173,7 @@ public final class PostgresTransaction: Transaction, Sendable {
             }
             guard !batch.isEmpty else { break }
             // Every answer first: a check's own statements then wait behind no earlier one.
-            let answers = batch.map { item in Result { try rows(answeredBy: item.answer) } }
+            let answers = batch.map { item in Result { try rows(answeredBy: item.answer, cold: item.cold) } }
             for (item, answer) in zip(batch, answers) {
                 switch answer {
                 case .failure(let error):
@@ -133,32 +194,33 @@ public final class PostgresTransaction: Transaction, Sendable {
 
     /// A statement put on the wire by ``send(_:then:)``, not yet answered.
     private struct Sent: Sendable {
-        let answer: EventLoopFuture<PostgresQueryResult>
+        let answer: EventLoopFuture<[PostgresRow]>
         let check: (@Sendable ([PostgresRow]) throws -> Void)?
+        /// A ``PreparedSQL`` sent before its connection had prepared it (``warm``).
+        let cold: Bool
     }
 
-    /// Whether `query` may be sent now: on a database thread, in a transaction nothing failed in
-    /// yet, within a single-statement read's one `SELECT`.
-    private func admit(_ query: PostgresQuery) throws {
+    /// Whether a statement may be sent now: on a database thread, in a transaction nothing failed
+    /// in yet, within a single-statement read's one `SELECT`. A cold ``PreparedSQL`` (``warm``), and
+    /// any statement behind one, first waits for every statement sent before it.
+    private func admit(_ sql: String, cold: Bool) throws {
         guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
         if let failure { throw failure }
+        if sent.withLock({ sent in !sent.isEmpty && (cold || sent.contains(where: \.cold)) }) { try flush() }
         let allowed = statementsLeft.withLock { left in
             guard let count = left else { return true }
             left = count - 1
-            return count > 0 && Self.isSelect(query)
+            return count > 0 && Self.isSelect(sql)
         }
-        guard allowed else {
-            firstFailure.withLock { $0 = $0 ?? .notOneRead }
-            throw PostgresFailure.notOneRead
-        }
+        guard allowed else { throw refusedAsOneRead() }
     }
 
     /// The rows of the statement `answer` is for, once it comes; its failure recorded as the
-    /// transaction's if it is the first.
-    private func rows(answeredBy answer: EventLoopFuture<PostgresQueryResult>) throws -> [PostgresRow] {
+    /// transaction's if it is the first (a cold ``PreparedSQL``'s retires the connection).
+    private func rows(answeredBy answer: EventLoopFuture<[PostgresRow]>, cold: Bool) throws -> [PostgresRow] {
         switch Self.wait(for: answer) {
-        case .success(let result):
-            return result.rows
+        case .success(let rows):
+            return rows
         case .failure(PostgresFailure.noAnswer):
             // A connection that stopped answering (the server restarted under it, the network broke):
             // closed, so that the pool replaces it and the statement still waiting fails.
@@ -176,14 +238,23 @@ public final class PostgresTransaction: Transaction, Sendable {
             if failure == .closedConnection || (error as? PSQLError).map(PostgresFailure.endsTheSession) == true {
                 lost.withLock { $0 = $0 ?? .closed }
             }
+            if cold { retire() }
             throw failure
         }
     }
 
+    /// Marks the connection to be closed once this transaction is over, before the pool has it back
+    /// (it is not rolled back: closing ends it): a cold ``PreparedSQL`` failed on it, and PostgresNIO
+    /// would refuse that statement on this connection for ever (a table it reads locked past
+    /// `lock_timeout` by a migration elsewhere, a statement cancelled, …).
+    func retire() {
+        lost.withLock { $0 = $0 ?? .retired }
+    }
+
     /// Whether `query` is a plain `SELECT` (what a single-statement read may send: outside a
     /// transaction, anything else would commit on its own, and a stale connection's retry could run it twice).
-    private static func isSelect(_ query: PostgresQuery) -> Bool {
-        let words = query.sql.drop(while: \.isWhitespace).prefix(7).uppercased()
+    private static func isSelect(_ sql: String) -> Bool {
+        let words = sql.drop(while: \.isWhitespace).prefix(7).uppercased()
         return words == "SELECT " || words == "SELECT\n"
     }
 
@@ -335,5 +406,24 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
             return String(describing: underlying).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         }
         return String(describing: error.code)
+    }
+}
+
+/// The prepared statements each open connection holds (``PostgresTransaction/warm``): an entry is
+/// dropped when its connection closes.
+final class WarmStatements: Sendable {
+    private let names = Locked<[ObjectIdentifier: Set<String>]>([:])
+
+    func has(_ name: String, on connection: PostgresConnection) -> Bool {
+        names.withLock { $0[ObjectIdentifier(connection)]?.contains(name) ?? false }
+    }
+
+    func add(_ name: String, on connection: PostgresConnection) {
+        let key = ObjectIdentifier(connection)
+        let first = names.withLock { names in
+            defer { names[key, default: []].insert(name) }
+            return names[key] == nil
+        }
+        if first { connection.closeFuture.whenComplete { [names] _ in names.withLock { _ = $0.removeValue(forKey: key) } } }
     }
 }

@@ -1,34 +1,120 @@
 import Foundation
 import PostgresNIO
 
-/// One value of a row that ``PostgresQuery/rows(_:_:_:)`` binds.
+/// One value of a row that ``BoundColumn/unnest(_:from:)`` binds.
 public enum PostgresValue: Sendable, Equatable {
     case text(String?)
     case integer(Int64?)
     case date(Date?)
 }
 
-extension PostgresQuery {
-    /// `prefix`, then `(…), (…)`: one parenthesised row of bound values per element of `rows`, then
-    /// `suffix` — several rows written (`INSERT … VALUES`) or matched (`FROM (VALUES …) AS v(…)`)
-    /// by one statement, in one round trip. The rows come in the order given; every value is a bind
-    /// parameter, never SQL.
-    public static func rows(_ prefix: String, _ rows: [[PostgresValue]], _ suffix: String) -> PostgresQuery {
-        var query = StringInterpolation(literalCapacity: prefix.count + suffix.count + 8 * rows.count, interpolationCount: 0)
-        query.appendLiteral(prefix)
-        for (index, row) in rows.enumerated() {
-            query.appendLiteral(index == 0 ? "(" : ", (")
-            for (column, value) in row.enumerated() {
-                if column > 0 { query.appendLiteral(", ") }
-                switch value {
-                case .text(let text): query.appendInterpolation(text)
-                case .integer(let integer): query.appendInterpolation(integer)
-                case .date(let date): query.appendInterpolation(date)
-                }
-            }
-            query.appendLiteral(")")
+/// The type of one column of rows bound as arrays (``PostgresBindings/appendColumns(_:as:)``).
+public enum BoundColumn: Sendable, Equatable {
+    case text
+    case integer
+    case date
+
+    var sqlArrayType: String {
+        switch self {
+        case .text: "text[]"
+        case .integer: "int8[]"
+        case .date: "timestamptz[]"
         }
-        query.appendLiteral(suffix)
-        return PostgresQuery(stringInterpolation: query)
+    }
+
+    var arrayType: PostgresDataType {
+        switch self {
+        case .text: .textArray
+        case .integer: .int8Array
+        case .date: .timestamptzArray
+        }
+    }
+
+    var elementType: PostgresDataType {
+        switch self {
+        case .text: .text
+        case .integer: .int8
+        case .date: .timestamptz
+        }
+    }
+
+    /// `SELECT * FROM unnest($first::text[], $first+1::int8[], …)`: rows bound column by column, as
+    /// one array per column — written (`INSERT … SELECT`) or matched (`FROM (…) AS v(…)`) by one
+    /// statement whose text is the same however many rows it takes, so that PostgreSQL parses and
+    /// plans it once per connection (``PreparedSQL``). The rows come in the order given.
+    public static func unnest(_ columns: [BoundColumn], from first: Int = 1) -> String {
+        let arrays = columns.enumerated().map { index, column in "$\(first + index)::\(column.sqlArrayType)" }
+        return "SELECT * FROM unnest(\(arrays.joined(separator: ", ")))"
+    }
+}
+
+/// What a row bound as columns did not fit: a value of another type than its column's, or a row of
+/// another width (a bug of ours: the statement's text says what it takes).
+public struct BoundColumnMismatch: Error, CustomStringConvertible {
+    public let description: String
+}
+
+extension PostgresBindings {
+    /// Binds `rows` as one array per column (``BoundColumn/unnest(_:from:)``), `NULL` elements
+    /// where a value is `nil`.
+    public mutating func appendColumns(_ rows: [[PostgresValue]], as columns: [BoundColumn]) throws {
+        for (index, column) in columns.enumerated() {
+            var values: [PostgresValue] = []
+            values.reserveCapacity(rows.count)
+            for row in rows {
+                guard row.count == columns.count else {
+                    throw BoundColumnMismatch(description: "a row of \(row.count) values for \(columns.count) columns")
+                }
+                values.append(row[index])
+            }
+            try append(ColumnArray(column: column, values: values))
+        }
+    }
+
+    /// The parameter types of `columns` bound as arrays: a ``PreparedSQL``'s `bindingDataTypes`.
+    public static func arrayTypes(_ columns: [BoundColumn]) -> [PostgresDataType] {
+        columns.map(\.arrayType)
+    }
+}
+
+/// One column as a one-dimensional PostgreSQL array in the binary format (PostgreSQL's
+/// `array_send`): PostgresNIO's own arrays have no `NULL` elements.
+private struct ColumnArray: PostgresThrowingDynamicTypeEncodable {
+    let column: BoundColumn
+    let values: [PostgresValue]
+
+    var psqlType: PostgresDataType { column.arrayType }
+    var psqlFormat: PostgresFormat { .binary }
+
+    func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) throws {
+        let hasNull = values.contains { $0.isNull }
+        buffer.writeInteger(values.isEmpty ? 0 : 1, as: Int32.self) // dimensions
+        buffer.writeInteger(hasNull ? 1 : 0, as: Int32.self)
+        buffer.writeInteger(column.elementType.rawValue)
+        guard !values.isEmpty else { return }
+        buffer.writeInteger(Int32(values.count)) // the dimension's length
+        buffer.writeInteger(1, as: Int32.self) // its lower bound
+        for value in values {
+            let lengthAt = buffer.writerIndex
+            buffer.writeInteger(-1, as: Int32.self)
+            switch (column, value) {
+            case (.text, .text(let text?)): text.encode(into: &buffer, context: context)
+            case (.integer, .integer(let integer?)): integer.encode(into: &buffer, context: context)
+            case (.date, .date(let date?)): date.encode(into: &buffer, context: context)
+            case (.text, .text(nil)), (.integer, .integer(nil)), (.date, .date(nil)): continue
+            default: throw BoundColumnMismatch(description: "a value \(value) in a column of \(column)")
+            }
+            buffer.setInteger(Int32(buffer.writerIndex - lengthAt - 4), at: lengthAt)
+        }
+    }
+}
+
+extension PostgresValue {
+    fileprivate var isNull: Bool {
+        switch self {
+        case .text(let value): value == nil
+        case .integer(let value): value == nil
+        case .date(let value): value == nil
+        }
     }
 }

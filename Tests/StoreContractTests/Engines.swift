@@ -152,12 +152,13 @@ func withFeatureStores<Root: ServiceKey>(
 /// A migrated (unless `migrated` is false) PostgreSQL database in a schema of its own on
 /// `location`, dropped after `body`.
 func withPostgres(
-    _ location: PostgresLocation, migrated: Bool = true, optimisticAttempts: Int = 6, _ body: (PostgresAppDatabase) async throws -> Void
+    _ location: PostgresLocation, migrated: Bool = true, optimisticAttempts: Int = 6, connections: Int = 4,
+    _ body: (PostgresAppDatabase) async throws -> Void
 ) async throws {
     let schema = "contract_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     let quiet = Logger(label: "moa.tests.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
     let database = PostgresAppDatabase(
-        location: location, logger: quiet, maximumConnections: 4, schema: schema, optimisticAttempts: optimisticAttempts)
+        location: location, logger: quiet, maximumConnections: connections, schema: schema, optimisticAttempts: optimisticAttempts)
     let pool = Task { await database.run() }
     defer { pool.cancel() }
     try await database.createSchema(schema)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MoaPostgres
+import PostgresNIO
 import PostgresStorage
 import SharedKit
 import Testing
@@ -473,6 +474,55 @@ struct PostgresDatabaseTests {
         return ended.withLock { $0 }
     }
 
+    /// PostgreSQL keeps the first 63 bytes of a prepared statement's name; PostgresNIO names one
+    /// after its type, and two statements of one store (`…PostgresTransferStore.(unknown context
+    /// at $…).TransfersByKey` and `….NewTransfers`) were refused as one ("already exists").
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func preparedStatementsWhoseTypeNamesBeginAlikeAreTwoStatements() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            let answers = try await database.write { token in
+                let transaction = try PostgresTransaction.open(token)
+                return try [
+                    transaction.rows(AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps.One(n: 1)),
+                    transaction.rows(AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps.Two(n: 1)),
+                    transaction.rows(AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps.One(n: 5)),
+                ].map { try $0.map { try $0.decode(String.self) } }
+            }
+            #expect(answers == [["one 1"], ["two 1"], ["one 5"]])
+        }
+    }
+
+    /// A statement sent behind one that failed is refused ("current transaction is aborted"); when
+    /// it is a prepared statement used there for the first time on its connection, PostgresNIO keeps
+    /// its preparation as failed and refuses it on that connection ever after. So a cold statement
+    /// is sent only once what went before it is answered: the failure before it is the
+    /// transaction's, and the next transaction (on the pool's only connection here) runs it.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aPreparedStatementRefusedBehindAFailedOneRunsInTheNextTransaction() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            try await database.write { try $0.execute("CREATE TABLE taken (n int PRIMARY KEY)") }
+            try await database.write { try $0.execute("INSERT INTO taken VALUES (1)") }
+            await #expect(throws: PostgresFailure.uniqueViolation(constraint: "taken_pkey")) {
+                try await database.perform(serializingOn: ["taken"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO taken VALUES (1)")
+                    try transaction.send(AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps.Two(n: 2))
+                }
+            }
+            for n in 3...5 {
+                let answer = try await database.perform(serializingOn: ["taken"]) { token in
+                    try PostgresTransaction.open(token).rows(
+                        AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps.Two(n: n)
+                    )
+                    .map { try $0.decode(String.self) }
+                }
+                #expect(answer == ["two \(n)"])
+            }
+        }
+    }
+
     @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
     func anAuditWritesNothingAndRefusesADatabaseNotSetUp() async throws {
         let location = try #require(Engine.postgresLocation)
@@ -489,5 +539,66 @@ struct PostgresDatabaseTests {
             let applied = try await database.appliedMigrations()
             #expect(applied.count == known.count && Set(applied) == Set(known))
         }
+    }
+}
+
+extension PostgresDatabaseTests {
+    /// A prepared statement whose first preparation on a connection failed (here: its table did not
+    /// exist yet; in production a migration elsewhere holding its table past `lock_timeout`) would
+    /// be refused on that connection for ever: the connection is closed instead.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aStatementWhosePreparationFailedRunsOnceItCan() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            await #expect(throws: PostgresFailure.self) {
+                try await database.write { try PostgresTransaction.open($0).rows(InsertInOrder(n: 1)) }
+            }
+            try await database.write { try $0.execute("CREATE TABLE ordered (id serial PRIMARY KEY, n int)") }
+            let rows = try await database.write { try PostgresTransaction.open($0).rows(InsertInOrder(n: 1)) }
+            #expect(rows.isEmpty)
+        }
+    }
+
+    /// PostgresNIO runs a prepared statement new to its connection only once PostgreSQL answered its
+    /// preparation, behind whatever was sent meanwhile: sent between two others, it ran last.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func statementsSentAheadRunInTheOrderSentWhenOneIsNewToItsConnection() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            try await database.write { try $0.execute("CREATE TABLE ordered (id serial PRIMARY KEY, n int)") }
+            try await database.perform(serializingOn: ["ordered"]) { token in
+                let transaction = try PostgresTransaction.open(token)
+                try transaction.send("INSERT INTO ordered (n) VALUES (1)")
+                try transaction.send(InsertInOrder(n: 2))
+                try transaction.send("INSERT INTO ordered (n) VALUES (3)")
+            }
+            let order = try await database.read { try $0.rows("SELECT n FROM ordered ORDER BY id").map { try $0.decode(Int32.self) } }
+            #expect(order == [1, 2, 3])
+        }
+    }
+}
+
+/// One row into `ordered`.
+struct InsertInOrder: PreparedSQL {
+    static let sql = "INSERT INTO ordered (n) VALUES ($1::int)"
+    let n: Int
+
+    func makeBindings() throws -> PostgresBindings { .one(Int32(n)) }
+}
+
+/// Two prepared statements whose type names share their first 63 bytes.
+enum AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps {
+    struct One: PreparedSQL {
+        static let sql = "SELECT 'one ' || $1::int"
+        let n: Int
+
+        func makeBindings() throws -> PostgresBindings { .one(Int32(n)) }
+    }
+
+    struct Two: PreparedSQL {
+        static let sql = "SELECT 'two ' || $1::int"
+        let n: Int
+
+        func makeBindings() throws -> PostgresBindings { .one(Int32(n)) }
     }
 }

@@ -37,13 +37,40 @@ struct PostgresLedgerRows: LedgerRows {
 
     /// `locking: false` in a read-only transaction, which may lock nothing.
     func accounts(numbered numbers: [AccountNumber], locking: Bool, customersOnly: Bool = false) throws -> [LedgerAccount] {
-        let found = try transaction.rows(
-            """
-            SELECT \(unescaped: Self.columns) FROM account_accounts WHERE number = ANY(\(numbers.map(\.digits)))
-            \(unescaped: customersOnly ? "AND owner_id IS NOT NULL " : "")ORDER BY id\(unescaped: locking ? " FOR UPDATE" : "")
-            """
-        ).map(Self.account)
+        let digits = numbers.map(\.digits)
+        let rows =
+            switch (locking, customersOnly) {
+            case (true, true): try transaction.rows(ByNumbers<LockedCustomerAccounts>(numbers: digits))
+            case (true, false): try transaction.rows(ByNumbers<LockedAccounts>(numbers: digits))
+            case (false, true): try transaction.rows(ByNumbers<CustomerAccounts>(numbers: digits))
+            case (false, false): try transaction.rows(ByNumbers<Accounts>(numbers: digits))
+            }
+        let found = try rows.map(Self.account)
         return numbers.compactMap { number in found.first { $0.number == number } }
+    }
+
+    /// A transfer group's accounts, locked: every group runs it.
+    private enum LockedCustomerAccounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: true, locking: true)
+    }
+
+    private enum LockedAccounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: false, locking: true)
+    }
+
+    private enum CustomerAccounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: true, locking: false)
+    }
+
+    private enum Accounts: AccountsRead {
+        static let sql = byNumbers(customersOnly: false, locking: false)
+    }
+
+    private static func byNumbers(customersOnly: Bool, locking: Bool) -> String {
+        """
+        SELECT \(columns) FROM account_accounts WHERE number = ANY($1::text[])\(customersOnly ? " AND owner_id IS NOT NULL" : "") \
+        ORDER BY id\(locking ? " FOR UPDATE" : "")
+        """
     }
 
     func account(id: String) throws -> LedgerAccount? {
@@ -106,14 +133,22 @@ struct PostgresLedgerRows: LedgerRows {
         try transaction.send(Self.entries(plan)) { _ = try Self.entryIDs($0, plan) }
     }
 
-    private static func balances(_ plan: LedgerPlan) -> PostgresQuery? {
+    private static func balances(_ plan: LedgerPlan) -> Balances? {
         guard !plan.balances.isEmpty else { return nil }
-        return .rows(
-            "UPDATE account_accounts AS a SET balance = v.after FROM (VALUES ",
-            plan.balances.sorted { $0.account.id < $1.account.id }.map {
+        return Balances(
+            rows: plan.balances.sorted { $0.account.id < $1.account.id }.map {
                 [.text($0.account.id), .integer($0.expected), .integer($0.after)]
-            },
-            ") AS v(id, expected, after) WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id")
+            })
+    }
+
+    /// Every balance of a plan, each only where it is still the one read.
+    private struct Balances: RowsStatement {
+        static let columns: [BoundColumn] = [.text, .integer, .integer]
+        static let sql = """
+            UPDATE account_accounts AS a SET balance = v.after FROM (\(BoundColumn.unnest(columns))) AS v(id, expected, after)
+            WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id
+            """
+        let rows: [[PostgresValue]]
     }
 
     private static func check(balances changed: [PostgresRow], _ plan: LedgerPlan) throws {
@@ -123,20 +158,25 @@ struct PostgresLedgerRows: LedgerRows {
         }
     }
 
-    private static func entries(_ plan: LedgerPlan) -> PostgresQuery {
-        .rows(
-            """
-            INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-            VALUES\u{20}
-            """,
-            plan.entries.map { entry in
+    private static func entries(_ plan: LedgerPlan) -> Entries {
+        Entries(
+            rows: plan.entries.map { entry in
                 [
                     .text(entry.account.id), .integer(entry.amount.minorUnits), .text(entry.amount.currency.code),
                     .integer(entry.balanceAfter.minorUnits), .text(entry.kind.rawValue), .text(entry.counterparty.id),
                     .text(entry.reference), .text(entry.memo), .date(entry.at),
                 ]
-            },
-            " RETURNING id, account_id, kind, reference")
+            })
+    }
+
+    /// Every entry of a plan, in its order.
+    private struct Entries: RowsStatement {
+        static let columns: [BoundColumn] = [.text, .integer, .text, .integer, .text, .text, .text, .text, .date]
+        static let sql = """
+            INSERT INTO account_entries (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
+            \(BoundColumn.unnest(columns)) RETURNING id, account_id, kind, reference
+            """
+        let rows: [[PostgresValue]]
     }
 
     /// Each entry's id, in the plan's order, matched by what tells the entries of one plan apart:
@@ -159,4 +199,18 @@ struct PostgresLedgerRows: LedgerRows {
         let kind: String
         let reference: String?
     }
+}
+
+/// One way of reading accounts by their numbers, in the order of their ids (``ByNumbers``).
+private protocol AccountsRead {
+    static var sql: String { get }
+}
+
+/// The accounts of some numbers, read `Read`'s way: one prepared statement each way.
+private struct ByNumbers<Read: AccountsRead>: PreparedSQL {
+    static var sql: String { Read.sql }
+    static var bindingDataTypes: [PostgresDataType] { [.textArray] }
+    let numbers: [String]
+
+    func makeBindings() throws -> PostgresBindings { .one(numbers) }
 }

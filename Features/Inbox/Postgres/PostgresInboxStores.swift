@@ -135,14 +135,20 @@ struct PostgresInboxPublisher: InboxPublisher {
     func publish(_ notices: [InboxNotice], in transaction: any Transaction) throws {
         guard !notices.isEmpty else { return }
         try PostgresTransaction.open(transaction).send(
-            .rows(
-                "INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at, transfer) VALUES ",
-                notices.map {
+            NewNotices(
+                rows: notices.map {
                     [
                         .text($0.recipient.rawValue), .text($0.kind.rawValue), .text($0.title), .text($0.body), .date($0.createdAt),
                         .text(InboxItem.storedText($0.transfer)),
                     ]
-                },
-                ""))
+                }))
+    }
+
+    private struct NewNotices: RowsStatement {
+        static let columns: [BoundColumn] = [.text, .text, .text, .text, .date, .text]
+        static let sql = """
+            INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at, transfer) \(BoundColumn.unnest(columns))
+            """
+        let rows: [[PostgresValue]]
     }
 }

@@ -126,35 +126,44 @@ struct PostgresTransferStore: TransferStore {
             ]
         }
         var sums = [Int64](repeating: 0, count: days.count)
-        for row in try PostgresTransaction.open(transaction).rows(
-            .rows(
-                """
-                SELECT d.n, (
-                    COALESCE((SELECT SUM(t.total) FROM transfer_totals t
-                              WHERE t.initiated_by = d.user_id AND t.currency = d.currency AND t.quarter >= d.first AND t.quarter < d.last), 0)
-                    + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
-                                WHERE x.initiated_by = d.user_id AND x.currency = d.currency
-                                  AND ((x.created_at >= d.from1 AND x.created_at < d.until1)
-                                       OR (x.created_at >= d.from2 AND x.created_at < d.until2))), 0))::bigint
-                FROM (VALUES\u{20}
-                """, rows,
-                ") AS d (n, user_id, currency, first, last, from1, until1, from2, until2)")
-        ) {
+        for row in try PostgresTransaction.open(transaction).rows(SentTotals(rows: rows)) {
             let (index, sum) = try row.decode((Int64, Int64).self)
             if sums.indices.contains(Int(index)) { sums[Int(index)] = sum }
         }
         return zip(days, sums).map { Money(minorUnits: $1, currency: $0.currency) }
     }
 
+    /// Per day, its whole quarters from `transfer_totals` and its uneven edges from the transfers.
+    private struct SentTotals: RowsStatement {
+        static let columns: [BoundColumn] = [.integer, .text, .text, .integer, .integer, .date, .date, .date, .date]
+        static let sql = """
+            SELECT d.n, (
+                COALESCE((SELECT SUM(t.total) FROM transfer_totals t
+                          WHERE t.initiated_by = d.user_id AND t.currency = d.currency AND t.quarter >= d.first AND t.quarter < d.last), 0)
+                + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
+                            WHERE x.initiated_by = d.user_id AND x.currency = d.currency
+                              AND ((x.created_at >= d.from1 AND x.created_at < d.until1)
+                                   OR (x.created_at >= d.from2 AND x.created_at < d.until2))), 0))::bigint
+            FROM (\(BoundColumn.unnest(columns))) AS d (n, user_id, currency, first, last, from1, until1, from2, until2)
+            """
+        let rows: [[PostgresValue]]
+    }
+
     /// One read for the whole group.
     func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
         let keys = Array(Set(keys))
         guard !keys.isEmpty else { return [] }
-        return try PostgresTransaction.open(transaction).rows(
-            .rows(
-                "SELECT \(Self.columns) FROM transfer_transfers WHERE (initiated_by, idempotency_key) IN (VALUES ",
-                keys.map { [.text($0.user.rawValue), .text($0.key)] }, ")")
-        ).map { try Self.decode($0).transfer }
+        return try PostgresTransaction.open(transaction).rows(TransfersByKey(rows: keys.map { [.text($0.user.rawValue), .text($0.key)] }))
+            .map { try Self.decode($0).transfer }
+    }
+
+    private struct TransfersByKey: RowsStatement {
+        static let columns: [BoundColumn] = [.text, .text]
+        static let sql = """
+            SELECT \(PostgresTransferStore.columns) FROM transfer_transfers
+            WHERE (initiated_by, idempotency_key) IN (\(BoundColumn.unnest(columns)))
+            """
+        let rows: [[PostgresValue]]
     }
 
     /// One statement for the whole group: the transfers, the totals of their quarters (summed per
@@ -165,12 +174,8 @@ struct PostgresTransferStore: TransferStore {
         guard !transfers.isEmpty else { return }
         let (store, postgres) = (self, try PostgresTransaction.open(transaction))
         try postgres.send(
-            .rows(
-                """
-                WITH input (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after,
-                            created_at, quarter) AS (VALUES\u{20}
-                """,
-                transfers.map { transfer in
+            NewTransfers(
+                rows: transfers.map { transfer in
                     [
                         .text(transfer.id.rawValue), .text(transfer.initiatedBy.rawValue), .text(transfer.idempotencyKey),
                         .text(transfer.from),
@@ -179,30 +184,7 @@ struct PostgresTransferStore: TransferStore {
                         .integer(transfer.fromBalanceAfter.minorUnits), .date(transfer.createdAt),
                         .integer(TransferTotals.quarter(containing: transfer.createdAt, roundingUp: false)),
                     ]
-                },
-                """
-                ),
-                inserted AS (
-                    INSERT INTO transfer_transfers
-                        (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
-                    SELECT id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at
-                    FROM input
-                    ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
-                    RETURNING position, initiated_by, idempotency_key, to_number, amount, currency, created_at),
-                total AS (
-                    INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
-                    SELECT i.initiated_by, i.currency, input.quarter, SUM(i.amount)::bigint
-                    FROM inserted i JOIN input ON input.initiated_by = i.initiated_by AND input.idempotency_key = i.idempotency_key
-                    GROUP BY i.initiated_by, i.currency, input.quarter
-                    ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total),
-                recent AS (
-                    INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
-                    SELECT DISTINCT ON (initiated_by, to_number) initiated_by, to_number, position, created_at
-                    FROM inserted ORDER BY initiated_by, to_number, position DESC
-                    ON CONFLICT (user_id, account_number)
-                    DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at)
-                SELECT COUNT(*) FROM inserted
-                """)
+                })
         ) { rows in
             let inserted = try rows.first?.decode(Int64.self)
             guard inserted != Int64(transfers.count) else { return }
@@ -215,6 +197,37 @@ struct PostgresTransferStore: TransferStore {
             }
             throw PostgresFailure.conflict(state: "23505")
         }
+    }
+
+    /// The group's transfers, the totals of their quarters (summed per sender, currency and
+    /// quarter) and each sender's latest recipients; how many transfers went in.
+    private struct NewTransfers: RowsStatement {
+        static let columns: [BoundColumn] = [.text, .text, .text, .text, .text, .integer, .text, .text, .integer, .date, .integer]
+        static let sql = """
+            WITH input (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after,
+                        created_at, quarter) AS (\(BoundColumn.unnest(columns))),
+            inserted AS (
+                INSERT INTO transfer_transfers
+                    (id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at)
+                SELECT id, initiated_by, idempotency_key, from_number, to_number, amount, currency, memo, from_balance_after, created_at
+                FROM input
+                ON CONFLICT (initiated_by, idempotency_key) DO NOTHING
+                RETURNING position, initiated_by, idempotency_key, to_number, amount, currency, created_at),
+            total AS (
+                INSERT INTO transfer_totals (initiated_by, currency, quarter, total)
+                SELECT i.initiated_by, i.currency, input.quarter, SUM(i.amount)::bigint
+                FROM inserted i JOIN input ON input.initiated_by = i.initiated_by AND input.idempotency_key = i.idempotency_key
+                GROUP BY i.initiated_by, i.currency, input.quarter
+                ON CONFLICT (initiated_by, currency, quarter) DO UPDATE SET total = transfer_totals.total + excluded.total),
+            recent AS (
+                INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at)
+                SELECT DISTINCT ON (initiated_by, to_number) initiated_by, to_number, position, created_at
+                FROM inserted ORDER BY initiated_by, to_number, position DESC
+                ON CONFLICT (user_id, account_number)
+                DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at)
+            SELECT COUNT(*) FROM inserted
+            """
+        let rows: [[PostgresValue]]
     }
 
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer] {
