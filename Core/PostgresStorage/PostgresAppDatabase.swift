@@ -434,10 +434,16 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
     /// What a failure before anything ran on a pooled connection (its `BEGIN`, or the writers lock
     /// taken before it) becomes: on a connection PostgreSQL closed since the pool opened it (it
     /// restarted), ``PostgresFailure/staleConnection(_:)``, tried again on another.
+    /// Only a connection found closed, or one whose session PostgreSQL ended, is stale: one that went
+    /// silent past the deadline is not (the next would likely wait as long), so it is refused as is.
     private static func stale(_ error: any Error) -> any Error {
-        let failure = error as? PostgresFailure ?? (error as? PSQLError).map(PostgresFailure.init)
+        if let failure = error as? PostgresFailure {
+            return failure == .closedConnection ? PostgresFailure.staleConnection(failure.description) : failure
+        }
+        guard let error = error as? PSQLError else { return error }
+        let failure = PostgresFailure(error)
         if case .unreachable(let reason) = failure { return PostgresFailure.staleConnection(reason) }
-        return failure ?? error
+        return failure
     }
 
     /// `begin` `nil`: one statement on its own (``readOne(_:)``), with no `COMMIT` or `ROLLBACK` after it.
@@ -453,7 +459,7 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
                 do { return .success(try work(statement)) } catch { return .failure(error) }
             }
-            if statement.connectionLost == .retired { try? await connection.close() }
+            if statement.connectionLost == .retired || statement.connectionLost == .silent { try? await connection.close() }
             if case .unreachable(let reason) = statement.failure, statement.connectionLost == .closed {
                 // A pooled connection PostgreSQL closed (it restarted): a SELECT, tried on another.
                 throw PostgresFailure.staleConnection(reason)
@@ -497,8 +503,9 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         }
         var settled = Self.settled(outcome, transaction.failure)
         if case .success = settled, let refusal = transaction.checkRefusal { settled = .failure(refusal) }
-        if transaction.connectionLost == .retired {
-            // Closed before the pool has it back: no other transaction is handed a closing connection.
+        if transaction.connectionLost == .retired || transaction.connectionLost == .silent {
+            // Closed before the pool has it back: no other transaction is handed a closing connection
+            // (nor one still busy with a statement that went unanswered).
             try? await connection.close()
             return try settled.get()
         }

@@ -223,7 +223,8 @@ public final class PostgresTransaction: Transaction, Sendable {
             return rows
         case .failure(PostgresFailure.noAnswer):
             // A connection that stopped answering (the server restarted under it, the network broke):
-            // closed, so that the pool replaces it and the statement still waiting fails.
+            // closed now, so that the statements still waiting on it fail at once, and awaited closed
+            // by the unit of work before the pool has it back (the pool then replaces it).
             let failure = PostgresFailure.unreachable("PostgreSQL did not answer within \(Self.answerTimeout) seconds")
             firstFailure.withLock { $0 = $0 ?? failure }
             lost.withLock { $0 = $0 ?? .silent }
