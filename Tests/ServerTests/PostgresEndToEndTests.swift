@@ -131,6 +131,18 @@ struct PostgresEndToEndTests {
                 "moa-server", ["--audit", "--data", data.path, "--database", database.url], stdin: nil, environment: [:])
         }
 
+        /// What each server's log says of its last moments (for a failure's message): when it last
+        /// answered a request, and its last lines that are not requests.
+        func lastWords() -> String {
+            let files = ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter { $0.hasSuffix(".log") }.sorted()
+            return files.map { file in
+                let lines = ((try? String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)) ?? "").split(separator: "\n")
+                let lastRequest = lines.last { $0.contains(" request ") }.map { String($0.prefix(24)) } ?? "never"
+                let others = lines.filter { !$0.contains(" request ") }.suffix(3).map { String($0.prefix(200)) }
+                return "\(file): last request answered \(lastRequest); " + others.joined(separator: " | ")
+            }.joined(separator: "\n")
+        }
+
         /// Requests the servers answered with 503 (their log lines), and 5xx of any kind.
         func serverErrors() throws -> (unavailable: Int, other: Int) {
             var unavailable = 0
@@ -427,7 +439,7 @@ struct PostgresEndToEndTests {
                             }
                             if id == nil { try await Task.sleep(for: .milliseconds(50)) }
                         }
-                        guard let id else { throw E2EError("\(key) was still not answered after 120 s") }
+                        guard let id else { throw E2EError("\(key) was still not answered after 120 s\n\(bank.lastWords())") }
                         let earlier = acknowledged.withLock { known in
                             defer { known[key] = known[key] ?? (id, from, to) }
                             return known[key]?.id
