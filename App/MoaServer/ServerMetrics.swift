@@ -94,16 +94,48 @@ public final class ServerMetrics: TrafficCounting {
 
     /// One answered request.
     public func request(method: String, route: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))])
-            .increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.duration, labels: [("method", method), ("route", route)],
-            buckets: [
-                .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
-                .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
-            ]
-        ).record(duration)
+        let (counter, histogram) = series.withLock { series in
+            let route = Route(method: method, route: route)
+            let counter =
+                series.requests[Answered(route: route, status: status)]
+                ?? registry.makeCounter(
+                    descriptor: Self.requests, labels: [("method", method), ("route", route.route), ("status", String(status))])
+            let histogram =
+                series.durations[route]
+                ?? registry.makeDurationHistogram(
+                    descriptor: Self.duration, labels: [("method", method), ("route", route.route)],
+                    buckets: [
+                        .milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100),
+                        .milliseconds(250), .milliseconds(500), .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
+                    ])
+            series.requests[Answered(route: route, status: status)] = counter
+            series.durations[route] = histogram
+            return (counter, histogram)
+        }
+        counter.increment()
+        histogram.record(duration)
     }
+
+    /// The series of the requests answered so far, by their labels: the registry checks and builds a
+    /// series' name and labels each time it is asked for one (about 1 % of the server's CPU at 1,400
+    /// transfers/s, when every request asked). As many as the registry holds: one per method, route
+    /// template and status.
+    private struct Series {
+        var requests: [Answered: Counter] = [:]
+        var durations: [Route: DurationHistogram] = [:]
+    }
+
+    private struct Route: Hashable {
+        let method: String
+        let route: String
+    }
+
+    private struct Answered: Hashable {
+        let route: Route
+        let status: Int
+    }
+
+    private let series = Locked(Series())
 
     /// What became of a transfer request (Transfer's handlers tell).
     func transfer(_ outcome: TransferHandlers.Outcome) {

@@ -1,3 +1,4 @@
+import APIWire
 import Foundation
 import OpenAPIRuntime
 import Registry
@@ -17,8 +18,15 @@ public protocol ServedRoutes: Sendable {
 extension ServedRoutes {
     /// Registers the handlers at the document's paths (no server URL prefix) with `middlewares`.
     public func register(on transport: any ServerTransport, middlewares: [any ServerMiddleware]) throws {
-        try registerHandlers(on: transport, serverURL: .defaultOpenAPIServerURL, configuration: .init(), middlewares: middlewares)
+        try registerHandlers(
+            on: transport, serverURL: .defaultOpenAPIServerURL, configuration: ServedConfiguration.handlers, middlewares: middlewares)
     }
+}
+
+/// How moa-server's generated handlers encode and decode: dates as `moa`'s clients read them
+/// (``APIWire/InstantTranscoder``), without ICU.
+public enum ServedConfiguration {
+    public static let handlers = Configuration(dateTranscoder: InstantTranscoder())
 }
 
 /// The catalog through which the server names problems (``ProblemCatalog``: every served feature's

@@ -73,12 +73,14 @@ public struct ServerLogHandler: LogHandler {
 
     /// `value`, or its first ``maximumValueLength`` characters and how many more there were.
     static func cut(_ value: String) -> String {
-        guard value.count > maximumValueLength else { return value }
+        // No more bytes than the limit: no more characters either (counting them is the slow part).
+        guard value.utf8.count > maximumValueLength, value.count > maximumValueLength else { return value }
         return value.prefix(maximumValueLength) + "…(\(value.count - maximumValueLength) more)"
     }
 
     /// `value` as a JSON string (RFC 8259: quotes, backslashes and control characters escaped).
     static func json(_ value: String) -> String {
+        if isPlain(value) { return "\"" + value + "\"" }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
@@ -100,6 +102,7 @@ public struct ServerLogHandler: LogHandler {
     /// `value` with its control characters (C0, DEL, C1, line and paragraph separators) written as
     /// `\u{…}`, and a backslash as two (so that `\u{a}` in a value never reads as an escaped newline).
     public static func text(_ value: String) -> String {
+        if isPlain(value) { return value }
         var out = ""
         for scalar in value.unicodeScalars {
             if scalar == "\\" {
@@ -116,6 +119,12 @@ public struct ServerLogHandler: LogHandler {
     }
 
     private static func quotedIfNeeded(_ value: String) -> String {
-        value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" }) ? json(value) : value
+        value.isEmpty || value.utf8.contains(where: { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\"") }) ? json(value) : value
+    }
+
+    /// Printable ASCII without `"` or `\`: what ``json(_:)`` and ``text(_:)`` write as it is (most
+    /// of a request's line), found without walking its scalars.
+    private static func isPlain(_ value: String) -> Bool {
+        value.utf8.allSatisfy { (0x20...0x7E).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }
     }
 }

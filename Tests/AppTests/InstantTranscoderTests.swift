@@ -1,4 +1,4 @@
-import APIClient
+import APIWire
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import Testing
 
 @testable import HTTPServing
@@ -223,6 +224,39 @@ struct NetworkDefenceTests {
         #expect(slow.filter(\.isClosedByPeer).count == slow.count, "a header sent a byte at a time is cut off too")
         dribbling.cancel()
         #expect(try await world.balance("bo", bos) == 3_000)
+    }
+
+    /// What counts as a JSON body's type: `application/json`, in any case, with spaces or tabs
+    /// around it, and at most `charset=utf-8`; anything else is refused with 415.
+    @Test(arguments: [
+        ("application/json", true), ("Application/JSON", true), (" application/json\t", true), ("application/json; charset=utf-8", true),
+        ("application/json;charset=UTF-8", true), ("application/json; charset = utf-8", true), ("application/json;", true),
+        ("\tapplication/json\t;\tcharset=utf-8\t", true),
+        ("application/json; charset=latin1", false), ("text/plain", false), ("application/jsonx", false), ("application/ json", false),
+        ("application/json; charset=utf-8; x=y", false), ("", false), ("application/json\u{00A0}", false), ("ａpplication/json", false),
+    ])
+    func aBodyIsJSONOnlyWhenItsTypeSaysSo(_ contentType: String, _ isJSON: Bool) {
+        #expect(BodyLimitMiddleware<MoaRequestContext>.isJSON(contentType) == isJSON)
+    }
+
+    /// The watch on the bodies being read cancels the reading of one still going at its deadline,
+    /// within a tick, and leaves one read in time alone.
+    @Test func aBodyStillBeingReadAtItsDeadlineIsCutOffAndOneReadInTimeIsNot() async throws {
+        let watch = BodyWatch()
+        let slow = Task<ByteBuffer, any Error> {
+            try await Task.sleep(for: .seconds(30))
+            return ByteBuffer()
+        }
+        let quick = Task<ByteBuffer, any Error> { ByteBuffer(string: "{}") }
+        let started = ContinuousClock.now
+        let slowTicket = watch.watch(slow, until: started + .milliseconds(300))
+        let quickTicket = watch.watch(quick, until: started + .milliseconds(300))
+        #expect(try await quick.value.readableBytes == 2)
+        #expect(watch.forget(quickTicket), "read in time: not cut off")
+        await #expect(throws: CancellationError.self) { try await slow.value }
+        let waited = ContinuousClock.now - started
+        #expect(waited >= .milliseconds(300) && waited < .seconds(5), "\(waited)")
+        #expect(!watch.forget(slowTicket), "cut off")
     }
 
     /// A body sent a byte at a time is cut off at its deadline (408, and the connection closed), and

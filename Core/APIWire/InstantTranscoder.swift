@@ -1,13 +1,16 @@
 import Foundation
 import OpenAPIRuntime
 
-/// How `moa`'s API clients write and read the API's date-times: RFC 3339 in UTC to the second
-/// (`2026-11-23T12:00:09Z`, what moa-server writes), with `Date.ISO8601FormatStyle`.
+/// How both ends of docs/api/openapi.yaml write and read its date-times: RFC 3339 in UTC to the
+/// second (`2026-11-23T12:00:09Z`), with `Date.ISO8601FormatStyle` — moa-server's handlers
+/// (`APIServing`'s `ServedRoutes`) and `moa`'s API clients (`APIClient`'s `Configuration.moa`).
 ///
 /// The OpenAPI runtime's default, `ISO8601DateTranscoder`, is Foundation's `ISO8601DateFormatter`,
-/// which on Linux loads ICU's Unicode sets the first time it parses: about 5 ms of a short `moa`
-/// command's life (7 % of a release `moa transfer send`, Scripts/bench-client). The format style
-/// reads the same strings without ICU. An offset other than `Z` is read as the instant it names.
+/// which on Linux formats and parses through ICU: it loads ICU's Unicode sets the first time it
+/// parses (about 5 ms of a short `moa` command's life, 7 % of a release `moa transfer send`,
+/// Scripts/bench-client), and each date it writes costs moa-server about 2.5 % of its CPU at 1,400
+/// transfers/s (perf, docs/benchmarks.md). The format style writes the same strings and reads them
+/// without ICU. An offset other than `Z` is read as the instant it names.
 public struct InstantTranscoder: DateTranscoder {
     public init() {}
 
@@ -51,9 +54,4 @@ public struct InstantTranscoder: DateTranscoder {
         guard hours <= 23, minutes <= 59 else { return nil }
         return (zone[0] == UInt8(ascii: "-") ? -1 : 1) * (hours * 3_600 + minutes * 60)
     }
-}
-
-extension Configuration {
-    /// The configuration of every generated client of `moa`: ``InstantTranscoder`` for dates.
-    public static let moa = Configuration(dateTranscoder: InstantTranscoder())
 }
