@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 import Money
 import SharedKit
+import Storage
 
 /// The ledger's SQL on SQLite (``LedgerRows``), inside an open write transaction (`BEGIN IMMEDIATE`:
 /// no other writer can interleave, so a balance read here is still true when it is written). Every
@@ -83,7 +84,7 @@ struct SQLiteLedgerRows: LedgerRows {
         return try plan.entries.map { entry in
             try insert.execute(arguments: [
                 entry.account.id, entry.amount.minorUnits, entry.amount.currency.code, entry.balanceAfter.minorUnits, entry.kind.rawValue,
-                entry.counterparty.id, entry.reference, entry.memo, entry.at,
+                entry.counterparty.id, entry.reference, entry.memo, StoredDate(entry.at),
             ])
             return db.lastInsertedRowID
         }

@@ -17,7 +17,7 @@ struct SQLiteInboxPublisher: InboxPublisher {
                 INSERT INTO inbox_notices (recipient_id, kind, title, body, created_at, transfer) VALUES (?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
-            notice.recipient.rawValue, notice.kind.rawValue, notice.title, notice.body, notice.createdAt,
+            notice.recipient.rawValue, notice.kind.rawValue, notice.title, notice.body, StoredDate(notice.createdAt),
             InboxItem.storedText(notice.transfer),
         ])
     }

@@ -47,7 +47,7 @@ struct SQLiteTransferStore: TransferStore {
                     sql: """
                         SELECT COALESCE(SUM(amount), 0) FROM transfer_transfers
                         WHERE initiated_by = ? AND currency = ? AND created_at >= ? AND created_at < ?
-                        """, [user.rawValue, currency.code, from, until])
+                        """, [user.rawValue, currency.code, StoredDate(from), StoredDate(until)])
             })
         return Money(minorUnits: total, currency: currency)
     }
@@ -68,7 +68,7 @@ struct SQLiteTransferStore: TransferStore {
             try statement.execute(arguments: [
                 transfer.id.rawValue, transfer.initiatedBy.rawValue, transfer.idempotencyKey, transfer.from, transfer.to,
                 transfer.amount.minorUnits, transfer.amount.currency.code, transfer.memo,
-                transfer.fromBalanceAfter.minorUnits, transfer.createdAt,
+                transfer.fromBalanceAfter.minorUnits, StoredDate(transfer.createdAt),
             ])
             let position = db.lastInsertedRowID
             let totals = try db.cachedStatement(
@@ -85,7 +85,7 @@ struct SQLiteTransferStore: TransferStore {
                     INSERT INTO transfer_recent_recipients (user_id, account_number, last_position, last_sent_at) VALUES (?, ?, ?, ?)
                     ON CONFLICT (user_id, account_number) DO UPDATE SET last_position = excluded.last_position, last_sent_at = excluded.last_sent_at
                     """)
-            try recents.execute(arguments: [transfer.initiatedBy.rawValue, transfer.to, position, transfer.createdAt])
+            try recents.execute(arguments: [transfer.initiatedBy.rawValue, transfer.to, position, StoredDate(transfer.createdAt)])
         } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
             // Not reachable through SendMoney (it looks the key up first, in the same IMMEDIATE
             // transaction), but the table is the last line of defence.

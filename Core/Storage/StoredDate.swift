@@ -1,0 +1,76 @@
+import Foundation
+import GRDB
+
+/// A date as SQLite keeps it here: GRDB's text, `yyyy-MM-dd HH:mm:ss.SSS` in UTC (to the nearest
+/// millisecond) — written by arithmetic instead of by GRDB's `DateFormatter`, which on Linux is
+/// ICU: binding a transfer's dates (its entries', its own, its recent recipient's, its notice's)
+/// through it cost moa-server about 1.8 % of its CPU at 1,400 transfers/s (perf,
+/// docs/benchmarks.md). The text is GRDB's to the byte (StoredDateTests compare the two), so rows
+/// written either way compare and sort alike. Outside the years 1600–9999 — where ICU's calendar
+/// turns Julian, or a year takes five digits — GRDB writes it. Read back as GRDB reads a `Date`.
+public struct StoredDate: DatabaseValueConvertible, Sendable, Equatable {
+    public let date: Date
+
+    public init(_ date: Date) {
+        self.date = date
+    }
+
+    public var databaseValue: DatabaseValue {
+        Self.text(date)?.databaseValue ?? date.databaseValue
+    }
+
+    public static func fromDatabaseValue(_ value: DatabaseValue) -> StoredDate? {
+        Date.fromDatabaseValue(value).map(StoredDate.init)
+    }
+
+    /// Milliseconds since 1970 of 1600-01-01 and of 10000-01-01, UTC.
+    private static let earliest: Double = -11_676_096_000_000
+    private static let latest: Double = 253_402_300_800_000
+
+    /// GRDB's text for `date`, or `nil` outside the years 1600–9999.
+    static func text(_ date: Date) -> String? {
+        // As Foundation hands a date to ICU: milliseconds since 1970, as a Double, to the nearest
+        // (half a millisecond up).
+        let millis = ((date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1_000 + 0.5).rounded(.down)
+        guard millis.isFinite, millis >= earliest, millis < latest else { return nil }
+        let total = Int64(millis)
+        let (days, inDay) = floorDivision(total, 86_400_000)
+        let (year, month, day) = civil(days: days)
+        let fields: [(Int64, Int)] = [
+            (year, 4), (month, 2), (day, 2), (inDay / 3_600_000, 2), (inDay / 60_000 % 60, 2), (inDay / 1_000 % 60, 2), (inDay % 1_000, 3),
+        ]
+        let separators = Array("-- ::.".utf8)
+        var bytes = [UInt8]()
+        bytes.reserveCapacity(23)
+        for (index, (value, width)) in fields.enumerated() {
+            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
+            var rest = value
+            for position in stride(from: width - 1, through: 0, by: -1) {
+                digits[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            bytes += digits
+            if index < separators.count { bytes.append(separators[index]) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        let quotient = value >= 0 ? value / divisor : -((-value - 1) / divisor) - 1
+        return (quotient, value - quotient * divisor)
+    }
+
+    /// The proleptic Gregorian year, month and day of a count of days since 1970-01-01 (Howard
+    /// Hinnant's `civil_from_days`).
+    private static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let shifted = days + 719_468
+        let era = floorDivision(shifted, 146_097).quotient
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
