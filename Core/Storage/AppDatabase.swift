@@ -11,6 +11,8 @@ public final class AppDatabase: Sendable {
     public let writer: any DatabaseWriter
     public let path: String
     private let cleanup: TemporaryDirectory?
+    /// The write-ahead log copied into the database off the writer's way (`nil` in memory).
+    private let checkpoints: Checkpoints?
 
     /// How long a writer waits for another process's lock before giving up.
     public static let busyTimeout: TimeInterval = 10
@@ -18,10 +20,11 @@ public final class AppDatabase: Sendable {
     /// How many times a write still refused as busy after ``busyTimeout`` is tried again.
     public static let busyRetries = 3
 
-    private init(writer: any DatabaseWriter, path: String, cleanup: TemporaryDirectory?) {
+    private init(writer: any DatabaseWriter, path: String, cleanup: TemporaryDirectory?, checkpoints: Checkpoints? = nil) {
         self.writer = writer
         self.path = path
         self.cleanup = cleanup
+        self.checkpoints = checkpoints
     }
 
     /// Opens (creating if needed) the database at `url` and applies every pending migration.
@@ -60,6 +63,7 @@ public final class AppDatabase: Sendable {
         configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(Checkpoints.writerPages)")
         }
         return configuration
     }
@@ -72,7 +76,7 @@ public final class AppDatabase: Sendable {
         } catch {
             throw .cannotOpen(path: url.path, reason: describe(error))
         }
-        let database = AppDatabase(writer: pool, path: url.path, cleanup: cleanup)
+        let database = AppDatabase(writer: pool, path: url.path, cleanup: cleanup, checkpoints: Checkpoints(path: url.path))
         try database.migrate(migrations)
         return database
     }
@@ -118,7 +122,9 @@ public final class AppDatabase: Sendable {
         var attempt = 0
         while true {
             do {
-                return try writer.write(updates)
+                let value = try writer.write(updates)
+                checkpoints?.committed()
+                return value
             } catch let error where Self.isBusy(error, attempt: attempt, of: retries) {
                 attempt += 1
             }
@@ -133,7 +139,9 @@ public final class AppDatabase: Sendable {
         var attempt = 0
         while true {
             do {
-                return try await writer.write(updates)
+                let value = try await writer.write(updates)
+                checkpoints?.committed()
+                return value
             } catch let error where Self.isBusy(error, attempt: attempt, of: retries) {
                 attempt += 1
             }

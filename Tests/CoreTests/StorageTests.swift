@@ -2,8 +2,10 @@ import Foundation
 import GRDB
 import Persistence
 import SharedKit
-import Storage
+import TestSupport
 import Testing
+
+@testable import Storage
 
 private let notes = MigrationSet(
     feature: "Notes",
@@ -35,6 +37,26 @@ struct StorageTests {
         #expect(throws: DatabaseError.self) {
             try database.write { db in try db.execute(sql: "INSERT INTO tag (noteId, name) VALUES (42, 'orphan')") }
         }
+    }
+
+    /// The write-ahead log is copied into the database file as commits go, long before the writer's
+    /// own threshold (``Checkpoints/writerPages``), which it would otherwise reach only at 40 MB.
+    @Test func theLogIsCopiedIntoTheDatabaseAsCommitsGo() async throws {
+        let database = try AppDatabase.temporary(migrations: [notes])
+        let file = URL(fileURLWithPath: database.path)
+        let before = try #require(try file.resourceValues(forKeys: [.fileSizeKey]).fileSize)
+        let text = String(repeating: "x", count: 8_000)
+        for _ in 0..<(Checkpoints.every * 4) {
+            try await database.write { db in try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: [text]) }
+        }
+        // 128 commits of two pages each: about 1 MB of log, under a tenth of the writer's threshold.
+        var size = before
+        let started = ContinuousClock.now
+        while size < before + 500_000, ContinuousClock.now - started < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+            size = try #require(try file.resourceValues(forKeys: [.fileSizeKey]).fileSize)
+        }
+        #expect(size >= before + 500_000, "the database file grew from \(before) to \(size) bytes only")
     }
 
     @Test func anInMemoryDatabaseHasTheSameSchemaAndNoFile() throws {
@@ -200,5 +222,56 @@ struct WriterWaitTests {
         #expect(ranWhileHeld)
         #expect(released.withLock { $0 } == "the unrelated task ran")
         #expect(try database.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM note") } == written)
+    }
+}
+
+/// ``StoredDate`` writes GRDB's text to the byte, so a row written through it and one written
+/// through GRDB's `Date` compare and sort alike in SQL.
+@Suite("Stored dates")
+struct StoredDateTests {
+    static func grdb(_ date: Date) -> String? {
+        String.fromDatabaseValue(date.databaseValue)
+    }
+
+    static func ours(_ date: Date) -> String? {
+        String.fromDatabaseValue(StoredDate(date).databaseValue)
+    }
+
+    @Test func theTextIsGRDBsToTheByte() {
+        var random = SeededGenerator(seed: 26)
+        var dates = (0..<20_000).map { _ in
+            // 1600–2200, to the microsecond: every millisecond's edge is met somewhere.
+            Date(
+                timeIntervalSince1970: Double(Int64.random(in: -11_676_096_000_000_000...7_258_118_400_000_000, using: &random)) / 1_000_000
+            )
+        }
+        dates += [
+            Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -0.0005), Date(timeIntervalSince1970: -0.001),
+            Date(timeIntervalSince1970: 1_795_435_209.9995), Date(timeIntervalSince1970: 1_795_435_209.0005),
+            Date(timeIntervalSince1970: 1_795_435_209.999_999_9), Date(timeIntervalSince1970: 951_782_400), // 2000-02-29
+            Date(timeIntervalSince1970: 4_107_542_399.999), // 2100-02-28T23:59:59.999
+            Date(timeIntervalSinceReferenceDate: 0), Date(timeIntervalSinceReferenceDate: 0.0015),
+            Date(timeIntervalSinceReferenceDate: -0.0015),
+        ]
+        let differing = dates.filter { Self.ours($0) != Self.grdb($0) }.prefix(5)
+            .map { "\($0.timeIntervalSince1970): \(Self.ours($0) ?? "nil") ≠ \(Self.grdb($0) ?? "nil")" }
+        let count = differing.count
+        #expect(count == 0, "\(differing)")
+    }
+
+    @Test func outsideTheYearsItKnowsGRDBWritesIt() {
+        for date in [Date(timeIntervalSince1970: -20_000_000_000), Date(timeIntervalSince1970: 300_000_000_000), Date.distantPast] {
+            #expect(Self.ours(date) == Self.grdb(date))
+            #expect(StoredDate.text(date) == nil)
+        }
+        #expect(Self.ours(Date.distantFuture) == Self.grdb(Date.distantFuture))
+        #expect(Self.ours(Date.distantFuture) == "4001-01-01 00:00:00.000")
+    }
+
+    @Test func itIsReadBackAsGRDBReadsADate() throws {
+        let date = Date(timeIntervalSince1970: 1_795_435_209.25)
+        let back = try #require(StoredDate.fromDatabaseValue(StoredDate(date).databaseValue))
+        #expect(back.date == date)
+        #expect(Self.ours(date) == "2026-11-23 12:00:09.250")
     }
 }
