@@ -14,8 +14,14 @@ import OpenAPIRuntime
 public struct InstantTranscoder: DateTranscoder {
     public init() {}
 
+    /// To the second, as Foundation's formatter wrote it (and as SQLite keeps it, `StoredDate`):
+    /// the instant rounded to the millisecond first, so that x.9996 s is written as the next
+    /// second, not cut to this one — the date a request answers with is the one read back later.
     public func encode(_ date: Date) throws -> String {
-        date.formatted(.iso8601)
+        let milliseconds = ((date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1_000 + 0.5).rounded(
+            .down)
+        guard milliseconds.isFinite else { return date.formatted(.iso8601) }
+        return Date(timeIntervalSince1970: (milliseconds / 1_000).rounded(.down)).formatted(.iso8601)
     }
 
     public func decode(_ text: String) throws -> Date {

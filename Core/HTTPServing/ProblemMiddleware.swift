@@ -166,7 +166,9 @@ public struct BodyLimitMiddleware<Context: RequestContext>: RouterMiddleware {
         let collected: ByteBuffer
         switch outcome {
         case .success(let buffer): collected = buffer
-        case .failure where cutOff: throw Problem.bodyTooSlow(deadline)
+        // Cut off: the reading ends cancelled. Any other failure (too large, the client gone) is
+        // itself, even in the tick it was cut off in.
+        case .failure(let error) where cutOff && error is CancellationError: throw Problem.bodyTooSlow(deadline)
         case .failure(let error): throw error
         }
         if collected.readableBytes > 0, !Self.isJSON(request.headers[.contentType]) { throw Problem.notJSON }

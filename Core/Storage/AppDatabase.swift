@@ -10,9 +10,9 @@ public final class AppDatabase: Sendable {
     /// Use for reads and writes (`reader.read { … }`, `writer.write { … }`).
     public let writer: any DatabaseWriter
     public let path: String
-    private let cleanup: TemporaryDirectory?
     /// The write-ahead log copied into the database off the writer's way (`nil` in memory).
     private let checkpoints: Checkpoints?
+    private let cleanup: TemporaryDirectory?
 
     /// How long a writer waits for another process's lock before giving up.
     public static let busyTimeout: TimeInterval = 10

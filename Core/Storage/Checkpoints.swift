@@ -15,6 +15,10 @@ import SharedKit
 /// next transaction start the log over — has little left to do. A passive checkpoint waits for no
 /// one: a reader's older snapshot only leaves its pages in the log for later. Measured in
 /// docs/benchmarks.md (SQLite, 16 clients).
+///
+/// The log thus grows to about ``writerPages`` pages (40 MB) while writes go on, as SQLite starts it
+/// over only from a write that finds every page of it copied; it is removed when the last
+/// connection closes (a `moa` command's at its end).
 final class Checkpoints: Sendable {
     /// The log's length, in pages, at which the writer checkpoints by itself.
     static let writerPages = 10_000
@@ -24,11 +28,22 @@ final class Checkpoints: Sendable {
     private struct State {
         var commits = 0
         var running = false
-        var connection: DatabaseQueue?
+    }
+
+    private enum Connection {
+        case notYet
+        case open(DatabaseQueue)
+        /// It could not be opened: the writer checkpoints alone, and opening is not tried again.
+        case none
     }
 
     private let path: String
     private let state = Locked(State())
+    /// Opened, and used, on ``queue`` only.
+    private let connection = Locked(Connection.notYet)
+    /// A checkpoint (a copy and an `fsync`) blocks a thread, which must not be one of Swift's
+    /// cooperative pool, nor the writer's: this one's own.
+    private let queue = DispatchQueue(label: "moa.storage.checkpoints", qos: .utility)
 
     init(path: String) {
         self.path = path
@@ -45,28 +60,26 @@ final class Checkpoints: Sendable {
             return true
         }
         guard start else { return }
-        guard let connection = connection() else {
-            state.withLock { $0.running = false }
-            return
-        }
-        // On the connection's own dispatch queue: a checkpoint (a copy and an `fsync`) blocks a
-        // thread, which must not be one of Swift's cooperative pool.
-        connection.asyncWriteWithoutTransaction { [state] database in
-            _ = try? database.checkpoint(.passive)
+        queue.async { [self] in
+            if let database = open() {
+                _ = try? database.writeWithoutTransaction { try $0.checkpoint(.passive) }
+            }
             state.withLock { $0.running = false }
         }
     }
 
-    /// The checkpoints' connection, opened at the first (none if it cannot be opened: the writer
-    /// checkpoints alone).
-    private func connection() -> DatabaseQueue? {
-        if let open = state.withLock({ $0.connection }) { return open }
-        var configuration = Configuration()
-        configuration.label = "checkpoints"
-        guard let opened = try? DatabaseQueue(path: path, configuration: configuration) else { return nil }
-        return state.withLock { state in
-            if let open = state.connection { return open }
-            state.connection = opened
+    /// The checkpoints' connection, opened at the first checkpoint (with the writer's busy timeout,
+    /// for the schema read that opening makes).
+    private func open() -> DatabaseQueue? {
+        switch connection.withLock({ $0 }) {
+        case .open(let database): return database
+        case .none: return nil
+        case .notYet:
+            var configuration = Configuration()
+            configuration.label = "checkpoints"
+            configuration.busyMode = .timeout(AppDatabase.busyTimeout)
+            let opened = try? DatabaseQueue(path: path, configuration: configuration)
+            connection.withLock { $0 = opened.map(Connection.open) ?? .none }
             return opened
         }
     }
