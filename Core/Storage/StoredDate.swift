@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SharedKit
 
 /// A date as SQLite keeps it here: GRDB's text, `yyyy-MM-dd HH:mm:ss.SSS` in UTC (to the nearest
 /// millisecond) — written by arithmetic instead of by GRDB's `DateFormatter`, which on Linux is
@@ -35,9 +36,10 @@ public struct StoredDate: DatabaseValueConvertible, Sendable, Equatable {
         guard millis.isFinite, millis >= earliest, millis < latest else { return nil }
         let total = Int64(millis)
         let (days, inDay) = floorDivision(total, 86_400_000)
-        let (year, month, day) = civil(days: days)
+        let day = Day(daysSince1970: Int(days))
         let fields: [(Int64, Int)] = [
-            (year, 4), (month, 2), (day, 2), (inDay / 3_600_000, 2), (inDay / 60_000 % 60, 2), (inDay / 1_000 % 60, 2), (inDay % 1_000, 3),
+            (Int64(day.year), 4), (Int64(day.month), 2), (Int64(day.day), 2), (inDay / 3_600_000, 2), (inDay / 60_000 % 60, 2),
+            (inDay / 1_000 % 60, 2), (inDay % 1_000, 3),
         ]
         let separators = Array("-- ::.".utf8)
         var bytes = [UInt8]()
@@ -58,19 +60,5 @@ public struct StoredDate: DatabaseValueConvertible, Sendable, Equatable {
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         let quotient = value >= 0 ? value / divisor : -((-value - 1) / divisor) - 1
         return (quotient, value - quotient * divisor)
-    }
-
-    /// The proleptic Gregorian year, month and day of a count of days since 1970-01-01 (Howard
-    /// Hinnant's `civil_from_days`).
-    private static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let shifted = days + 719_468
-        let era = floorDivision(shifted, 146_097).quotient
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

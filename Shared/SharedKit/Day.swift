@@ -27,6 +27,12 @@ public struct Day: Hashable, Comparable, Sendable, Codable, CustomStringConverti
         self.init(year: year, month: month, day: day)
     }
 
+    /// The day `days` days after 1970-01-01 (before it when negative), in the proleptic Gregorian
+    /// calendar: 0 is 1970-01-01.
+    public init(daysSince1970 days: Int) {
+        self.init(ordinal: days + 719_468) // 1970-01-01 is day 719,468 since 0000-03-01
+    }
+
     /// The day that `date` falls on in `timeZone`.
     public init(_ date: Date, in timeZone: TimeZone) {
         var calendar = Calendar(identifier: .gregorian)

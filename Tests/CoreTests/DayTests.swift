@@ -13,6 +13,14 @@ struct DayTests {
         }
     }
 
+    @Test func aCountOfDaysSince1970NamesItsDay() {
+        #expect(Day(daysSince1970: 0).description == "1970-01-01")
+        #expect(Day(daysSince1970: -1).description == "1969-12-31")
+        #expect(Day(daysSince1970: 11_016).description == "2000-02-29")
+        #expect(Day(daysSince1970: 20_785).description == "2026-11-28")
+        #expect(Day(daysSince1970: -135_140).description == "1600-01-01")
+    }
+
     @Test func weekdaysFollowISO8601() {
         #expect(Day("2025-05-01")?.isoWeekday == 4) // a Thursday
         #expect(Day("2026-11-22")?.isoWeekday == 7) // a Sunday
