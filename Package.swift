@@ -120,7 +120,7 @@ let core: [Module] = [
     .library("OperationsAPI", path: "Core/OperationsAPI", deps: [openAPIRuntime, httpTypes], swiftSettings: generatedCode),
     // What both ends of docs/api/openapi.yaml agree on beyond the generated code: how a date-time
     // is written and read (the server's handlers and `moa`'s clients).
-    .library("APIWire", path: "Core/APIWire", deps: [openAPIRuntime]),
+    .library("APIWire", path: "Core/APIWire", deps: ["SharedKit", openAPIRuntime]),
     // What every served feature's handlers share (no Hummingbird, no NIO): the problem document and
     // the mapping of typed errors to it, the request being served, the transport bounds of the
     // document, the timing of answers that must not tell, and the pool that hashes passwords.

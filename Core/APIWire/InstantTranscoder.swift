@@ -1,5 +1,6 @@
 import Foundation
 import OpenAPIRuntime
+import SharedKit
 
 /// How both ends of docs/api/openapi.yaml write and read its date-times: RFC 3339 in UTC to the
 /// second (`2026-11-23T12:00:09Z`), with `Date.ISO8601FormatStyle` — moa-server's handlers
@@ -18,8 +19,7 @@ public struct InstantTranscoder: DateTranscoder {
     /// the instant rounded to the millisecond first, so that x.9996 s is written as the next
     /// second, not cut to this one — the date a request answers with is the one read back later.
     public func encode(_ date: Date) throws -> String {
-        let milliseconds = ((date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1_000 + 0.5).rounded(
-            .down)
+        let milliseconds = date.roundedMillisecondsSince1970
         guard milliseconds.isFinite else { return date.formatted(.iso8601) }
         return Date(timeIntervalSince1970: (milliseconds / 1_000).rounded(.down)).formatted(.iso8601)
     }

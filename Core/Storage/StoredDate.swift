@@ -30,9 +30,7 @@ public struct StoredDate: DatabaseValueConvertible, Sendable, Equatable {
 
     /// GRDB's text for `date`, or `nil` outside the years 1600–9999.
     static func text(_ date: Date) -> String? {
-        // As Foundation hands a date to ICU: milliseconds since 1970, as a Double, to the nearest
-        // (half a millisecond up).
-        let millis = ((date.timeIntervalSinceReferenceDate + Date.timeIntervalBetween1970AndReferenceDate) * 1_000 + 0.5).rounded(.down)
+        let millis = date.roundedMillisecondsSince1970
         guard millis.isFinite, millis >= earliest, millis < latest else { return nil }
         let total = Int64(millis)
         let (days, inDay) = floorDivision(total, 86_400_000)
