@@ -466,40 +466,37 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             }
             return try Self.settled(outcome, statement.failure).get()
         }
-        // The locks are queued right behind BEGIN: sent the moment BEGIN is answered, from the event loop.
+        // The locks are queued right behind BEGIN, and `work`'s first statements behind them: each
+        // sent from the event loop the moment the one before is answered, with no thread woken
+        // between them. The first failure among them (BEGIN's, a lock's) is the transaction's.
+        lease.begin()
         let began = connection.statement(begin, logger: logger)
         // A cold statement that fails is refused on its connection for ever (PostgresTransaction.warm): closed then.
         let coldLocks = locks != nil && !PostgresTransaction.warm.has(KeyLocks.name, on: connection)
         let locked = locks.map { PostgresTransaction.start($0, on: connection, logger: logger) }
-        do {
-            _ = try await connection.answer(to: began)
-        } catch {
-            if let locked, (try? await connection.answer(to: locked)) == nil, coldLocks { try? await connection.close() }
-            throw Self.stale(error)
-        }
-        lease.begin()
-        if let locked {
-            do {
-                _ = try await connection.answer(to: locked)
-            } catch {
-                if coldLocks {
-                    try? await connection.close()
-                } else {
-                    _ = try? await connection.answer("ROLLBACK", logger: logger)
-                }
-                throw error
-            }
-        }
-        let transaction = PostgresTransaction(connection: connection, logger: logger, threads: threads)
-        let outcome: Result<T, any Error> = await withTaskExecutorPreference(threads) {
+        let transaction = PostgresTransaction(
+            connection: connection, logger: logger, threads: threads,
+            ahead: [(began.map(\.rows), false)] + (locked.map { [($0, coldLocks)] } ?? []))
+        let worked: Worked<T> = await withTaskExecutorPreference(threads) {
             do {
                 let value = try work(transaction)
                 try transaction.flush() // what the stores sent without waiting, answered and checked before COMMIT
-                return .success(value)
+                // Sent from here, as soon as it may be: the way back to the unit of work's task
+                // is then made while PostgreSQL commits, not before it starts to.
+                let clean = transaction.failure == nil && transaction.checkRefusal == nil && transaction.connectionLost == nil
+                return Worked(outcome: .success(value), commit: clean ? connection.statement("COMMIT", logger: logger) : nil)
             } catch {
                 transaction.settleUnanswered()
-                return .failure(error)
+                return Worked(outcome: .failure(error), commit: nil)
             }
+        }
+        let (outcome, committed) = (worked.outcome, worked.commit)
+        do {
+            _ = try await connection.answer(to: began) // answered by now: `work` waited for it, or for a statement behind it
+        } catch {
+            // Nothing ran: a pooled connection PostgreSQL closed since (it restarted) is stale, tried again on another.
+            if transaction.connectionLost == .retired || transaction.connectionLost == .silent { try? await connection.close() }
+            throw Self.stale(error)
         }
         var settled = Self.settled(outcome, transaction.failure)
         if case .success = settled, let refusal = transaction.checkRefusal { settled = .failure(refusal) }
@@ -510,11 +507,17 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
             return try settled.get()
         }
         if case .success(let value) = settled {
-            _ = try await connection.answer("COMMIT", logger: logger)
+            _ = try await connection.answer(to: committed ?? connection.statement("COMMIT", logger: logger))
             return value
         }
         if transaction.connectionLost == nil { _ = try? await connection.answer("ROLLBACK", logger: logger) }
         return try settled.get()
+    }
+
+    /// What `work` came to on the database thread, and its `COMMIT` if it was sent from there.
+    private struct Worked<T: Sendable>: Sendable {
+        let outcome: Result<T, any Error>
+        let commit: EventLoopFuture<PostgresQueryResult>?
     }
 
     /// What `work` came to, once the failure of its statements is known: a success only if no

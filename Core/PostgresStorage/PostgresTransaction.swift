@@ -28,7 +28,7 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// How many more statements may be sent (`nil`: any number): 1 in a single-statement read, and a `SELECT`.
     private let statementsLeft: Locked<Int?>
     /// Statements on the wire whose answers nobody waited for yet (``send(_:then:)``), in order.
-    private let sent = Locked<[Sent]>([])
+    private let sent: Locked<[Sent]>
     /// The first error a check of a sent statement threw: the transaction is refused with it even
     /// if `work` caught it (nothing in PostgreSQL failed, so ``failure`` does not say so).
     private let refusal = Locked<(any Error)?>(nil)
@@ -36,11 +36,18 @@ public final class PostgresTransaction: Transaction, Sendable {
     /// The first error a check threw, if one did.
     var checkRefusal: (any Error)? { refusal.withLock { $0 } }
 
-    init(connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor, statements: Int? = nil) {
+    /// `ahead`: statements the unit of work put on the connection before handing it over (`BEGIN`,
+    /// the key locks), awaited and checked like those of ``send(_:then:)``, first — so the first
+    /// of them that failed is the transaction's ``failure``, whatever was sent behind it.
+    init(
+        connection: PostgresConnection, logger: Logger, threads: ThreadPoolExecutor, statements: Int? = nil,
+        ahead: [(answer: EventLoopFuture<[PostgresRow]>, cold: Bool)] = []
+    ) {
         self.connection = connection
         self.logger = logger
         self.threads = threads
         self.statementsLeft = Locked(statements)
+        self.sent = Locked(ahead.map { Sent(answer: $0.answer, check: nil, cold: $0.cold) })
     }
 
     /// Opens a token handed to a PostgreSQL store.
@@ -107,6 +114,23 @@ public final class PostgresTransaction: Transaction, Sendable {
         try admit(Statement.sql, cold: cold)
         let answer = Self.start(statement, on: connection, logger: logger)
         sent.withLock { $0.append(Sent(answer: answer, check: check, cold: cold)) }
+    }
+
+    /// Puts the read `statement` on the wire without waiting for its answer (as
+    /// ``send(_:then:)-(Statement,_)``); its rows, once answered, from the ``Pending``'s `value()`,
+    /// which waits for them — and for whatever was sent before — unless a later statement of the
+    /// transaction already did. Several reads then cost one wait on this thread, not one each
+    /// (PostgresNIO still sends each after the one before it is answered). A statement that failed
+    /// before it or with it is what `value()` throws.
+    public func pending<Statement: PreparedSQL>(_ statement: Statement) throws -> Pending<[PostgresRow]> {
+        let answer = Locked<[PostgresRow]?>(nil)
+        try send(statement) { rows in answer.withLock { $0 = rows } }
+        return Pending { [self] in
+            try flush()
+            if let rows = answer.withLock({ $0 }) { return rows }
+            // Not answered, and the flush that found why already threw it (to whoever called it then).
+            throw failure ?? checkRefusal ?? PostgresFailure.notAnswered
+        }
     }
 
     private func refusedAsOneRead() -> PostgresFailure {
@@ -312,6 +336,9 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
     /// A single-statement read (``PostgresAppDatabase/readOne(_:)``) tried a second statement, or one
     /// that is not a `SELECT` (a bug of ours).
     case notOneRead
+    /// A read sent ahead (``PostgresTransaction/pending(_:)``) whose answer was asked for after
+    /// the transaction had already failed before it (a bug of ours: the failure was thrown first).
+    case notAnswered
     /// Anything else PostgreSQL or the driver said.
     case other(state: String?, message: String)
 
@@ -391,6 +418,7 @@ public enum PostgresFailure: Error, Equatable, CustomStringConvertible {
         case .offTheDatabaseThreads: "A PostgreSQL statement ran outside the database threads."
         case .notOneRead: "A single-statement read tried a second statement, or one that is not a SELECT."
         case .noAnswer: "PostgreSQL did not answer."
+        case .notAnswered: "A read sent ahead was asked for after its transaction had failed."
         case .other(let state, let message): "PostgreSQL failed\(state.map { " (SQLSTATE \($0))" } ?? ""): \(message)."
         }
     }

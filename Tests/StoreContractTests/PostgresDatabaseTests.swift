@@ -596,6 +596,89 @@ extension PostgresDatabaseTests {
     }
 }
 
+extension PostgresDatabaseTests {
+    /// Reads sent ahead (a group of transfers sends its three at once and waits once): each is
+    /// answered with its own rows, sees what was sent before it, and a statement that failed before
+    /// one is what its answer throws — and the transaction's failure even if `work` swallows it.
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func readsSentAheadAreEachAnsweredInOrderAndRefusedAfterAFailure() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            try await database.write { try $0.execute("CREATE TABLE ordered (id serial PRIMARY KEY, n int UNIQUE)") }
+            let answers = try await database.perform(serializingOn: ["ordered"]) { token in
+                let transaction = try PostgresTransaction.open(token)
+                try transaction.send("INSERT INTO ordered (n) VALUES (1), (2)")
+                let before = try transaction.pending(CountOrdered(atLeast: 1))
+                let one = try transaction.pending(AStatementNamespaceWhoseNameIsLongerThanTheSixtyThreeBytesPostgreSQLKeeps.One(n: 7))
+                try transaction.send(InsertInOrder(n: 3))
+                let after = try transaction.pending(CountOrdered(atLeast: 1))
+                // Asked for out of order, after a statement that waited for all of them.
+                let waited = try transaction.value("SELECT count(*)::int FROM ordered", as: Int32.self)
+                return try [
+                    after.value().map { try $0.decode(Int32.self) }, one.value().map { try $0.decode(String.self) }.map { _ in 7 },
+                    before.value().map { try $0.decode(Int32.self) }, [waited ?? -1],
+                ]
+            }
+            #expect(answers == [[3], [7], [2], [3]])
+
+            let seen = Locked<(any Error)?>(nil)
+            await #expect(throws: PostgresFailure.uniqueViolation(constraint: "ordered_n_key")) {
+                try await database.perform(serializingOn: ["ordered"]) { token in
+                    let transaction = try PostgresTransaction.open(token)
+                    try transaction.send("INSERT INTO ordered (n) VALUES (4)")
+                    try transaction.send(InsertInOrder(n: 1))
+                    let count = try transaction.pending(CountOrdered(atLeast: 1))
+                    do { _ = try count.value() } catch { seen.withLock { $0 = error } }
+                }
+            }
+            #expect(seen.withLock { $0 as? PostgresFailure } == .uniqueViolation(constraint: "ordered_n_key"))
+            let count = try await database.read { try $0.value("SELECT count(*)::int FROM ordered", as: Int32.self) }
+            #expect(count == 3, "nothing of the failed transaction is written")
+        }
+    }
+
+    /// A pooled connection PostgreSQL ended while it was idle (a restart, an administrator) is
+    /// replaced unseen: the next transactions — keyed, serializable and read alike — run on another,
+    /// whether the pool noticed first or the transaction's `BEGIN` found it closed (then tried again
+    /// on another connection; which comes first is a race this test does not steer).
+    @Test(.enabled(if: enabled, "PostgreSQL not configured (MOA_TEST_POSTGRES_URL)"))
+    func aPooledConnectionPostgreSQLEndedWhileIdleIsReplacedUnseen() async throws {
+        let location = try #require(Engine.postgresLocation)
+        try await withPostgres(location, migrated: false, connections: 1) { database in
+            try await withPostgres(location, migrated: false, connections: 1) { other in
+                try await database.write { try $0.execute("CREATE TABLE kept (n int PRIMARY KEY)") }
+                for round in Int32(1)...6 {
+                    let pid = try #require(try await database.readOne { try $0.value("SELECT pg_backend_pid()", as: Int32.self) })
+                    let ended = try await other.readOne { try $0.value("SELECT pg_terminate_backend(\(pid))", as: Bool.self) }
+                    #expect(ended == true)
+                    // PostgreSQL has ended it once no backend of that pid is left.
+                    while try await other.readOne({
+                        try $0.value("SELECT count(*)::int FROM pg_stat_activity WHERE pid = \(pid)", as: Int32.self)
+                    }) != 0 { try await Task.sleep(for: .milliseconds(5)) }
+                    switch round % 3 {
+                    case 0:
+                        try await database.perform(serializingOn: ["kept"]) {
+                            try PostgresTransaction.open($0).execute("INSERT INTO kept VALUES (\(round))")
+                        }
+                    case 1: try await database.write { try $0.execute("INSERT INTO kept VALUES (\(round))") }
+                    default: _ = try await database.read { try $0.value("SELECT count(*)::int FROM kept", as: Int32.self) }
+                    }
+                }
+                let kept = try await database.read { try $0.rows("SELECT n FROM kept ORDER BY n").map { try $0.decode(Int32.self) } }
+                #expect(kept == [1, 3, 4, 6])
+            }
+        }
+    }
+}
+
+/// How many rows of `ordered` have `n` at least `atLeast`.
+struct CountOrdered: PreparedSQL {
+    static let sql = "SELECT count(*)::int FROM ordered WHERE n >= $1::int"
+    let atLeast: Int
+
+    func makeBindings() throws -> PostgresBindings { .one(Int32(atLeast)) }
+}
+
 /// One row into `ordered`.
 struct InsertInOrder: PreparedSQL {
     static let sql = "INSERT INTO ordered (n) VALUES ($1::int)"

@@ -150,20 +150,23 @@ final class TransferGroups: Sendable {
         _ transfers: [PendingTransfer], store: any TransferStore, posting: any AccountPosting, inbox: any InboxPublisher,
         in transaction: any Transaction
     ) throws -> [Result<TransferReceipt, any Error>] {
-        var recorded: [TransferKey: TransferSummary] = [:]
-        for original in try store.transfers(keyedBy: transfers.map(\.key), in: transaction) {
-            recorded[TransferKey(user: original.initiatedBy, key: original.idempotencyKey)] = original
-        }
-        // Every sender's total of the day so far, in the currency it sends, read at once — before the
-        // accounts are locked: the senders' keys already cover it, and the accounts' locks (which every
-        // group on those accounts waits for) are then held for the writes alone.
+        // Three reads, all on the wire before the first answer is waited for (where the engine can):
+        // the transfers already recorded under the group's keys; every sender's total of the day so
+        // far, in the currency it sends — before the accounts are locked: the senders' keys already
+        // cover both, and the accounts' locks (which every group on those accounts waits for) are
+        // then held for the writes alone; and the accounts, locked.
+        let replays = try store.pendingTransfers(keyedBy: transfers.map(\.key), in: transaction)
         let days = Array(
             Set(transfers.map { DayTotal(user: $0.key.user, currency: $0.request.amount.currency, start: $0.day.start, end: $0.day.end) }))
-        var sentToday: [DayTotal: Int64] = [:]
-        let totals = try store.sentTotals(
+        let totals = try store.pendingSentTotals(
             days.map { SentDay(user: $0.user, currency: $0.currency, start: $0.start, end: $0.end) }, in: transaction)
-        for (day, total) in zip(days, totals) { sentToday[day] = total.minorUnits }
         let group = try posting.group(touching: transfers.flatMap { [$0.request.from, $0.request.to] }, in: transaction)
+        var recorded: [TransferKey: TransferSummary] = [:]
+        for original in try replays.value() {
+            recorded[TransferKey(user: original.initiatedBy, key: original.idempotencyKey)] = original
+        }
+        var sentToday: [DayTotal: Int64] = [:]
+        for (day, total) in zip(days, try totals.value()) { sentToday[day] = total.minorUnits }
         var written: [TransferSummary] = []
         var notices: [InboxNotice] = []
         var outcomes: [Result<TransferReceipt, any Error>] = []

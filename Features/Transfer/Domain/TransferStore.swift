@@ -28,6 +28,10 @@ public protocol TransferStore: Sendable {
     func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary]
     /// Records `transfers`, in order (one statement where the engine can).
     func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws
+    /// ``sentTotals(_:in:)``, sent without waiting for its answer where the engine can (``Pending``).
+    func pendingSentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> Pending<[Money]>
+    /// ``transfers(keyedBy:in:)``, sent without waiting for its answer where the engine can (``Pending``).
+    func pendingTransfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> Pending<[TransferSummary]>
 
     /// The user's transfers, newest first, those strictly older than `position` (all when `nil`).
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer]
@@ -86,6 +90,16 @@ extension TransferStore {
     /// One insert per transfer.
     public func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws {
         for transfer in transfers { try insert(transfer, in: transaction) }
+    }
+
+    /// Read at once (an engine that answers each statement as it is made).
+    public func pendingSentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> Pending<[Money]> {
+        .ready(try sentTotals(days, in: transaction))
+    }
+
+    /// Read at once (an engine that answers each statement as it is made).
+    public func pendingTransfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> Pending<[TransferSummary]> {
+        .ready(try transfers(keyedBy: keys, in: transaction))
     }
 }
 

@@ -114,7 +114,12 @@ struct PostgresTransferStore: TransferStore {
     /// One read for the whole group: per day, its whole quarters from `transfer_totals` and its
     /// uneven edges from the transfers (``TransferTotals/Window``, as one by one).
     func sentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> [Money] {
-        guard !days.isEmpty else { return [] }
+        try pendingSentTotals(days, in: transaction).value()
+    }
+
+    /// ``sentTotals(_:in:)``, on the wire at once; its answer awaited when asked for.
+    func pendingSentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> Pending<[Money]> {
+        guard !days.isEmpty else { return .ready([]) }
         let rows: [[PostgresValue]] = days.enumerated().map { index, day in
             let window = TransferTotals.Window(from: day.start, until: day.end)
             let edges =
@@ -125,12 +130,15 @@ struct PostgresTransferStore: TransferStore {
                 .date(edges[0].from), .date(edges[0].until), .date(edges[1].from), .date(edges[1].until),
             ]
         }
-        var sums = [Int64](repeating: 0, count: days.count)
-        for row in try PostgresTransaction.open(transaction).rows(SentTotals(rows: rows)) {
-            let (index, sum) = try row.decode((Int64, Int64).self)
-            if sums.indices.contains(Int(index)) { sums[Int(index)] = sum }
+        let answer = try PostgresTransaction.open(transaction).pending(SentTotals(rows: rows))
+        return Pending {
+            var sums = [Int64](repeating: 0, count: days.count)
+            for row in try answer.value() {
+                let (index, sum) = try row.decode((Int64, Int64).self)
+                if sums.indices.contains(Int(index)) { sums[Int(index)] = sum }
+            }
+            return zip(days, sums).map { Money(minorUnits: $1, currency: $0.currency) }
         }
-        return zip(days, sums).map { Money(minorUnits: $1, currency: $0.currency) }
     }
 
     /// Per day, its whole quarters from `transfer_totals` and its uneven edges from the transfers.
@@ -151,10 +159,16 @@ struct PostgresTransferStore: TransferStore {
 
     /// One read for the whole group.
     func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
+        try pendingTransfers(keyedBy: keys, in: transaction).value()
+    }
+
+    /// ``transfers(keyedBy:in:)``, on the wire at once; its answer awaited when asked for.
+    func pendingTransfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> Pending<[TransferSummary]> {
         let keys = Array(Set(keys))
-        guard !keys.isEmpty else { return [] }
-        return try PostgresTransaction.open(transaction).rows(TransfersByKey(rows: keys.map { [.text($0.user.rawValue), .text($0.key)] }))
-            .map { try Self.decode($0).transfer }
+        guard !keys.isEmpty else { return .ready([]) }
+        let answer = try PostgresTransaction.open(transaction).pending(
+            TransfersByKey(rows: keys.map { [.text($0.user.rawValue), .text($0.key)] }))
+        return Pending { try answer.value().map { try Self.decode($0).transfer } }
     }
 
     private struct TransfersByKey: RowsStatement {
