@@ -494,8 +494,10 @@ public final class PostgresAppDatabase: UnitOfWork, Sendable {
         do {
             _ = try await connection.answer(to: began) // answered by now: `work` waited for it, or for a statement behind it
         } catch {
-            // Nothing ran: a pooled connection PostgreSQL closed since (it restarted) is stale, tried again on another.
+            // Nothing ran: a pooled connection PostgreSQL closed since (it restarted) is stale, tried
+            // again on another — not one that went silent (the next would likely wait as long).
             if transaction.connectionLost == .retired || transaction.connectionLost == .silent { try? await connection.close() }
+            if transaction.connectionLost == .silent, let failure = transaction.failure { throw failure }
             throw Self.stale(error)
         }
         var settled = Self.settled(outcome, transaction.failure)

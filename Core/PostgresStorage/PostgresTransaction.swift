@@ -29,6 +29,8 @@ public final class PostgresTransaction: Transaction, Sendable {
     private let statementsLeft: Locked<Int?>
     /// Statements on the wire whose answers nobody waited for yet (``send(_:then:)``), in order.
     private let sent: Locked<[Sent]>
+    /// Whether `BEGIN`, sent ahead, may still be unanswered (``admit(_:cold:)``).
+    private let opening: Locked<Bool>
     /// The first error a check of a sent statement threw: the transaction is refused with it even
     /// if `work` caught it (nothing in PostgreSQL failed, so ``failure`` does not say so).
     private let refusal = Locked<(any Error)?>(nil)
@@ -48,6 +50,7 @@ public final class PostgresTransaction: Transaction, Sendable {
         self.threads = threads
         self.statementsLeft = Locked(statements)
         self.sent = Locked(ahead.map { Sent(answer: $0.answer, check: nil, cold: $0.cold) })
+        self.opening = Locked(!ahead.isEmpty)
     }
 
     /// Opens a token handed to a PostgreSQL store.
@@ -118,11 +121,14 @@ public final class PostgresTransaction: Transaction, Sendable {
 
     /// Puts the read `statement` on the wire without waiting for its answer (as
     /// ``send(_:then:)-(Statement,_)``); its rows, once answered, from the ``Pending``'s `value()`,
-    /// which waits for them — and for whatever was sent before — unless a later statement of the
-    /// transaction already did. Several reads then cost one wait on this thread, not one each
-    /// (PostgresNIO still sends each after the one before it is answered). A statement that failed
-    /// before it or with it is what `value()` throws.
+    /// which waits for every statement sent so far (and runs their checks) unless a later statement
+    /// of the transaction already did. Several reads then cost one wait on this thread, not one
+    /// each (PostgresNIO still sends each after the one before it is answered). The first failure
+    /// among the statements sent so far is what `value()` throws. In a single-statement read
+    /// (``PostgresAppDatabase/readOne(_:)``), which waits for nothing after its statement, it is
+    /// that statement, answered at once.
     public func pending<Statement: PreparedSQL>(_ statement: Statement) throws -> Pending<[PostgresRow]> {
+        if statementsLeft.withLock({ $0 != nil }) { return .ready(try rows(statement)) }
         let answer = Locked<[PostgresRow]?>(nil)
         try send(statement) { rows in answer.withLock { $0 = rows } }
         return Pending { [self] in
@@ -198,6 +204,7 @@ public final class PostgresTransaction: Transaction, Sendable {
             guard !batch.isEmpty else { break }
             // Every answer first: a check's own statements then wait behind no earlier one.
             let answers = batch.map { item in Result { try rows(answeredBy: item.answer, cold: item.cold) } }
+            if failure == nil { opening.withLock { $0 = false } }
             for (item, answer) in zip(batch, answers) {
                 switch answer {
                 case .failure(let error):
@@ -226,11 +233,17 @@ public final class PostgresTransaction: Transaction, Sendable {
 
     /// Whether a statement may be sent now: on a database thread, in a transaction nothing failed
     /// in yet, within a single-statement read's one `SELECT`. A cold ``PreparedSQL`` (``warm``), and
-    /// any statement behind one, first waits for every statement sent before it.
+    /// any statement behind one, first waits for every statement sent before it; so does anything
+    /// but a `SELECT` while `BEGIN`, sent ahead, may be unanswered — behind a `BEGIN` that failed on
+    /// a live connection, a write would run, and commit, on its own.
     private func admit(_ sql: String, cold: Bool) throws {
         guard threads.isCurrent else { throw PostgresFailure.offTheDatabaseThreads }
         if let failure { throw failure }
-        if sent.withLock({ sent in !sent.isEmpty && (cold || sent.contains(where: \.cold)) }) { try flush() }
+        if sent.withLock({ sent in !sent.isEmpty && (cold || sent.contains(where: \.cold)) })
+            || (opening.withLock({ $0 }) && !Self.isSelect(sql))
+        {
+            try flush()
+        }
         let allowed = statementsLeft.withLock { left in
             guard let count = left else { return true }
             left = count - 1
