@@ -177,6 +177,26 @@ struct TransferStoreContractTests {
             }
             #expect(together == [300, 1_000, 300, 0, 400, 0])
             #expect(together == oneByOne)
+            // The group's two reads at once (one statement on PostgreSQL) answer as each alone.
+            let keys = [
+                TransferKey(user: ada, key: "key-2"), TransferKey(user: bob, key: "key-3"), TransferKey(user: bob, key: "key-1"),
+                TransferKey(user: ada, key: "key-2"),
+            ]
+            let (both, keysOnly, daysOnly, neither) = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                (
+                    try store.pendingGroupReads(keyedBy: keys, days: days, in: tx).value(),
+                    try store.pendingGroupReads(keyedBy: keys, days: [], in: tx).value(),
+                    try store.pendingGroupReads(keyedBy: [], days: days, in: tx).value(),
+                    try store.pendingGroupReads(keyedBy: [], days: [], in: tx).value()
+                )
+            }
+            #expect(Set(both.recorded) == Set(found.filter { ["t-user-ada-2", "t-user-bob-3"].contains($0.id.rawValue) }))
+            #expect(both.recorded.count == 2, "each transfer once, however often its key was asked for")
+            #expect(both.sentTotals.map(\.minorUnits) == together)
+            #expect(both.sentTotals.map(\.currency) == days.map(\.currency))
+            #expect(Set(keysOnly.recorded) == Set(both.recorded) && keysOnly.sentTotals.isEmpty)
+            #expect(daysOnly.recorded.isEmpty && daysOnly.sentTotals == both.sentTotals)
+            #expect(neither == GroupReads(recorded: [], sentTotals: []))
             let recents = try await stores.recipients.recentRecipients(of: ada, limit: 5)
             #expect(recents.map(\.accountNumber) == ["110-0000-0003-1"])
             #expect(abs((recents.first?.lastSentAt ?? .distantPast).timeIntervalSince(start.addingTimeInterval(86_400))) < 0.001)

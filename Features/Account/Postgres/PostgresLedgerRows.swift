@@ -123,14 +123,22 @@ struct PostgresLedgerRows: LedgerRows {
         return try Self.entryIDs(try transaction.rows(Self.entries(plan)), plan)
     }
 
-    /// The same two statements sent without waiting for their answers (the transaction's next
-    /// statement goes with them), checked when the transaction is flushed.
+    /// The same two writes as one statement (one round trip), sent without waiting for its answer
+    /// (the transaction's next statement goes with it), checked when the transaction is flushed.
     func writeWithoutIDs(_ plan: LedgerPlan) throws {
-        if let balances = Self.balances(plan) {
-            try transaction.send(balances) { try Self.check(balances: $0, plan) }
+        guard let balances = Self.balances(plan), !plan.entries.isEmpty else {
+            // Only one of the two: its own statement.
+            if let balances = Self.balances(plan) { try transaction.send(balances) { try Self.check(balances: $0, plan) } }
+            if !plan.entries.isEmpty { try transaction.send(Self.entries(plan)) { _ = try Self.entryIDs($0, plan) } }
+            return
         }
-        guard !plan.entries.isEmpty else { return }
-        try transaction.send(Self.entries(plan)) { _ = try Self.entryIDs($0, plan) }
+        try transaction.send(BalancesAndEntries(balances: balances.rows, entries: Self.entries(plan).rows)) { rows in
+            let counts = try rows.first.map { try $0.decode((Int64, Int64).self) }
+            try Self.check(changed: Int(counts?.0 ?? 0), plan)
+            guard counts?.1 == Int64(plan.entries.count) else {
+                throw PostgresFailure.other(state: nil, message: "the ledger entries written do not match the plan")
+            }
+        }
     }
 
     private static func balances(_ plan: LedgerPlan) -> Balances? {
@@ -151,9 +159,37 @@ struct PostgresLedgerRows: LedgerRows {
         let rows: [[PostgresValue]]
     }
 
+    /// ``Balances`` then ``Entries``, in one statement: how many balances changed, how many entries went in.
+    private struct BalancesAndEntries: PreparedSQL {
+        static let sql = """
+            WITH changed AS (
+                UPDATE account_accounts AS a SET balance = v.after FROM (\(BoundColumn.unnest(Balances.columns))) AS v(id, expected, after)
+                WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id),
+            written AS (
+                INSERT INTO account_entries
+                    (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
+                \(BoundColumn.unnest(Entries.columns, from: Balances.columns.count + 1)) RETURNING id)
+            SELECT (SELECT COUNT(*) FROM changed), (SELECT COUNT(*) FROM written)
+            """
+        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.arrayTypes(Balances.columns + Entries.columns) }
+        let balances: [[PostgresValue]]
+        let entries: [[PostgresValue]]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: Balances.columns.count + Entries.columns.count)
+            try bindings.appendColumns(balances, as: Balances.columns)
+            try bindings.appendColumns(entries, as: Entries.columns)
+            return bindings
+        }
+    }
+
     private static func check(balances changed: [PostgresRow], _ plan: LedgerPlan) throws {
+        try check(changed: changed.count, plan)
+    }
+
+    private static func check(changed: Int, _ plan: LedgerPlan) throws {
         // Impossible: the rows were read locked (or, serializable, a concurrent change aborts first). A bug.
-        guard changed.count == plan.balances.count else {
+        guard changed == plan.balances.count else {
             throw PostgresFailure.other(state: nil, message: "a balance changed between its read and its write")
         }
     }

@@ -150,23 +150,25 @@ final class TransferGroups: Sendable {
         _ transfers: [PendingTransfer], store: any TransferStore, posting: any AccountPosting, inbox: any InboxPublisher,
         in transaction: any Transaction
     ) throws -> [Result<TransferReceipt, any Error>] {
-        // Three reads, all on the wire before the first answer is waited for (where the engine can):
-        // the transfers already recorded under the group's keys; every sender's total of the day so
-        // far, in the currency it sends — before the accounts are locked: the senders' keys already
-        // cover both, and the accounts' locks (which every group on those accounts waits for) are
-        // then held for the writes alone; and the accounts, locked.
-        let replays = try store.pendingTransfers(keyedBy: transfers.map(\.key), in: transaction)
+        // Two reads, both on the wire before the first answer is waited for (where the engine can):
+        // the transfers already recorded under the group's keys with every sender's total of the day
+        // so far, in the currency it sends (one statement where the engine can) — before the
+        // accounts are locked: the senders' keys already cover both, and the accounts' locks (which
+        // every group on those accounts waits for) are then held for the writes alone; and the
+        // accounts, locked.
         let days = Array(
             Set(transfers.map { DayTotal(user: $0.key.user, currency: $0.request.amount.currency, start: $0.day.start, end: $0.day.end) }))
-        let totals = try store.pendingSentTotals(
-            days.map { SentDay(user: $0.user, currency: $0.currency, start: $0.start, end: $0.end) }, in: transaction)
+        let reads = try store.pendingGroupReads(
+            keyedBy: transfers.map(\.key), days: days.map { SentDay(user: $0.user, currency: $0.currency, start: $0.start, end: $0.end) },
+            in: transaction)
         let group = try posting.group(touching: transfers.flatMap { [$0.request.from, $0.request.to] }, in: transaction)
+        let read = try reads.value()
         var recorded: [TransferKey: TransferSummary] = [:]
-        for original in try replays.value() {
+        for original in read.recorded {
             recorded[TransferKey(user: original.initiatedBy, key: original.idempotencyKey)] = original
         }
         var sentToday: [DayTotal: Int64] = [:]
-        for (day, total) in zip(days, try totals.value()) { sentToday[day] = total.minorUnits }
+        for (day, total) in zip(days, read.sentTotals) { sentToday[day] = total.minorUnits }
         var written: [TransferSummary] = []
         var notices: [InboxNotice] = []
         var outcomes: [Result<TransferReceipt, any Error>] = []

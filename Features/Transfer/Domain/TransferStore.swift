@@ -28,10 +28,10 @@ public protocol TransferStore: Sendable {
     func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary]
     /// Records `transfers`, in order (one statement where the engine can).
     func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws
-    /// ``sentTotals(_:in:)``, sent without waiting for its answer where the engine can (``Pending``).
-    func pendingSentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> Pending<[Money]>
-    /// ``transfers(keyedBy:in:)``, sent without waiting for its answer where the engine can (``Pending``).
-    func pendingTransfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> Pending<[TransferSummary]>
+    /// A group's reads before it plans — ``transfers(keyedBy:in:)`` and ``sentTotals(_:in:)``, as
+    /// of one moment — sent without waiting for the answer where the engine can (``Pending``): one
+    /// statement, one round trip, where it can.
+    func pendingGroupReads(keyedBy keys: [TransferKey], days: [SentDay], in transaction: any Transaction) throws -> Pending<GroupReads>
 
     /// The user's transfers, newest first, those strictly older than `position` (all when `nil`).
     func transfers(initiatedBy user: UserID, before position: Int64?, limit: Int) async throws -> [PositionedTransfer]
@@ -92,14 +92,24 @@ extension TransferStore {
         for transfer in transfers { try insert(transfer, in: transaction) }
     }
 
-    /// Read at once (an engine that answers each statement as it is made).
-    public func pendingSentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> Pending<[Money]> {
-        .ready(try sentTotals(days, in: transaction))
+    /// Read at once (an engine that answers each statement as it is made), one read after the other.
+    public func pendingGroupReads(
+        keyedBy keys: [TransferKey], days: [SentDay], in transaction: any Transaction
+    ) throws -> Pending<GroupReads> {
+        .ready(GroupReads(recorded: try transfers(keyedBy: keys, in: transaction), sentTotals: try sentTotals(days, in: transaction)))
     }
+}
 
-    /// Read at once (an engine that answers each statement as it is made).
-    public func pendingTransfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> Pending<[TransferSummary]> {
-        .ready(try transfers(keyedBy: keys, in: transaction))
+/// What ``TransferStore/pendingGroupReads(keyedBy:days:in:)`` answers.
+public struct GroupReads: Sendable, Hashable {
+    /// The transfers recorded under the keys asked for (each once, in no order).
+    public let recorded: [TransferSummary]
+    /// The sum sent so far on each of the days asked for, in their order.
+    public let sentTotals: [Money]
+
+    public init(recorded: [TransferSummary], sentTotals: [Money]) {
+        self.recorded = recorded
+        self.sentTotals = sentTotals
     }
 }
 

@@ -114,13 +114,47 @@ struct PostgresTransferStore: TransferStore {
     /// One read for the whole group: per day, its whole quarters from `transfer_totals` and its
     /// uneven edges from the transfers (``TransferTotals/Window``, as one by one).
     func sentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> [Money] {
-        try pendingSentTotals(days, in: transaction).value()
+        guard !days.isEmpty else { return [] }
+        let rows = try PostgresTransaction.open(transaction).rows(SentTotals(rows: Self.dayRows(days)))
+        return try Self.totals(of: days, from: rows.map { try $0.decode((Int64, Int64).self) })
     }
 
-    /// ``sentTotals(_:in:)``, on the wire at once; its answer awaited when asked for.
-    func pendingSentTotals(_ days: [SentDay], in transaction: any Transaction) throws -> Pending<[Money]> {
-        guard !days.isEmpty else { return .ready([]) }
-        let rows: [[PostgresValue]] = days.enumerated().map { index, day in
+    /// One read for the whole group.
+    func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
+        let keys = Array(Set(keys))
+        guard !keys.isEmpty else { return [] }
+        return try PostgresTransaction.open(transaction).rows(TransfersByKey(rows: Self.keyRows(keys))).map { try Self.decode($0).transfer }
+    }
+
+    /// Both reads in one statement (one round trip), on the wire at once; its answer awaited when asked for.
+    func pendingGroupReads(keyedBy keys: [TransferKey], days: [SentDay], in transaction: any Transaction) throws -> Pending<GroupReads> {
+        let keys = Array(Set(keys))
+        guard !keys.isEmpty || !days.isEmpty else { return .ready(GroupReads(recorded: [], sentTotals: [])) }
+        let answer = try PostgresTransaction.open(transaction).pending(GroupReadsStatement(keys: Self.keyRows(keys), days: Self.dayRows(days)))
+        return Pending {
+            var recorded: [TransferSummary] = []
+            var sums: [(Int64, Int64)] = []
+            for row in try answer.value() {
+                // A day's row: (1, its index, its sum); a transfer's: (0, position, amount, …).
+                let (part, index, sum) = try row.decode((Int64, Int64, Int64?).self)
+                if part == 1 {
+                    sums.append((index, sum ?? 0))
+                } else {
+                    recorded.append(try Self.decodeGroupRead(row))
+                }
+            }
+            return GroupReads(recorded: recorded, sentTotals: try Self.totals(of: days, from: sums))
+        }
+    }
+
+    private static func keyRows(_ keys: [TransferKey]) -> [[PostgresValue]] {
+        keys.map { [.text($0.user.rawValue), .text($0.key)] }
+    }
+
+    /// Each day as ``SentTotals`` binds it: its index, the sender, the currency, its whole quarters
+    /// and its two uneven edges (an empty one where it has fewer).
+    private static func dayRows(_ days: [SentDay]) -> [[PostgresValue]] {
+        days.enumerated().map { index, day in
             let window = TransferTotals.Window(from: day.start, until: day.end)
             let edges =
                 window.edges
@@ -130,45 +164,39 @@ struct PostgresTransferStore: TransferStore {
                 .date(edges[0].from), .date(edges[0].until), .date(edges[1].from), .date(edges[1].until),
             ]
         }
-        let answer = try PostgresTransaction.open(transaction).pending(SentTotals(rows: rows))
-        return Pending {
-            var sums = [Int64](repeating: 0, count: days.count)
-            for row in try answer.value() {
-                let (index, sum) = try row.decode((Int64, Int64).self)
-                if sums.indices.contains(Int(index)) { sums[Int(index)] = sum }
-            }
-            return zip(days, sums).map { Money(minorUnits: $1, currency: $0.currency) }
-        }
     }
 
-    /// Per day, its whole quarters from `transfer_totals` and its uneven edges from the transfers.
+    /// The days' sums, in their order, from (index, sum) rows; a day without a row sent nothing.
+    private static func totals(of days: [SentDay], from rows: [(Int64, Int64)]) throws -> [Money] {
+        var sums = [Int64](repeating: 0, count: days.count)
+        for (index, sum) in rows {
+            guard sums.indices.contains(Int(index)) else {
+                throw PostgresFailure.other(state: nil, message: "a day's total came back for a day not asked for")
+            }
+            sums[Int(index)] = sum
+        }
+        return zip(days, sums).map { Money(minorUnits: $1, currency: $0.currency) }
+    }
+
+    /// Per day, its whole quarters from `transfer_totals` and its uneven edges from the transfers:
+    /// the sum of the day `d`.
+    private static let daySum = """
+        (COALESCE((SELECT SUM(t.total) FROM transfer_totals t
+                   WHERE t.initiated_by = d.user_id AND t.currency = d.currency AND t.quarter >= d.first AND t.quarter < d.last), 0)
+         + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
+                     WHERE x.initiated_by = d.user_id AND x.currency = d.currency
+                       AND ((x.created_at >= d.from1 AND x.created_at < d.until1)
+                            OR (x.created_at >= d.from2 AND x.created_at < d.until2))), 0))::bigint
+        """
+
+    /// Per day (bound by ``dayRows(_:)``), its index and its sum.
     private struct SentTotals: RowsStatement {
         static let columns: [BoundColumn] = [.integer, .text, .text, .integer, .integer, .date, .date, .date, .date]
         static let sql = """
-            SELECT d.n, (
-                COALESCE((SELECT SUM(t.total) FROM transfer_totals t
-                          WHERE t.initiated_by = d.user_id AND t.currency = d.currency AND t.quarter >= d.first AND t.quarter < d.last), 0)
-                + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
-                            WHERE x.initiated_by = d.user_id AND x.currency = d.currency
-                              AND ((x.created_at >= d.from1 AND x.created_at < d.until1)
-                                   OR (x.created_at >= d.from2 AND x.created_at < d.until2))), 0))::bigint
+            SELECT d.n, \(PostgresTransferStore.daySum)
             FROM (\(BoundColumn.unnest(columns))) AS d (n, user_id, currency, first, last, from1, until1, from2, until2)
             """
         let rows: [[PostgresValue]]
-    }
-
-    /// One read for the whole group.
-    func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary] {
-        try pendingTransfers(keyedBy: keys, in: transaction).value()
-    }
-
-    /// ``transfers(keyedBy:in:)``, on the wire at once; its answer awaited when asked for.
-    func pendingTransfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> Pending<[TransferSummary]> {
-        let keys = Array(Set(keys))
-        guard !keys.isEmpty else { return .ready([]) }
-        let answer = try PostgresTransaction.open(transaction).pending(
-            TransfersByKey(rows: keys.map { [.text($0.user.rawValue), .text($0.key)] }))
-        return Pending { try answer.value().map { try Self.decode($0).transfer } }
     }
 
     private struct TransfersByKey: RowsStatement {
@@ -178,6 +206,42 @@ struct PostgresTransferStore: TransferStore {
             WHERE (initiated_by, idempotency_key) IN (\(BoundColumn.unnest(columns)))
             """
         let rows: [[PostgresValue]]
+    }
+
+    /// ``TransfersByKey`` and ``SentTotals`` in one statement, so in one snapshot: a transfer's row
+    /// is `0, position, amount, id, …`, a day's `1, its index, its sum` (the rest `NULL`).
+    private struct GroupReadsStatement: PreparedSQL {
+        static let sql = """
+            SELECT 0::bigint, position, amount, id, initiated_by, idempotency_key, from_number, to_number, currency, memo,
+                   from_balance_after, created_at
+            FROM transfer_transfers
+            WHERE (initiated_by, idempotency_key) IN (\(BoundColumn.unnest(TransfersByKey.columns)))
+            UNION ALL
+            SELECT 1::bigint, d.n, \(PostgresTransferStore.daySum), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            FROM (\(BoundColumn.unnest(SentTotals.columns, from: TransfersByKey.columns.count + 1)))
+                AS d (n, user_id, currency, first, last, from1, until1, from2, until2)
+            """
+        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.arrayTypes(TransfersByKey.columns + SentTotals.columns) }
+        let keys: [[PostgresValue]]
+        let days: [[PostgresValue]]
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: TransfersByKey.columns.count + SentTotals.columns.count)
+            try bindings.appendColumns(keys, as: TransfersByKey.columns)
+            try bindings.appendColumns(days, as: SentTotals.columns)
+            return bindings
+        }
+    }
+
+    /// A transfer's row of ``GroupReadsStatement``.
+    private static func decodeGroupRead(_ row: PostgresRow) throws -> TransferSummary {
+        let (_, _, amount, id, initiatedBy, key, from, to, code, memo, fromBalanceAfter, createdAt) =
+            try row.decode((Int64, Int64, Int64, String, String, String, String, String, String, String?, Int64, Date).self)
+        let currency = try Currency(code: code)
+        return TransferSummary(
+            id: TransferID(id), from: from, to: to, amount: Money(minorUnits: amount, currency: currency), memo: memo,
+            idempotencyKey: key, createdAt: createdAt, initiatedBy: UserID(initiatedBy),
+            fromBalanceAfter: Money(minorUnits: fromBalanceAfter, currency: currency))
     }
 
     /// One statement for the whole group: the transfers, the totals of their quarters (summed per
