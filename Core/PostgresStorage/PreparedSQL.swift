@@ -64,6 +64,27 @@ extension RowsStatement {
     }
 }
 
+/// A ``PreparedSQL`` that takes two sets of rows, each as one array per column: the first set's
+/// arrays from `$1` (``BoundColumn/unnest(_:from:)`` of ``firstColumns``), the second's right after
+/// (`from: firstColumns.count + 1`) — two statements' inputs in one statement, one round trip.
+public protocol TwoRowSetsStatement: PreparedSQL {
+    static var firstColumns: [BoundColumn] { get }
+    static var secondColumns: [BoundColumn] { get }
+    var first: [[PostgresValue]] { get }
+    var second: [[PostgresValue]] { get }
+}
+
+extension TwoRowSetsStatement {
+    public static var bindingDataTypes: [PostgresDataType] { PostgresBindings.arrayTypes(firstColumns + secondColumns) }
+
+    public func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: Self.firstColumns.count + Self.secondColumns.count)
+        try bindings.appendColumns(first, as: Self.firstColumns)
+        try bindings.appendColumns(second, as: Self.secondColumns)
+        return bindings
+    }
+}
+
 extension PostgresBindings {
     /// The bindings of a statement that takes one value (`$1`).
     public static func one<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> PostgresBindings {

@@ -132,7 +132,7 @@ struct PostgresLedgerRows: LedgerRows {
             if !plan.entries.isEmpty { try transaction.send(Self.entries(plan)) { _ = try Self.entryIDs($0, plan) } }
             return
         }
-        try transaction.send(BalancesAndEntries(balances: balances.rows, entries: Self.entries(plan).rows)) { rows in
+        try transaction.send(BalancesAndEntries(first: balances.rows, second: Self.entries(plan).rows)) { rows in
             let counts = try rows.first.map { try $0.decode((Int64, Int64).self) }
             try Self.check(changed: Int(counts?.0 ?? 0), plan)
             guard counts?.1 == Int64(plan.entries.count) else {
@@ -160,27 +160,22 @@ struct PostgresLedgerRows: LedgerRows {
     }
 
     /// ``Balances`` then ``Entries``, in one statement: how many balances changed, how many entries went in.
-    private struct BalancesAndEntries: PreparedSQL {
+    private struct BalancesAndEntries: TwoRowSetsStatement {
+        static let firstColumns = Balances.columns
+        static let secondColumns = Entries.columns
         static let sql = """
             WITH changed AS (
-                UPDATE account_accounts AS a SET balance = v.after FROM (\(BoundColumn.unnest(Balances.columns))) AS v(id, expected, after)
+                UPDATE account_accounts AS a SET balance = v.after FROM (\(BoundColumn.unnest(firstColumns))) AS v(id, expected, after)
                 WHERE a.id = v.id AND a.balance = v.expected RETURNING a.id),
             written AS (
                 INSERT INTO account_entries
                     (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-                \(BoundColumn.unnest(Entries.columns, from: Balances.columns.count + 1)) RETURNING id)
+                \(BoundColumn.unnest(secondColumns, from: firstColumns.count + 1)) RETURNING id)
             SELECT (SELECT COUNT(*) FROM changed), (SELECT COUNT(*) FROM written)
             """
-        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.arrayTypes(Balances.columns + Entries.columns) }
-        let balances: [[PostgresValue]]
-        let entries: [[PostgresValue]]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: Balances.columns.count + Entries.columns.count)
-            try bindings.appendColumns(balances, as: Balances.columns)
-            try bindings.appendColumns(entries, as: Entries.columns)
-            return bindings
-        }
+        /// The balances' rows, then the entries'.
+        let first: [[PostgresValue]]
+        let second: [[PostgresValue]]
     }
 
     private static func check(balances changed: [PostgresRow], _ plan: LedgerPlan) throws {

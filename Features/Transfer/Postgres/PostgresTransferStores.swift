@@ -130,7 +130,8 @@ struct PostgresTransferStore: TransferStore {
     func pendingGroupReads(keyedBy keys: [TransferKey], days: [SentDay], in transaction: any Transaction) throws -> Pending<GroupReads> {
         let keys = Array(Set(keys))
         guard !keys.isEmpty || !days.isEmpty else { return .ready(GroupReads(recorded: [], sentTotals: [])) }
-        let answer = try PostgresTransaction.open(transaction).pending(GroupReadsStatement(keys: Self.keyRows(keys), days: Self.dayRows(days)))
+        let answer = try PostgresTransaction.open(transaction).pending(
+            GroupReadsStatement(first: Self.keyRows(keys), second: Self.dayRows(days)))
         return Pending {
             var recorded: [TransferSummary] = []
             var sums: [(Int64, Int64)] = []
@@ -210,27 +211,22 @@ struct PostgresTransferStore: TransferStore {
 
     /// ``TransfersByKey`` and ``SentTotals`` in one statement, so in one snapshot: a transfer's row
     /// is `0, position, amount, id, …`, a day's `1, its index, its sum` (the rest `NULL`).
-    private struct GroupReadsStatement: PreparedSQL {
+    private struct GroupReadsStatement: TwoRowSetsStatement {
+        static let firstColumns = TransfersByKey.columns
+        static let secondColumns = SentTotals.columns
         static let sql = """
             SELECT 0::bigint, position, amount, id, initiated_by, idempotency_key, from_number, to_number, currency, memo,
                    from_balance_after, created_at
             FROM transfer_transfers
-            WHERE (initiated_by, idempotency_key) IN (\(BoundColumn.unnest(TransfersByKey.columns)))
+            WHERE (initiated_by, idempotency_key) IN (\(BoundColumn.unnest(firstColumns)))
             UNION ALL
             SELECT 1::bigint, d.n, \(PostgresTransferStore.daySum), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
-            FROM (\(BoundColumn.unnest(SentTotals.columns, from: TransfersByKey.columns.count + 1)))
+            FROM (\(BoundColumn.unnest(secondColumns, from: firstColumns.count + 1)))
                 AS d (n, user_id, currency, first, last, from1, until1, from2, until2)
             """
-        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.arrayTypes(TransfersByKey.columns + SentTotals.columns) }
-        let keys: [[PostgresValue]]
-        let days: [[PostgresValue]]
-
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: TransfersByKey.columns.count + SentTotals.columns.count)
-            try bindings.appendColumns(keys, as: TransfersByKey.columns)
-            try bindings.appendColumns(days, as: SentTotals.columns)
-            return bindings
-        }
+        /// The keys' rows, then the days'.
+        let first: [[PostgresValue]]
+        let second: [[PostgresValue]]
     }
 
     /// A transfer's row of ``GroupReadsStatement``.
