@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SharedKit
 
 /// How `moa-server` writes its log (`--log-format`).
 public enum LogFormat: String, Sendable, CaseIterable {
@@ -44,20 +45,30 @@ public struct ServerLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var fields = metadataProvider?.get() ?? [:]
-        fields.merge(metadata) { _, new in new }
-        fields.merge(event.metadata ?? [:]) { _, new in new }
-        let time = Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        // The event's metadata over the handler's over the provider's, merged only where there is any.
+        var fields = event.metadata ?? [:]
+        if !metadata.isEmpty { fields.merge(metadata) { event, _ in event } }
+        if let provided = metadataProvider?.get(), !provided.isEmpty { fields.merge(provided) { earlier, _ in earlier } }
+        let now = Date()
+        let time =
+            UTCTimestamp.milliseconds(now, separator: "T").map { $0 + "Z" }
+            ?? now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         let message = Self.cut(event.message.description)
-        let sorted = fields.sorted { $0.key < $1.key }.map { ($0.key, Self.flatten($0.value)) }
+        let sorted = fields.sorted { $0.key < $1.key }
+        var line = ""
+        line.reserveCapacity(160)
         switch format {
         case .json:
-            let pairs = [("time", time), ("level", event.level.rawValue), ("label", label), ("message", message)] + sorted
-            write("{" + pairs.map { "\(Self.json($0)):\(Self.json($1))" }.joined(separator: ",") + "}\n")
+            line += "{\"time\":" + Self.json(time) + ",\"level\":" + Self.json(event.level.rawValue) + ",\"label\":" + Self.json(label)
+            line += ",\"message\":" + Self.json(message)
+            for (key, value) in sorted { line += "," + Self.json(key) + ":" + Self.json(Self.flatten(value)) }
+            line += "}\n"
         case .text:
-            let rest = sorted.map { "\(Self.text($0))=\(Self.quotedIfNeeded(Self.text($1)))" }
-            write(([time, event.level.rawValue, Self.text(message)] + rest).joined(separator: " ") + "\n")
+            line += time + " " + event.level.rawValue + " " + Self.text(message)
+            for (key, value) in sorted { line += " " + Self.text(key) + "=" + Self.quotedIfNeeded(Self.text(Self.flatten(value))) }
+            line += "\n"
         }
+        write(line)
     }
 
     /// A metadata value as one string: arrays and dictionaries as their elements, each cut.

@@ -135,6 +135,33 @@ struct OperationsTests {
         #expect(text.contains(" warning "))
     }
 
+    @Test func aLineSaysWhenToTheMillisecondInUTCAndTheEventsOwnMetadataWins() throws {
+        let sink = Locked<[String]>([])
+        var logger = Logger(label: "moa-server") { label in
+            var handler = ServerLogHandler(label: label, format: .text) { line in sink.withLock { $0.append(line) } }
+            handler.metadataProvider = Logger.MetadataProvider { ["key": "provided", "task": "7"] }
+            return handler
+        }
+        logger[metadataKey: "key"] = "handler's"
+        logger[metadataKey: "server"] = "a"
+        let before = Date()
+        logger.info("started", metadata: ["key": "event's"])
+        let after = Date()
+        logger.info("again")
+        let lines = sink.withLock { $0 }
+        try #require(lines.count == 2)
+        // `2026-11-28T10:21:00.123Z info started key=event's server=a task=7`: fields sorted, each from
+        // the event, else the logger, else the provider.
+        let parts = lines[0].dropLast().split(separator: " ").map(String.init)
+        #expect(Array(parts.dropFirst()) == ["info", "started", "key=event's", "server=a", "task=7"], "\(lines[0])")
+        #expect(lines[1].hasSuffix(" info again key=handler's server=a task=7\n"), "\(lines[1])")
+        let time = parts[0]
+        #expect(time.utf8.count == 24 && time.hasSuffix("Z"), "\(time)")
+        let read = try Date(time, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        #expect(
+            read.timeIntervalSince(before) > -0.001 && after.timeIntervalSince(read) > -0.001, "\(time) not between \(before) and \(after)")
+    }
+
     @Test func metricsCountRequestsAndTransfersWithNoUserDataAndPromtoolAcceptsThem() async throws {
         try await APIHarness().run { api in
             let ada = try await api.user("ada@moa.example")

@@ -102,6 +102,44 @@ struct AccountStoreContractTests {
         }
     }
 
+    /// A group of postings (what a group of transfers writes: on PostgreSQL every balance and every
+    /// entry in one statement, checked at the flush) leaves what the same postings one by one would.
+    @Test(arguments: Engine.allCases)
+    func aGroupOfPostingsWritesEveryBalanceAndEntryAsOneByOneWould(_ engine: Engine) async throws {
+        try await withStores(engine) { stores in
+            let adas = try account(1, owner: ada)
+            let bobs = try account(2, owner: bob)
+            let carols = try account(3, owner: UserID("user-carol"))
+            for a in [adas, bobs, carols] { try await stores.accounts.open(a) }
+            _ = try await stores.accounts.deposit(krw(10_000), to: adas.number, memo: nil, at: start)
+            let requests = [
+                PostingRequest(
+                    from: adas.number, to: bobs.number, amount: krw(2_500), memo: "rent", reference: "g1", initiatedBy: ada, at: start),
+                PostingRequest(
+                    from: bobs.number, to: carols.number, amount: krw(1_000), memo: nil, reference: "g2", initiatedBy: bob, at: start),
+                PostingRequest(
+                    from: adas.number, to: carols.number, amount: krw(7_500), memo: nil, reference: "g3", initiatedBy: ada, at: start),
+            ]
+            let planned = try await stores.unitOfWork.perform(serializingOn: ["sender"]) { [posting = stores.posting] tx in
+                let group = try posting.group(touching: [adas.number, bobs.number, carols.number], in: tx)
+                let planned = try requests.map { try group.plan($0) }
+                try group.write()
+                return planned.map { [$0.from.balance.minorUnits, $0.to.balance.minorUnits] }
+            }
+            #expect(planned == [[7_500, 2_500], [1_500, 1_000], [0, 8_500]])
+            var balances: [Int64?] = []
+            for a in [adas, bobs, carols] { balances.append(try await stores.accounts.account(number: a.number)?.balance.minorUnits) }
+            #expect(balances == [0, 1_500, 8_500])
+            let carolsHistory = try await stores.accounts.history(of: carols.number, before: nil, limit: 5)
+            #expect(Set(carolsHistory.map(\.reference)) == ["g2", "g3"])
+            #expect(
+                carolsHistory.map(\.balanceAfter.minorUnits).sorted() == [1_000, 8_500], "each entry's balance after it, in plan order")
+            let adasHistory = try await stores.accounts.history(of: adas.number, before: nil, limit: 5)
+            #expect(adasHistory.filter { $0.reference == "g1" }.map(\.memo) == ["rent"])
+            #expect(try await stores.accounts.audit().problems.isEmpty)
+        }
+    }
+
     /// A cash account's number is unknown to a transfer, either way — and on PostgreSQL a transfer
     /// to it locks nothing of it: with the cash account held by another transaction (a deposit),
     /// the transfer is refused at once instead of waiting (here, past a 100 ms lock_timeout: before

@@ -133,11 +133,10 @@ struct PostgresLedgerRows: LedgerRows {
             return
         }
         try transaction.send(BalancesAndEntries(first: balances.rows, second: Self.entries(plan).rows)) { rows in
-            let counts = try rows.first.map { try $0.decode((Int64, Int64).self) }
-            try Self.check(changed: Int(counts?.0 ?? 0), plan)
-            guard counts?.1 == Int64(plan.entries.count) else {
-                throw PostgresFailure.other(state: nil, message: "the ledger entries written do not match the plan")
-            }
+            // Each entry's row carries how many balances changed (the entries are never none here).
+            let first = try rows.first.map { try $0.decode((Int64, String, String, String?, Int64).self) }
+            try Self.check(changed: Int(first?.4 ?? 0), plan)
+            _ = try Self.entryIDs(rows, plan)
         }
     }
 
@@ -159,7 +158,8 @@ struct PostgresLedgerRows: LedgerRows {
         let rows: [[PostgresValue]]
     }
 
-    /// ``Balances`` then ``Entries``, in one statement: how many balances changed, how many entries went in.
+    /// ``Balances`` then ``Entries``, in one statement: each entry written (as ``Entries`` returns
+    /// it) with how many balances changed.
     private struct BalancesAndEntries: TwoRowSetsStatement {
         static let firstColumns = Balances.columns
         static let secondColumns = Entries.columns
@@ -170,8 +170,8 @@ struct PostgresLedgerRows: LedgerRows {
             written AS (
                 INSERT INTO account_entries
                     (account_id, amount, currency, balance_after, kind, counterparty_id, reference, memo, created_at)
-                \(BoundColumn.unnest(secondColumns, from: firstColumns.count + 1)) RETURNING id)
-            SELECT (SELECT COUNT(*) FROM changed), (SELECT COUNT(*) FROM written)
+                \(BoundColumn.unnest(secondColumns, from: firstColumns.count + 1)) RETURNING id, account_id, kind, reference)
+            SELECT id, account_id, kind, reference, (SELECT COUNT(*) FROM changed) FROM written
             """
         /// The balances' rows, then the entries'.
         let first: [[PostgresValue]]

@@ -28,9 +28,11 @@ public protocol TransferStore: Sendable {
     func transfers(keyedBy keys: [TransferKey], in transaction: any Transaction) throws -> [TransferSummary]
     /// Records `transfers`, in order (one statement where the engine can).
     func insert(_ transfers: [TransferSummary], in transaction: any Transaction) throws
-    /// A group's reads before it plans — ``transfers(keyedBy:in:)`` and ``sentTotals(_:in:)``, as
-    /// of one moment — sent without waiting for the answer where the engine can (``Pending``): one
-    /// statement, one round trip, where it can.
+    /// A group's reads before it plans — ``transfers(keyedBy:in:)`` and ``sentTotals(_:in:)`` —
+    /// sent without waiting for the answer where the engine can (``Pending``): one statement (one
+    /// snapshot, one round trip) where it can. Both read only the senders' rows, which the group's
+    /// transaction holds (``UnitOfWork/perform(serializingOn:_:)``), so read one after the other
+    /// they answer the same.
     func pendingGroupReads(keyedBy keys: [TransferKey], days: [SentDay], in transaction: any Transaction) throws -> Pending<GroupReads>
 
     /// The user's transfers, newest first, those strictly older than `position` (all when `nil`).
