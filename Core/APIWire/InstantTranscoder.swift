@@ -20,7 +20,7 @@ public struct InstantTranscoder: DateTranscoder {
     /// second, not cut to this one — the date a request answers with is the one read back later.
     /// By arithmetic (`UTCTimestamp`) in the years 1600–9999, by the format style outside them.
     public func encode(_ date: Date) throws -> String {
-        if let text = UTCTimestamp.seconds(date, separator: "T") { return text + "Z" }
+        if let text = UTCTimestamp.seconds(date, separator: .t) { return text + "Z" }
         let milliseconds = date.roundedMillisecondsSince1970
         guard milliseconds.isFinite else { return date.formatted(.iso8601) }
         return Date(timeIntervalSince1970: (milliseconds / 1_000).rounded(.down)).formatted(.iso8601)

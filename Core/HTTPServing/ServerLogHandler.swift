@@ -51,7 +51,7 @@ public struct ServerLogHandler: LogHandler {
         if let provided = metadataProvider?.get(), !provided.isEmpty { fields.merge(provided) { earlier, _ in earlier } }
         let now = Date()
         let time =
-            UTCTimestamp.milliseconds(now, separator: "T").map { $0 + "Z" }
+            UTCTimestamp.milliseconds(now, separator: .t).map { $0 + "Z" }
             ?? now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
         let message = Self.cut(event.message.description)
         let sorted = fields.sorted { $0.key < $1.key }

@@ -26,6 +26,6 @@ public struct StoredDate: DatabaseValueConvertible, Sendable, Equatable {
 
     /// GRDB's text for `date`, or `nil` outside the years 1600–9999.
     static func text(_ date: Date) -> String? {
-        UTCTimestamp.milliseconds(date, separator: " ")
+        UTCTimestamp.milliseconds(date, separator: .space)
     }
 }

@@ -8,18 +8,26 @@ import Foundation
 /// request or row writes a date (perf, docs/benchmarks.md). Only in the years 1600–9999, where the
 /// proleptic Gregorian calendar is every formatter's and a year has four digits: `nil` outside.
 public enum UTCTimestamp {
+    /// What stands between the date and the time.
+    public enum Separator: UInt8, Sendable {
+        /// `T`, as RFC 3339 and ISO 8601 write it.
+        case t = 0x54
+        /// A space, as GRDB (and SQLite's own date functions) write it.
+        case space = 0x20
+    }
+
     /// Milliseconds since 1970 of 1600-01-01 and of 10000-01-01, UTC.
     private static let earliest: Double = -11_676_096_000_000
     private static let latest: Double = 253_402_300_800_000
 
     /// `yyyy-MM-dd`, `separator`, `HH:mm:ss.SSS`; `nil` outside the years 1600–9999.
-    public static func milliseconds(_ date: Date, separator: Character) -> String? {
+    public static func milliseconds(_ date: Date, separator: Separator) -> String? {
         fields(date).map { text($0, separator: separator, digits: 7) }
     }
 
     /// `yyyy-MM-dd`, `separator`, `HH:mm:ss` of the instant rounded to the millisecond (x.9996 s is the
     /// next second); `nil` outside the years 1600–9999.
-    public static func seconds(_ date: Date, separator: Character) -> String? {
+    public static func seconds(_ date: Date, separator: Separator) -> String? {
         fields(date).map { text($0, separator: separator, digits: 6) }
     }
 
@@ -36,12 +44,11 @@ public enum UTCTimestamp {
         ]
     }
 
-    /// The first `count` of `fields`, each at its width, with their separators (`separator` an
-    /// ASCII character).
-    private static func text(_ fields: [Int64], separator: Character, digits count: Int) -> String {
+    /// The first `count` of `fields`, each at its width, with their separators.
+    private static func text(_ fields: [Int64], separator: Separator, digits count: Int) -> String {
         let widths = [4, 2, 2, 2, 2, 2, 3]
         let separators = [
-            UInt8(ascii: "-"), UInt8(ascii: "-"), separator.asciiValue ?? UInt8(ascii: " "), UInt8(ascii: ":"),
+            UInt8(ascii: "-"), UInt8(ascii: "-"), separator.rawValue, UInt8(ascii: ":"),
             UInt8(ascii: ":"), UInt8(ascii: "."),
         ]
         var bytes = [UInt8]()
