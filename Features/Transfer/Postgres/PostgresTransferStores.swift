@@ -233,6 +233,14 @@ struct PostgresTransferStore: TransferStore {
     private static func decodeGroupRead(_ row: PostgresRow) throws -> TransferSummary {
         let (_, _, amount, id, initiatedBy, key, from, to, code, memo, fromBalanceAfter, createdAt) =
             try row.decode((Int64, Int64, Int64, String, String, String, String, String, String, String?, Int64, Date).self)
+        return try summary(id, initiatedBy, key, from, to, amount, code, memo, fromBalanceAfter, createdAt)
+    }
+
+    /// A transfer from its columns, whichever statement read them.
+    private static func summary(
+        _ id: String, _ initiatedBy: String, _ key: String, _ from: String, _ to: String, _ amount: Int64, _ code: String,
+        _ memo: String?, _ fromBalanceAfter: Int64, _ createdAt: Date
+    ) throws -> TransferSummary {
         let currency = try Currency(code: code)
         return TransferSummary(
             id: TransferID(id), from: from, to: to, amount: Money(minorUnits: amount, currency: currency), memo: memo,
@@ -327,11 +335,7 @@ struct PostgresTransferStore: TransferStore {
     private static func decode(_ row: PostgresRow) throws -> PositionedTransfer {
         let (position, id, initiatedBy, key, from, to, amount, code, memo, fromBalanceAfter, createdAt) =
             try row.decode((Int64, String, String, String, String, String, Int64, String, String?, Int64, Date).self)
-        let currency = try Currency(code: code)
-        let transfer = TransferSummary(
-            id: TransferID(id), from: from, to: to, amount: Money(minorUnits: amount, currency: currency), memo: memo,
-            idempotencyKey: key, createdAt: createdAt, initiatedBy: UserID(initiatedBy),
-            fromBalanceAfter: Money(minorUnits: fromBalanceAfter, currency: currency))
+        let transfer = try summary(id, initiatedBy, key, from, to, amount, code, memo, fromBalanceAfter, createdAt)
         return PositionedTransfer(position: position, transfer: transfer)
     }
 }
