@@ -4,6 +4,8 @@ import Foundation
 import InboxInterface
 import Money
 import Persistence
+import PostgresNIO
+import PostgresStorage
 import SharedKit
 import Testing
 import TransferDomain
@@ -207,6 +209,33 @@ struct TransferStoreContractTests {
             }
             #expect(
                 try await stores.transfers.transfers(initiatedBy: ada, before: nil, limit: 10).count == 3, "nothing of the refused group")
+        }
+    }
+
+    /// A day's total reads, from the transfers themselves, only those at its uneven edges — not
+    /// every transfer its sender ever made in that currency (PostgreSQL read them all while both
+    /// edges were one `OR` condition: a group's read grew with each sender's history, 6 ms at 300
+    /// transfers a sender). Counted by PostgreSQL: the index entries the read returned.
+    @Test
+    func aDaysTotalReadsTheTransfersAtItsEdgesAloneHoweverLongItsSendersHistory() async throws {
+        try await withStores(.postgres) { stores in
+            // 400 transfers of a unit each, a quarter of an hour apart before the day; one in each edge.
+            let history = (1...400).map { sample($0, amount: 1, at: start.addingTimeInterval(-900 * Double($0))) }
+            let edges = [
+                sample(401, amount: 10, at: start.addingTimeInterval(30)), sample(402, amount: 20, at: start.addingTimeInterval(86_405)),
+            ]
+            try await stores.unitOfWork.perform { [store = stores.transfers] tx in try store.insert(history + edges, in: tx) }
+            let day = SentDay(user: ada, currency: .krw, start: start.addingTimeInterval(10), end: start.addingTimeInterval(86_410))
+            let (alone, grouped, read) = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
+                let postgres = try PostgresTransaction.open(tx)
+                let returned: PostgresQuery = "SELECT pg_stat_get_xact_tuples_returned('transfer_transfers_by_time'::regclass)"
+                let before = try postgres.value(returned, as: Int64.self) ?? 0
+                let alone = try store.sentTotals([day], in: tx).map(\.minorUnits)
+                let grouped = try store.pendingGroupReads(keyedBy: [], days: [day], in: tx).value().sentTotals.map(\.minorUnits)
+                return (alone, grouped, (try postgres.value(returned, as: Int64.self) ?? 0) - before)
+            }
+            #expect(alone == [30] && grouped == [30])
+            #expect(read <= 4, "each read returns the two edges' transfers, not the sender's \(history.count) others (returned \(read))")
         }
     }
 

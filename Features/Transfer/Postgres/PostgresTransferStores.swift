@@ -180,14 +180,19 @@ struct PostgresTransferStore: TransferStore {
     }
 
     /// Per day, its whole quarters from `transfer_totals` and its uneven edges from the transfers:
-    /// the sum of the day `d`.
+    /// the sum of the day `d`. Each edge is its own range of `transfer_transfers_by_time`, so the
+    /// read stops at the edge's ends: one condition `(edge 1) OR (edge 2)` is not a range, and
+    /// PostgreSQL then read every transfer the sender ever made in that currency (growing with the
+    /// sender's history: 6 ms of a 64-transfer group at 300 transfers a sender).
     private static let daySum = """
         (COALESCE((SELECT SUM(t.total) FROM transfer_totals t
                    WHERE t.initiated_by = d.user_id AND t.currency = d.currency AND t.quarter >= d.first AND t.quarter < d.last), 0)
          + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
                      WHERE x.initiated_by = d.user_id AND x.currency = d.currency
-                       AND ((x.created_at >= d.from1 AND x.created_at < d.until1)
-                            OR (x.created_at >= d.from2 AND x.created_at < d.until2))), 0))::bigint
+                       AND x.created_at >= d.from1 AND x.created_at < d.until1), 0)
+         + COALESCE((SELECT SUM(x.amount) FROM transfer_transfers x
+                     WHERE x.initiated_by = d.user_id AND x.currency = d.currency
+                       AND x.created_at >= d.from2 AND x.created_at < d.until2), 0))::bigint
         """
 
     /// Per day (bound by ``dayRows(_:)``), its index and its sum.
