@@ -30,6 +30,14 @@ public enum BoundColumn: Sendable, Equatable {
         }
     }
 
+    var sqlType: String {
+        switch self {
+        case .text: "text"
+        case .integer: "int8"
+        case .date: "timestamptz"
+        }
+    }
+
     var elementType: PostgresDataType {
         switch self {
         case .text: .text
@@ -45,6 +53,18 @@ public enum BoundColumn: Sendable, Equatable {
     public static func unnest(_ columns: [BoundColumn], from first: Int = 1) -> String {
         let arrays = columns.enumerated().map { index, column in "$\(first + index)::\(column.sqlArrayType)" }
         return "SELECT * FROM unnest(\(arrays.joined(separator: ", ")))"
+    }
+}
+
+extension BoundColumn {
+    /// `SELECT $first::text, $first+1::int8, …`: **one** row bound as one value per column
+    /// (``PostgresBindings/appendRow(_:as:)``), where ``unnest(_:from:)`` binds any number as arrays.
+    /// For the statement a lone request runs: PostgreSQL plans a prepared statement afresh at each
+    /// run while a plan made for the values at hand looks cheaper than one made for any — as it
+    /// does when the values are arrays, whose length it then sees — but a row of single values
+    /// costs the same either way, so after a few runs it keeps one plan and stops planning.
+    public static func row(_ columns: [BoundColumn], from first: Int = 1) -> String {
+        "SELECT " + columns.enumerated().map { index, column in "$\(first + index)::\(column.sqlType)" }.joined(separator: ", ")
     }
 }
 
@@ -74,6 +94,27 @@ extension PostgresBindings {
     /// The parameter types of `columns` bound as arrays: a ``PreparedSQL``'s `bindingDataTypes`.
     public static func arrayTypes(_ columns: [BoundColumn]) -> [PostgresDataType] {
         columns.map(\.arrayType)
+    }
+
+    /// Binds one row, a value per column (``BoundColumn/row(_:from:)``), `NULL` where a value is `nil`.
+    public mutating func appendRow(_ row: [PostgresValue], as columns: [BoundColumn]) throws {
+        guard row.count == columns.count else {
+            throw BoundColumnMismatch(description: "a row of \(row.count) values for \(columns.count) columns")
+        }
+        for (column, value) in zip(columns, row) {
+            switch (column, value) {
+            case (.text, .text(let text?)): append(text)
+            case (.integer, .integer(let integer?)): append(integer)
+            case (.date, .date(let date?)): append(date)
+            case (.text, .text(nil)), (.integer, .integer(nil)), (.date, .date(nil)): appendNull()
+            default: throw BoundColumnMismatch(description: "a value \(value) in a column of \(column)")
+            }
+        }
+    }
+
+    /// The parameter types of `columns` bound as one row: a ``PreparedSQL``'s `bindingDataTypes`.
+    public static func valueTypes(_ columns: [BoundColumn]) -> [PostgresDataType] {
+        columns.map(\.elementType)
     }
 }
 
