@@ -57,14 +57,16 @@ public enum BoundColumn: Sendable, Equatable {
 }
 
 extension BoundColumn {
-    /// `SELECT $first::text, $first+1::int8, …`: **one** row bound as one value per column
-    /// (``PostgresBindings/appendRow(_:as:)``), where ``unnest(_:from:)`` binds any number as arrays.
+    /// `($first::text, $first+1::int8, …)`: **one** row bound as one value per column
+    /// (``PostgresBindings/appendRow(_:as:)``) — compared with `= (…)` or read with `VALUES (…)` —,
+    /// where ``unnest(_:from:)`` binds any number as arrays.
     /// For the statement a lone request runs: PostgreSQL plans a prepared statement afresh at each
     /// run while a plan made for the values at hand looks cheaper than one made for any — as it
-    /// does when the values are arrays, whose length it then sees — but a row of single values
-    /// costs the same either way, so after a few runs it keeps one plan and stops planning.
+    /// does when the values are arrays, whose length it then sees — but for a row of single values
+    /// a plan made for any costs no more than the average of those made for the values at hand
+    /// (planning included), so after five runs it keeps one plan and stops planning.
     public static func row(_ columns: [BoundColumn], from first: Int = 1) -> String {
-        "SELECT " + columns.enumerated().map { index, column in "$\(first + index)::\(column.sqlType)" }.joined(separator: ", ")
+        "(" + columns.enumerated().map { index, column in "$\(first + index)::\(column.sqlType)" }.joined(separator: ", ") + ")"
     }
 }
 

@@ -245,9 +245,14 @@ struct TransferStoreContractTests {
                 let before = try postgres.value(returned, as: Int64.self) ?? 0
                 let alone = try store.sentTotals([day], in: tx).map(\.minorUnits)
                 let grouped = try store.pendingGroupReads(keyedBy: [], days: [day], in: tx).value().sentTotals.map(\.minorUnits)
-                return (alone, grouped, (try postgres.value(returned, as: Int64.self) ?? 0) - before)
+                let read = (try postgres.value(returned, as: Int64.self) ?? 0) - before
+                // A lone transfer's read (its key and day bound as values, not arrays) sums alike. Its
+                // rows are not counted: on a table this small, never analyzed, PostgreSQL may plan a
+                // read of the few pages whole, whatever the condition.
+                let lone = try store.pendingGroupReads(keyedBy: [TransferKey(user: ada, key: "key-9")], days: [day], in: tx).value()
+                return (alone, grouped + lone.sentTotals.map(\.minorUnits), read)
             }
-            #expect(alone == [30] && grouped == [30])
+            #expect(alone == [30] && grouped == [30, 30])
             #expect(read > 0, "PostgreSQL counted no row read: the test measures nothing")
             #expect(read <= 4, "each read returns the two edges' transfers, not the sender's \(history.count) others (returned \(read))")
         }
@@ -261,14 +266,17 @@ struct TransferStoreContractTests {
     @Test
     func aLoneTransfersReadsArePlannedOnceNotAtEveryRun() async throws {
         try await withStores(.postgres) { stores in
-            try await insert([sample(1)], stores)
+            // One at the start of the first day, one a little after the end of the first: found in the
+            // last runs too, which PostgreSQL answers with its kept plan.
+            try await insert([sample(1), sample(6, at: start.addingTimeInterval(86_403))], stores)
             let generic = try await stores.unitOfWork.perform { [store = stores.transfers] tx in
                 for n in 0..<8 {
                     let day = SentDay(
                         user: ada, currency: .krw, start: start.addingTimeInterval(Double(n)),
                         end: start.addingTimeInterval(86_400 + Double(n)))
                     let read = try store.pendingGroupReads(keyedBy: [TransferKey(user: ada, key: "key-\(n)")], days: [day], in: tx).value()
-                    #expect(read.recorded.count == (n == 1 ? 1 : 0) && read.sentTotals.map(\.minorUnits) == [n == 0 ? 1_000 : 0])
+                    #expect(read.recorded.count == ([1, 6].contains(n) ? 1 : 0), "run \(n)")
+                    #expect(read.sentTotals.map(\.minorUnits) == [n == 0 || n >= 4 ? 1_000 : 0], "run \(n)")
                 }
                 return try PostgresTransaction.open(tx).value(
                     """

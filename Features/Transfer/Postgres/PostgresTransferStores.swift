@@ -220,14 +220,15 @@ struct PostgresTransferStore: TransferStore {
     }
 
     /// ``TransfersByKey`` and ``SentTotals`` in one statement, so in one snapshot: a transfer's row
-    /// is `0, position, amount, id, …`, a day's `1, its index, its sum` (the rest `NULL`). `keys`
-    /// and `days` are the two sets of rows: ``BoundColumn/unnest(_:from:)`` or ``BoundColumn/row(_:from:)``.
+    /// is `0, position, amount, id, …`, a day's `1, its index, its sum` (the rest `NULL`). `keys`:
+    /// how `(initiated_by, idempotency_key)` matches the keys (`IN (…)` rows, or `= (…)` one row);
+    /// `days`: the days' rows (``BoundColumn/unnest(_:from:)``, or `VALUES` ``BoundColumn/row(_:from:)``).
     private static func groupReadsSQL(keys: String, days: String) -> String {
         """
         SELECT 0::bigint, position, amount, id, initiated_by, idempotency_key, from_number, to_number, currency, memo,
                from_balance_after, created_at
         FROM transfer_transfers
-        WHERE (initiated_by, idempotency_key) IN (\(keys))
+        WHERE (initiated_by, idempotency_key) \(keys)
         UNION ALL
         SELECT 1::bigint, d.n, \(PostgresTransferStore.daySum), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
         FROM (\(days)) AS d (n, user_id, currency, first, last, from1, until1, from2, until2)
@@ -239,7 +240,7 @@ struct PostgresTransferStore: TransferStore {
         static let firstColumns = TransfersByKey.columns
         static let secondColumns = SentTotals.columns
         static let sql = PostgresTransferStore.groupReadsSQL(
-            keys: BoundColumn.unnest(firstColumns), days: BoundColumn.unnest(secondColumns, from: firstColumns.count + 1))
+            keys: "IN (\(BoundColumn.unnest(firstColumns)))", days: BoundColumn.unnest(secondColumns, from: firstColumns.count + 1))
         /// The keys' rows, then the days'.
         let first: [[PostgresValue]]
         let second: [[PostgresValue]]
@@ -250,8 +251,8 @@ struct PostgresTransferStore: TransferStore {
     /// every run (0.4 ms of a one-client transfer's 3.5 ms; ``BoundColumn/row(_:from:)`` says why).
     private struct LoneGroupReadStatement: PreparedSQL {
         static let sql = PostgresTransferStore.groupReadsSQL(
-            keys: BoundColumn.row(TransfersByKey.columns), days: BoundColumn.row(SentTotals.columns, from: TransfersByKey.columns.count + 1)
-        )
+            keys: "= \(BoundColumn.row(TransfersByKey.columns))",
+            days: "VALUES \(BoundColumn.row(SentTotals.columns, from: TransfersByKey.columns.count + 1))")
         static var bindingDataTypes: [PostgresDataType] { PostgresBindings.valueTypes(TransfersByKey.columns + SentTotals.columns) }
         let key: [PostgresValue]
         let day: [PostgresValue]
