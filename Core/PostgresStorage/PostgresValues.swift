@@ -68,6 +68,14 @@ extension BoundColumn {
     public static func row(_ columns: [BoundColumn], from first: Int = 1) -> String {
         "(" + columns.enumerated().map { index, column in "$\(first + index)::\(column.sqlType)" }.joined(separator: ", ") + ")"
     }
+
+    /// `VALUES ($first::text, …), ($first+n::text, …), …`: `count` rows bound as one value per
+    /// column each (``PostgresBindings/appendRows(_:as:)``), for a statement whose rows are always
+    /// that many — its plan then knows how many, where an array's length is unknown to a plan made
+    /// for any values (``row(_:from:)`` says why that matters).
+    public static func values(_ columns: [BoundColumn], rows count: Int, from first: Int = 1) -> String {
+        "VALUES " + (0..<count).map { row(columns, from: first + $0 * columns.count) }.joined(separator: ", ")
+    }
 }
 
 /// What a row bound as columns did not fit: a value of another type than its column's, or a row of
@@ -104,14 +112,13 @@ extension PostgresBindings {
             throw BoundColumnMismatch(description: "a row of \(row.count) values for \(columns.count) columns")
         }
         for (column, value) in zip(columns, row) {
-            switch (column, value) {
-            case (.text, .text(let text?)): append(text)
-            case (.integer, .integer(let integer?)): append(integer)
-            case (.date, .date(let date?)): append(date)
-            case (.text, .text(nil)), (.integer, .integer(nil)), (.date, .date(nil)): appendNull()
-            default: throw BoundColumnMismatch(description: "a value \(value) in a column of \(column)")
-            }
+            if let encodable = try value.encodable(as: column) { append(encodable) } else { appendNull() }
         }
+    }
+
+    /// Binds `rows`, each a value per column (``BoundColumn/values(_:rows:from:)``).
+    public mutating func appendRows(_ rows: [[PostgresValue]], as columns: [BoundColumn]) throws {
+        for row in rows { try appendRow(row, as: columns) }
     }
 
     /// The parameter types of `columns` bound as one row: a ``PreparedSQL``'s `bindingDataTypes`.
@@ -140,19 +147,25 @@ private struct ColumnArray: PostgresThrowingDynamicTypeEncodable {
         for value in values {
             let lengthAt = buffer.writerIndex
             buffer.writeInteger(-1, as: Int32.self)
-            switch (column, value) {
-            case (.text, .text(let text?)): text.encode(into: &buffer, context: context)
-            case (.integer, .integer(let integer?)): integer.encode(into: &buffer, context: context)
-            case (.date, .date(let date?)): date.encode(into: &buffer, context: context)
-            case (.text, .text(nil)), (.integer, .integer(nil)), (.date, .date(nil)): continue
-            default: throw BoundColumnMismatch(description: "a value \(value) in a column of \(column)")
-            }
+            guard let encodable = try value.encodable(as: column) else { continue }
+            encodable.encode(into: &buffer, context: context)
             buffer.setInteger(Int32(buffer.writerIndex - lengthAt - 4), at: lengthAt)
         }
     }
 }
 
 extension PostgresValue {
+    /// The value to encode in a column of `column`'s type, `nil` for `NULL`; a value of another
+    /// type is refused (a bug of ours: the statement's text says what each column takes).
+    fileprivate func encodable(as column: BoundColumn) throws -> (any PostgresNonThrowingEncodable)? {
+        switch (column, self) {
+        case (.text, .text(let text)): text
+        case (.integer, .integer(let integer)): integer
+        case (.date, .date(let date)): date
+        default: throw BoundColumnMismatch(description: "a value \(self) in a column of \(column)")
+        }
+    }
+
     fileprivate var isNull: Bool {
         switch self {
         case .text(let value): value == nil
