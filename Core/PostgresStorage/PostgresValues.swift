@@ -1,14 +1,16 @@
 import Foundation
 import PostgresNIO
 
-/// One value of a row that ``BoundColumn/unnest(_:from:)`` binds.
+/// One value of a bound row: in one array per column (``BoundColumn/unnest(_:from:)``), or as a
+/// value of its own (``BoundColumn/row(_:from:)``, ``BoundColumn/values(_:rows:from:)``).
 public enum PostgresValue: Sendable, Equatable {
     case text(String?)
     case integer(Int64?)
     case date(Date?)
 }
 
-/// The type of one column of rows bound as arrays (``PostgresBindings/appendColumns(_:as:)``).
+/// The type of one column of bound rows: as arrays (``PostgresBindings/appendColumns(_:as:)``) or
+/// as values (``PostgresBindings/appendRow(_:as:)``, ``PostgresBindings/appendRows(_:as:count:)``).
 public enum BoundColumn: Sendable, Equatable {
     case text
     case integer
@@ -70,7 +72,7 @@ extension BoundColumn {
     }
 
     /// `VALUES ($first::text, …), ($first+n::text, …), …`: `count` rows bound as one value per
-    /// column each (``PostgresBindings/appendRows(_:as:)``), for a statement whose rows are always
+    /// column each (``PostgresBindings/appendRows(_:as:count:)``), for a statement whose rows are always
     /// that many — its plan then knows how many, where an array's length is unknown to a plan made
     /// for any values (``row(_:from:)`` says why that matters).
     public static func values(_ columns: [BoundColumn], rows count: Int, from first: Int = 1) -> String {
@@ -116,14 +118,23 @@ extension PostgresBindings {
         }
     }
 
-    /// Binds `rows`, each a value per column (``BoundColumn/values(_:rows:from:)``).
-    public mutating func appendRows(_ rows: [[PostgresValue]], as columns: [BoundColumn]) throws {
+    /// Binds `rows`, each a value per column (``BoundColumn/values(_:rows:from:)``): exactly
+    /// `count` of them, as many as the statement's text holds.
+    public mutating func appendRows(_ rows: [[PostgresValue]], as columns: [BoundColumn], count: Int) throws {
+        guard rows.count == count else {
+            throw BoundColumnMismatch(description: "\(rows.count) rows for a statement of \(count)")
+        }
         for row in rows { try appendRow(row, as: columns) }
     }
 
     /// The parameter types of `columns` bound as one row: a ``PreparedSQL``'s `bindingDataTypes`.
     public static func valueTypes(_ columns: [BoundColumn]) -> [PostgresDataType] {
         columns.map(\.elementType)
+    }
+
+    /// The parameter types of `count` rows of `columns` bound as values (``BoundColumn/values(_:rows:from:)``).
+    public static func valueTypes(_ columns: [BoundColumn], rows count: Int) -> [PostgresDataType] {
+        (0..<count).flatMap { _ in valueTypes(columns) }
     }
 }
 

@@ -186,7 +186,9 @@ struct AccountStoreContractTests {
             }
             let expected: [[Int64]] = (1...8).map { (n: Int64) -> [Int64] in [10_000 - 100 * n, 100 * n] }
             #expect(balances == expected)
-            #expect(scanned >= 0 && scanned < 1_000, "read \(scanned) accounts by sequential scan for eight postings between two")
+            // One sequential scan of the bank reads 1,002 rows; the counter also counts a few rows
+            // read otherwise (3 here after the change, over 3,000 before it).
+            #expect(scanned < 100, "read \(scanned) accounts by sequential scan for eight postings between two")
             #expect(plans.map(\.0) == [0, 1], "both statements prepared: \(plans)")
             #expect(plans.allSatisfy { $0.1 >= 2 }, "planned at each of their 8 runs: \(plans)")
             #expect(try await stores.accounts.audit().problems.isEmpty)

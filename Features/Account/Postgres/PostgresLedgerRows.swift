@@ -60,15 +60,15 @@ struct PostgresLedgerRows: LedgerRows {
     /// plan for it, where ``LockedCustomerAccounts`` is planned at every run (an array's length is
     /// unknown to a plan made for any values; ``BoundColumn/row(_:from:)``).
     private struct TwoLockedCustomerAccounts: PreparedSQL {
-        static let sql = byNumbers(customersOnly: true, locking: true, matching: "IN \(BoundColumn.row([.text, .text]))")
-        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.valueTypes([.text, .text]) }
+        static let columns: [BoundColumn] = [.text, .text]
+        static let sql = byNumbers(customersOnly: true, locking: true, matching: "IN \(BoundColumn.row(columns))")
+        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.valueTypes(columns) }
         let first: String
         let second: String
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(first)
-            bindings.append(second)
+            var bindings = PostgresBindings(capacity: Self.columns.count)
+            try bindings.appendRow([.text(first), .text(second)], as: Self.columns)
             return bindings
         }
     }
@@ -158,7 +158,7 @@ struct PostgresLedgerRows: LedgerRows {
             _ = try Self.entryIDs(rows, plan)
         }
         let entries = Self.entries(plan)
-        if balances.rows.count == 2, entries.rows.count == 2 {
+        if balances.rows.count == TwoBalancesAndEntries.rows, entries.rows.count == TwoBalancesAndEntries.rows {
             try transaction.send(TwoBalancesAndEntries(balances: balances.rows, entries: entries.rows), then: check)
         } else {
             try transaction.send(BalancesAndEntries(first: balances.rows, second: entries.rows), then: check)
@@ -201,19 +201,21 @@ struct PostgresLedgerRows: LedgerRows {
     /// made for rows of unknown number, and read every account of the bank to join them (0.25 ms
     /// of its 0.4 at 1,000 accounts, and more with every account opened).
     private struct TwoBalancesAndEntries: PreparedSQL {
+        /// How many balances, and how many entries, its text holds.
+        static let rows = 2
         static let sql = balancesAndEntriesSQL(
-            balances: BoundColumn.values(Balances.columns, rows: 2),
-            entries: BoundColumn.values(Entries.columns, rows: 2, from: 2 * Balances.columns.count + 1))
+            balances: BoundColumn.values(Balances.columns, rows: rows),
+            entries: BoundColumn.values(Entries.columns, rows: rows, from: rows * Balances.columns.count + 1))
         static var bindingDataTypes: [PostgresDataType] {
-            PostgresBindings.valueTypes(Balances.columns + Balances.columns + Entries.columns + Entries.columns)
+            PostgresBindings.valueTypes(Balances.columns, rows: rows) + PostgresBindings.valueTypes(Entries.columns, rows: rows)
         }
         let balances: [[PostgresValue]]
         let entries: [[PostgresValue]]
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2 * (Balances.columns.count + Entries.columns.count))
-            try bindings.appendRows(balances, as: Balances.columns)
-            try bindings.appendRows(entries, as: Entries.columns)
+            var bindings = PostgresBindings(capacity: Self.rows * (Balances.columns.count + Entries.columns.count))
+            try bindings.appendRows(balances, as: Balances.columns, count: Self.rows)
+            try bindings.appendRows(entries, as: Entries.columns, count: Self.rows)
             return bindings
         }
     }
