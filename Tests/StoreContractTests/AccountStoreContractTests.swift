@@ -195,6 +195,27 @@ struct AccountStoreContractTests {
         }
     }
 
+    /// An account looked up by its number (a sender's source account, the first time) is read
+    /// with a plan PostgreSQL keeps, not planned at every lookup as the array form was. One
+    /// connection, so that every lookup runs in the session whose prepared statements are read.
+    @Test func anAccountLookedUpByItsNumberIsPlannedOnce() async throws {
+        try await withStores(.postgres, connections: 1) { stores in
+            let adas = try account(1, owner: ada)
+            try await stores.accounts.open(adas)
+            for _ in 0..<8 { #expect(try await stores.accounts.account(number: adas.number)?.id == adas.id) }
+            #expect(try await stores.accounts.account(number: try account(9, owner: ada).number) == nil)
+            let plans = try await stores.unitOfWork.perform { tx in
+                try PostgresTransaction.open(tx).rows(
+                    """
+                    SELECT generic_plans FROM pg_prepared_statements
+                    WHERE statement LIKE '%FROM account_accounts WHERE number = ($1::text) ORDER BY id'
+                    """
+                ).map { try $0.decode(Int64.self) }
+            }
+            #expect(plans.count == 1 && plans.allSatisfy { $0 >= 2 }, "planned at each of its 9 lookups: \(plans)")
+        }
+    }
+
     /// A cash account's number is unknown to a transfer, either way — and on PostgreSQL a transfer
     /// to it locks nothing of it: with the cash account held by another transaction (a deposit),
     /// the transfer is refused at once instead of waiting (here, past a 100 ms lock_timeout: before

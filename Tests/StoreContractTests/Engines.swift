@@ -90,8 +90,9 @@ private let storesProvider = Provider.singleton(
 }
 
 /// Runs `body` with fresh, empty stores on `engine`.
+/// `connections`: the PostgreSQL pool's size (one, for a test that reads what its session prepared).
 func withStores(
-    _ engine: Engine, clock: any WallClock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600)),
+    _ engine: Engine, clock: any WallClock = ManualWallClock(Date(timeIntervalSince1970: 1_767_225_600)), connections: Int = 4,
     _ body: (Stores) async throws -> Void
 ) async throws {
     switch engine {
@@ -111,7 +112,7 @@ func withStores(
         try await body(stores)
     case .postgres:
         guard let location = try Engine.postgresOrSkip() else { return }
-        try await withPostgres(location) { database in
+        try await withPostgres(location, connections: connections) { database in
             let stores = try RegistryBuilder(modules: [
                 ModuleOf("Core", [.instance(WallClockKey.self, clock)]),
                 PostgresStores(database: database),
