@@ -20,8 +20,7 @@ struct JSONSchemasTests {
         moa = folder.appendingPathComponent("moa")
         let tree =
             #"{"command":{"commandName":"moa","subcommands":[{"commandName":"account","subcommands":[{"commandName":"show"},{"commandName":"open"}]},{"commandName":"tour"}]}}"#
-        try "#!/bin/sh\necho '\(tree)'\n".write(to: moa, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: moa.path)
+        try Scripts.writeExecutable("#!/bin/sh\necho '\(tree)'\n", to: moa)
     }
 
     private func capture(_ name: String, _ argv: [String], status: Int, stdout: String = "", stderr: String = "") throws {

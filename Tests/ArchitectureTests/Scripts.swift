@@ -19,6 +19,24 @@ enum Scripts {
         var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
     }
 
+    /// Writes `text` as an executable file at `url` (replacing it), through another process.
+    /// Running a file fails with "Text file busy" (ETXTBSY) while any process holds it open for
+    /// writing, and a process another test spawns meanwhile inherits every descriptor of ours until
+    /// it execs — for as long as it lives, if the descriptor is newer than the highest `Process` saw
+    /// before spawning. So the file is written by `install`, whose descriptor no one inherits.
+    static func writeExecutable(_ text: String, to url: URL) throws {
+        let draft = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent)-\(UUID().uuidString)")
+        try Data(text.utf8).write(to: draft)
+        defer { try? FileManager.default.removeItem(at: draft) }
+        let install = try runTool("/usr/bin/install", ["-m", "0755", draft.path, url.path])
+        guard install.status == 0 else { throw InstallFailed(result: install) }
+    }
+
+    struct InstallFailed: Error, CustomStringConvertible {
+        let result: Result
+        var description: String { "install could not write an executable: \(result)" }
+    }
+
     /// Runs `Scripts/<name> <arguments>` from the repository root and waits for it.
     static func run(_ name: String, _ arguments: [String]) throws -> Result {
         try runTool(repositoryRoot.appendingPathComponent("Scripts").appendingPathComponent(name).path, arguments)

@@ -248,8 +248,7 @@ struct TestAffectedTests {
         // Another toolchain (a `swift` that answers another version): the marks do not count.
         let bin = clone.appendingPathComponent(".fake-bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try Data("#!/bin/sh\necho 'Swift version 99.0 (another toolchain)'\n".utf8).write(to: bin.appendingPathComponent("swift"))
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("swift").path)
+        try Scripts.writeExecutable("#!/bin/sh\necho 'Swift version 99.0 (another toolchain)'\n", to: bin.appendingPathComponent("swift"))
         let other = try Scripts.runTool(
             script, since,
             environment: [

@@ -24,19 +24,23 @@ struct TestRunsTests {
         report="${out%.xml}-swift-testing.xml"
         b_fails=no
         case "$FAKE_MODE" in
-          flaky|outside) [ $((n % 2)) = 1 ] && b_fails=yes ;;
+          flaky|flaky-issues|outside) [ $((n % 2)) = 1 ] && b_fails=yes ;;
           always|quarantined|hostile) b_fails=yes ;;
         esac
         message='b broke'
         [ "$FAKE_MODE" = hostile ] && message=$'b broke &lt;\x1b[31mred\xe2\x80\xae\x01'
         {
           counted=0; [ $b_fails = yes ] && counted=1
+          # flaky-issues: b() records three issues when it fails, each a failure of the suite and of its case
+          issues=1; [ "$FAKE_MODE" = flaky-issues ] && issues=3 && [ $b_fails = yes ] && counted=3
           # outside: one more failure than the test cases hold (an issue recorded outside any test)
           [ "$FAKE_MODE" = outside ] && [ -z "$filter" ] && counted=$((counted + 1))
           echo "<?xml version=\"1.0\" encoding=\"UTF-8\"?><testsuites><testsuite name=\"TestResults\" failures=\"$counted\">"
           [ -z "$filter" ] && echo '<testcase classname="Fake.Suite" name="a()" time="0.5" />'
           if [ $b_fails = yes ]; then
-            echo "<testcase classname=\"Fake.Suite\" name=\"b()\" time=\"0.25\"><failure message=\"$message\" /></testcase>"
+            echo "<testcase classname=\"Fake.Suite\" name=\"b()\" time=\"0.25\">"
+            for _ in $(seq $issues); do echo "<failure message=\"$message\" />"; done
+            echo "</testcase>"
           else
             echo '<testcase classname="Fake.Suite" name="b()" time="0.25" />'
           fi
@@ -59,8 +63,7 @@ struct TestRunsTests {
         let directory = given ?? FileManager.default.temporaryDirectory.appendingPathComponent("moa-test-runs-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("Tests"), withIntermediateDirectories: true)
         let fake = directory.appendingPathComponent("fake-swift-test")
-        try Data(fakeSwiftTest.utf8).write(to: fake)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        try Scripts.writeExecutable(fakeSwiftTest, to: fake)
         try Data(quarantine.utf8).write(to: directory.appendingPathComponent("Tests/quarantine.txt"))
         try? FileManager.default.removeItem(at: directory.appendingPathComponent("calls"))
         let junit = directory.appendingPathComponent("junit.xml")
@@ -103,6 +106,16 @@ struct TestRunsTests {
         #expect(!run.junit.contains("<failure"), "\(run.junit)")
         #expect(try Self.validate(run.directory.appendingPathComponent("junit.xml")).status == 0)
         #expect(Self.outcome(run, "Fake.Suite/b()") == "flaky" && Self.outcome(run, "Fake.Suite/a()") == "passed")
+        #expect(run.history.last?["green"] as? Bool == true)
+    }
+
+    @Test("a flaky test that recorded several issues is flaky still: each issue is a failure of its own case, none unexplained")
+    func aFlakyTestWithSeveralIssuesKeepsTheRunGreen() throws {
+        let run = try Self.run("flaky-issues")
+        defer { try? FileManager.default.removeItem(at: run.directory) }
+        #expect(run.result.status == 0, "\(run.result)")
+        #expect(run.result.stdout.contains("fake: 1 passed, 1 flaky, 0 quarantined, 0 failed"), "\(run.result)")
+        #expect(Self.outcome(run, "Fake.Suite/b()") == "flaky")
         #expect(run.history.last?["green"] as? Bool == true)
     }
 
