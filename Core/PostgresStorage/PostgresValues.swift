@@ -109,7 +109,7 @@ extension PostgresBindings {
     }
 
     /// Binds one row, a value per column (``BoundColumn/row(_:from:)``), `NULL` where a value is `nil`.
-    public mutating func appendRow(_ row: [PostgresValue], as columns: [BoundColumn]) throws {
+    mutating func appendRow(_ row: [PostgresValue], as columns: [BoundColumn]) throws {
         guard row.count == columns.count else {
             throw BoundColumnMismatch(description: "a row of \(row.count) values for \(columns.count) columns")
         }
@@ -120,20 +120,20 @@ extension PostgresBindings {
 
     /// Binds `rows`, each a value per column (``BoundColumn/values(_:rows:from:)``): exactly
     /// `count` of them, as many as the statement's text holds.
-    public mutating func appendRows(_ rows: [[PostgresValue]], as columns: [BoundColumn], count: Int) throws {
+    mutating func appendRows(_ rows: [[PostgresValue]], as columns: [BoundColumn], count: Int) throws {
         guard rows.count == count else {
             throw BoundColumnMismatch(description: "\(rows.count) rows for a statement of \(count)")
         }
         for row in rows { try appendRow(row, as: columns) }
     }
 
-    /// The parameter types of `columns` bound as one row: a ``PreparedSQL``'s `bindingDataTypes`.
-    public static func valueTypes(_ columns: [BoundColumn]) -> [PostgresDataType] {
+    /// The parameter types of `columns` bound as one row.
+    static func valueTypes(_ columns: [BoundColumn]) -> [PostgresDataType] {
         columns.map(\.elementType)
     }
 
     /// The parameter types of `count` rows of `columns` bound as values (``BoundColumn/values(_:rows:from:)``).
-    public static func valueTypes(_ columns: [BoundColumn], rows count: Int) -> [PostgresDataType] {
+    static func valueTypes(_ columns: [BoundColumn], rows count: Int) -> [PostgresDataType] {
         (0..<count).flatMap { _ in valueTypes(columns) }
     }
 }

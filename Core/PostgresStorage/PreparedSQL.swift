@@ -85,6 +85,61 @@ extension TwoRowSetsStatement {
     }
 }
 
+/// A ``PreparedSQL`` that takes a fixed number of rows, each value bound on its own
+/// (``BoundColumn/row(_:from:)``, ``BoundColumn/values(_:rows:from:)``): the statement a lone
+/// request runs, whose plan PostgreSQL keeps once it knows how many rows there are. Its
+/// ``rowSets`` say, in the order of its parameters, which columns and how many rows; its
+/// ``values`` hold the rows of each set, refused before they reach PostgreSQL if they are not that
+/// many or not of those columns.
+public protocol ValuesStatement: PreparedSQL {
+    static var rowSets: [BoundRowSet] { get }
+    /// The rows of each of ``rowSets``, in the same order.
+    var values: [[[PostgresValue]]] { get }
+}
+
+/// Rows of the same columns bound as values, always `rows` of them: one set of a ``ValuesStatement``.
+public struct BoundRowSet: Sendable, Equatable {
+    public let columns: [BoundColumn]
+    public let rows: Int
+
+    public init(_ columns: [BoundColumn], rows: Int = 1) {
+        self.columns = columns
+        self.rows = rows
+    }
+
+    /// How many parameters the set takes.
+    public var parameters: Int { columns.count * rows }
+
+    /// The number of the first parameter of `sets[index]`, those of the sets before it taken.
+    public static func firstParameter(of index: Int, in sets: [BoundRowSet]) -> Int {
+        1 + sets.prefix(index).reduce(0) { $0 + $1.parameters }
+    }
+}
+
+extension ValuesStatement {
+    public static var bindingDataTypes: [PostgresDataType] {
+        rowSets.flatMap { PostgresBindings.valueTypes($0.columns, rows: $0.rows) }
+    }
+
+    /// Whether ``values`` hold as many rows in each set as the statement takes (their widths and
+    /// types are checked as they are bound).
+    public var fits: Bool {
+        values.count == Self.rowSets.count && zip(values, Self.rowSets).allSatisfy { $0.count == $1.rows }
+    }
+
+    public func makeBindings() throws -> PostgresBindings {
+        let sets = Self.rowSets
+        guard values.count == sets.count else {
+            throw BoundColumnMismatch(description: "\(values.count) sets of rows for a statement of \(sets.count)")
+        }
+        var bindings = PostgresBindings(capacity: sets.reduce(0) { $0 + $1.parameters })
+        for (set, rows) in zip(sets, values) {
+            try bindings.appendRows(rows, as: set.columns, count: set.rows)
+        }
+        return bindings
+    }
+}
+
 extension PostgresBindings {
     /// The bindings of a statement that takes one value (`$1`).
     public static func one<Value: PostgresDynamicTypeEncodable>(_ value: Value) -> PostgresBindings {

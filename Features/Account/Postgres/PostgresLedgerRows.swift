@@ -60,17 +60,13 @@ struct PostgresLedgerRows: LedgerRows {
     /// The same for a lone transfer's two accounts, bound as two values: PostgreSQL then keeps one
     /// plan for it, where ``LockedCustomerAccounts`` is planned at every run (an array's length is
     /// unknown to a plan made for any values; ``BoundColumn/row(_:from:)``).
-    private struct TwoLockedCustomerAccounts: PreparedSQL {
-        static let columns: [BoundColumn] = [.text, .text]
-        static let sql = byNumbers(customersOnly: true, locking: true, matching: "IN \(BoundColumn.row(columns))")
-        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.valueTypes(columns) }
-        let first: String
-        let second: String
+    private struct TwoLockedCustomerAccounts: ValuesStatement {
+        static let rowSets = [BoundRowSet([.text, .text])]
+        static let sql = byNumbers(customersOnly: true, locking: true, matching: "IN \(BoundColumn.row(rowSets[0].columns))")
+        let values: [[[PostgresValue]]]
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: Self.columns.count)
-            try bindings.appendRow([.text(first), .text(second)], as: Self.columns)
-            return bindings
+        init(first: String, second: String) {
+            values = [[[.text(first), .text(second)]]]
         }
     }
 
@@ -89,16 +85,13 @@ struct PostgresLedgerRows: LedgerRows {
     /// The same for one number (an account looked up by its number, as a sender's source account
     /// is on its first transfer), bound as a value: PostgreSQL keeps one plan for it, where
     /// ``Accounts`` is planned at every run (0.073 ms a lookup at 1,000 accounts).
-    private struct OneAccount: PreparedSQL {
-        static let columns: [BoundColumn] = [.text]
-        static let sql = byNumbers(customersOnly: false, locking: false, matching: "= \(BoundColumn.row(columns))")
-        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.valueTypes(columns) }
-        let number: String
+    private struct OneAccount: ValuesStatement {
+        static let rowSets = [BoundRowSet([.text])]
+        static let sql = byNumbers(customersOnly: false, locking: false, matching: "= \(BoundColumn.row(rowSets[0].columns))")
+        let values: [[[PostgresValue]]]
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: Self.columns.count)
-            try bindings.appendRow([.text(number)], as: Self.columns)
-            return bindings
+        init(number: String) {
+            values = [[[.text(number)]]]
         }
     }
 
@@ -175,8 +168,9 @@ struct PostgresLedgerRows: LedgerRows {
             _ = try Self.entryIDs(rows, plan)
         }
         let entries = Self.entries(plan)
-        if balances.rows.count == TwoBalancesAndEntries.rows, entries.rows.count == TwoBalancesAndEntries.rows {
-            try transaction.send(TwoBalancesAndEntries(balances: balances.rows, entries: entries.rows), then: check)
+        let lone = TwoBalancesAndEntries(balances: balances.rows, entries: entries.rows)
+        if lone.fits {
+            try transaction.send(lone, then: check)
         } else {
             try transaction.send(BalancesAndEntries(first: balances.rows, second: entries.rows), then: check)
         }
@@ -218,23 +212,16 @@ struct PostgresLedgerRows: LedgerRows {
     /// of unknown number, joins them to every account on a bank of a thousand (0.25 ms of the
     /// statement's 0.4 for a lone transfer, and more with every account opened, until the bank is
     /// large enough for the same guess to probe the key instead).
-    private struct TwoBalancesAndEntries: PreparedSQL {
-        /// How many balances, and how many entries, its text holds.
-        static let rows = 2
+    private struct TwoBalancesAndEntries: ValuesStatement {
+        /// Two balances, then two entries.
+        static let rowSets = [BoundRowSet(Balances.columns, rows: 2), BoundRowSet(Entries.columns, rows: 2)]
         static let sql = balancesAndEntriesSQL(
-            balances: BoundColumn.values(Balances.columns, rows: rows),
-            entries: BoundColumn.values(Entries.columns, rows: rows, from: rows * Balances.columns.count + 1))
-        static var bindingDataTypes: [PostgresDataType] {
-            PostgresBindings.valueTypes(Balances.columns, rows: rows) + PostgresBindings.valueTypes(Entries.columns, rows: rows)
-        }
-        let balances: [[PostgresValue]]
-        let entries: [[PostgresValue]]
+            balances: BoundColumn.values(Balances.columns, rows: 2),
+            entries: BoundColumn.values(Entries.columns, rows: 2, from: BoundRowSet.firstParameter(of: 1, in: rowSets)))
+        let values: [[[PostgresValue]]]
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: Self.rows * (Balances.columns.count + Entries.columns.count))
-            try bindings.appendRows(balances, as: Balances.columns, count: Self.rows)
-            try bindings.appendRows(entries, as: Entries.columns, count: Self.rows)
-            return bindings
+        init(balances: [[PostgresValue]], entries: [[PostgresValue]]) {
+            values = [balances, entries]
         }
     }
 

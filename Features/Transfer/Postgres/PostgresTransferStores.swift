@@ -249,19 +249,16 @@ struct PostgresTransferStore: TransferStore {
     /// The reads of a group of one transfer (one key, one day: every lone request's), bound as
     /// values: PostgreSQL then keeps one plan for it, where ``GroupReadsStatement`` is planned at
     /// every run (0.4 ms of a one-client transfer's 3.5 ms; ``BoundColumn/row(_:from:)`` says why).
-    private struct LoneGroupReadStatement: PreparedSQL {
+    private struct LoneGroupReadStatement: ValuesStatement {
+        /// The key, then the day.
+        static let rowSets = [BoundRowSet(TransfersByKey.columns), BoundRowSet(SentTotals.columns)]
         static let sql = PostgresTransferStore.groupReadsSQL(
             keys: "= \(BoundColumn.row(TransfersByKey.columns))",
-            days: "VALUES \(BoundColumn.row(SentTotals.columns, from: TransfersByKey.columns.count + 1))")
-        static var bindingDataTypes: [PostgresDataType] { PostgresBindings.valueTypes(TransfersByKey.columns + SentTotals.columns) }
-        let key: [PostgresValue]
-        let day: [PostgresValue]
+            days: "VALUES \(BoundColumn.row(SentTotals.columns, from: BoundRowSet.firstParameter(of: 1, in: rowSets)))")
+        let values: [[[PostgresValue]]]
 
-        func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: TransfersByKey.columns.count + SentTotals.columns.count)
-            try bindings.appendRow(key, as: TransfersByKey.columns)
-            try bindings.appendRow(day, as: SentTotals.columns)
-            return bindings
+        init(key: [PostgresValue], day: [PostgresValue]) {
+            values = [[key], [day]]
         }
     }
 
