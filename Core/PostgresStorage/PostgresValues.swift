@@ -10,7 +10,7 @@ public enum PostgresValue: Sendable, Equatable {
 }
 
 /// The type of one column of bound rows: as arrays (``PostgresBindings/appendColumns(_:as:)``) or
-/// as values (``PostgresBindings/appendRow(_:as:)``, ``PostgresBindings/appendRows(_:as:count:)``).
+/// as values (`PostgresBindings.appendRow(_:as:)`, `PostgresBindings.appendRows(_:as:count:)`).
 public enum BoundColumn: Sendable, Equatable {
     case text
     case integer
@@ -60,7 +60,7 @@ public enum BoundColumn: Sendable, Equatable {
 
 extension BoundColumn {
     /// `($first::text, $first+1::int8, …)`: **one** row bound as one value per column
-    /// (``PostgresBindings/appendRow(_:as:)``) — compared with `= (…)` or read with `VALUES (…)` —,
+    /// (`PostgresBindings.appendRow(_:as:)`) — compared with `= (…)` or read with `VALUES (…)` —,
     /// where ``unnest(_:from:)`` binds any number as arrays.
     /// For the statement a lone request runs: PostgreSQL plans a prepared statement afresh at each
     /// run while a plan made for the values at hand looks cheaper than one made for any — as it
@@ -72,7 +72,7 @@ extension BoundColumn {
     }
 
     /// `VALUES ($first::text, …), ($first+n::text, …), …`: `count` rows bound as one value per
-    /// column each (``PostgresBindings/appendRows(_:as:count:)``), for a statement whose rows are always
+    /// column each (`PostgresBindings.appendRows(_:as:count:)`), for a statement whose rows are always
     /// that many — its plan then knows how many, where an array's length is unknown to a plan made
     /// for any values (``row(_:from:)`` says why that matters).
     public static func values(_ columns: [BoundColumn], rows count: Int, from first: Int = 1) -> String {

@@ -115,10 +115,11 @@ def read_full_report(directory: Path) -> Report | None:
     cases = []
     for element in root.iter("testcase"):
         case = Case(element.get("classname", ""), element.get("name", ""), seconds(element.get("time")))
-        failure = element.find("failure")
-        if failure is not None:
+        failures = element.findall("failure")
+        if failures:
             case.outcome = FAILED
-            case.failures.append(failure.get("message") or (failure.text or "").strip() or "failed")
+            # One message per attempt: each issue the test recorded, in order.
+            case.failures.append("; ".join(failure.get("message") or (failure.text or "").strip() or "failed" for failure in failures))
         elif element.find("skipped") is not None:
             continue  # a test disabled by its own trait did not run
         cases.append(case)

@@ -24,7 +24,7 @@ struct TestRunsTests {
         report="${out%.xml}-swift-testing.xml"
         b_fails=no
         case "$FAKE_MODE" in
-          flaky|flaky-issues|outside) [ $((n % 2)) = 1 ] && b_fails=yes ;;
+          flaky|flaky-issues|outside|outside-issues) [ $((n % 2)) = 1 ] && b_fails=yes ;;
           always|quarantined|hostile) b_fails=yes ;;
         esac
         message='b broke'
@@ -32,14 +32,18 @@ struct TestRunsTests {
         {
           counted=0; [ $b_fails = yes ] && counted=1
           # flaky-issues: b() records three issues when it fails, each a failure of the suite and of its case
-          issues=1; [ "$FAKE_MODE" = flaky-issues ] && issues=3 && [ $b_fails = yes ] && counted=3
+          issues=1
+          case "$FAKE_MODE" in flaky-issues|outside-issues) issues=3; [ $b_fails = yes ] && counted=3 ;; esac
           # outside: one more failure than the test cases hold (an issue recorded outside any test)
-          [ "$FAKE_MODE" = outside ] && [ -z "$filter" ] && counted=$((counted + 1))
+          case "$FAKE_MODE" in outside|outside-issues) [ -z "$filter" ] && counted=$((counted + 1)) ;; esac
           echo "<?xml version=\"1.0\" encoding=\"UTF-8\"?><testsuites><testsuite name=\"TestResults\" failures=\"$counted\">"
           [ -z "$filter" ] && echo '<testcase classname="Fake.Suite" name="a()" time="0.5" />'
           if [ $b_fails = yes ]; then
             echo "<testcase classname=\"Fake.Suite\" name=\"b()\" time=\"0.25\">"
-            for _ in $(seq $issues); do echo "<failure message=\"$message\" />"; done
+            for i in $(seq $issues); do
+              suffix=""; [ $issues -gt 1 ] && suffix=" ($i)"
+              echo "<failure message=\"$message$suffix\" />"
+            done
             echo "</testcase>"
           else
             echo '<testcase classname="Fake.Suite" name="b()" time="0.25" />'
@@ -93,35 +97,34 @@ struct TestRunsTests {
         return ((record?["tests"] as? [String: Any])?[test] as? [String: Any])?["outcome"] as? String
     }
 
-    @Test("a test that fails and then passes alone is flaky: the run is green, and the report and the history say flaky")
-    func aTestThatPassesOnARetryIsFlaky() throws {
-        let run = try Self.run("flaky")
+    /// `flaky-issues`: the test recorded three issues when it failed — three failures of the suite
+    /// and of its case, none unexplained, each in the report as that attempt's message.
+    @Test(
+        "a test that fails and then passes alone is flaky: the run is green, and the report and the history say flaky",
+        arguments: [
+            ("flaky", "flaky: attempt 1 failed: b broke"),
+            ("flaky-issues", "flaky: attempt 1 failed: b broke (1); b broke (2); b broke (3)"),
+        ])
+    func aTestThatPassesOnARetryIsFlaky(mode: String, said: String) throws {
+        let run = try Self.run(mode)
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.result.status == 0, "\(run.result)")
         #expect(run.result.stdout.contains("fake: 1 passed, 1 flaky, 0 quarantined, 0 failed"), "\(run.result)")
         #expect(run.result.stdout.contains("flaky: Fake.Suite/b() — failed 1 of 2 attempts, then passed"), "\(run.result)")
         #expect(
             run.junit.contains(#"<testcase classname="Fake.Suite" name="b()""#)
-                && run.junit.contains("<system-out>flaky: attempt 1 failed: b broke"))
+                && run.junit.contains("<system-out>\(said)"), "\(run.junit)")
         #expect(!run.junit.contains("<failure"), "\(run.junit)")
         #expect(try Self.validate(run.directory.appendingPathComponent("junit.xml")).status == 0)
         #expect(Self.outcome(run, "Fake.Suite/b()") == "flaky" && Self.outcome(run, "Fake.Suite/a()") == "passed")
         #expect(run.history.last?["green"] as? Bool == true)
     }
 
-    @Test("a flaky test that recorded several issues is flaky still: each issue is a failure of its own case, none unexplained")
-    func aFlakyTestWithSeveralIssuesKeepsTheRunGreen() throws {
-        let run = try Self.run("flaky-issues")
-        defer { try? FileManager.default.removeItem(at: run.directory) }
-        #expect(run.result.status == 0, "\(run.result)")
-        #expect(run.result.stdout.contains("fake: 1 passed, 1 flaky, 0 quarantined, 0 failed"), "\(run.result)")
-        #expect(Self.outcome(run, "Fake.Suite/b()") == "flaky")
-        #expect(run.history.last?["green"] as? Bool == true)
-    }
-
-    @Test("a failure the report counts on no test case keeps the run red, even when the failing test passes on a retry")
-    func aFailureOutsideEveryTestIsNotExplainedByAFlakyOne() throws {
-        let run = try Self.run("outside")
+    @Test(
+        "a failure the report counts on no test case keeps the run red, even when the failing test passes on a retry",
+        arguments: ["outside", "outside-issues"])
+    func aFailureOutsideEveryTestIsNotExplainedByAFlakyOne(mode: String) throws {
+        let run = try Self.run(mode)
         defer { try? FileManager.default.removeItem(at: run.directory) }
         #expect(run.result.status == 1, "\(run.result)")
         #expect(Self.outcome(run, "Fake.Suite/b()") == "flaky")

@@ -216,8 +216,8 @@ struct PostgresLedgerRows: LedgerRows {
         /// Two balances, then two entries.
         static let rowSets = [BoundRowSet(Balances.columns, rows: 2), BoundRowSet(Entries.columns, rows: 2)]
         static let sql = balancesAndEntriesSQL(
-            balances: BoundColumn.values(Balances.columns, rows: 2),
-            entries: BoundColumn.values(Entries.columns, rows: 2, from: BoundRowSet.firstParameter(of: 1, in: rowSets)))
+            balances: BoundColumn.values(rowSets[0].columns, rows: rowSets[0].rows),
+            entries: BoundColumn.values(rowSets[1].columns, rows: rowSets[1].rows, from: BoundRowSet.firstParameter(of: 1, in: rowSets)))
         let values: [[[PostgresValue]]]
 
         init(balances: [[PostgresValue]], entries: [[PostgresValue]]) {

@@ -253,8 +253,8 @@ struct PostgresTransferStore: TransferStore {
         /// The key, then the day.
         static let rowSets = [BoundRowSet(TransfersByKey.columns), BoundRowSet(SentTotals.columns)]
         static let sql = PostgresTransferStore.groupReadsSQL(
-            keys: "= \(BoundColumn.row(TransfersByKey.columns))",
-            days: "VALUES \(BoundColumn.row(SentTotals.columns, from: BoundRowSet.firstParameter(of: 1, in: rowSets)))")
+            keys: "= \(BoundColumn.row(rowSets[0].columns))",
+            days: "VALUES \(BoundColumn.row(rowSets[1].columns, from: BoundRowSet.firstParameter(of: 1, in: rowSets)))")
         let values: [[[PostgresValue]]]
 
         init(key: [PostgresValue], day: [PostgresValue]) {
